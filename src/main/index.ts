@@ -1,0 +1,87 @@
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
+import type Database from 'better-sqlite3'
+import type { AppInfo } from '@shared/domain'
+import { createHandlers } from './ipc/handlers'
+import { registerIpc } from './ipc/electronIpc'
+import { createRegistry } from './ipc/registry'
+import { isTrustedSenderUrl } from './ipc/senderPolicy'
+import { createMainWindow } from './mainWindow'
+import { createServices } from './services/createServices'
+import type { Publish } from './services/events'
+import { DatabaseOpenError, openDatabase } from './store/database'
+import { discardDamagedDatabase } from './store/recovery'
+
+/** Tests and power users can point the app at another database file. */
+const databasePath =
+  process.env.CONTEXT_LENS_DB_PATH ?? join(app.getPath('userData'), 'context-lens.sqlite')
+
+const appUrl =
+  !app.isPackaged && process.env.ELECTRON_RENDERER_URL
+    ? process.env.ELECTRON_RENDERER_URL
+    : pathToFileURL(join(__dirname, '../renderer/index.html')).toString()
+
+/** Never resets silently: the user sees what happened and chooses. */
+function openStore(): { db: Database.Database; recoveredFrom: string | null } | null {
+  try {
+    return { db: openDatabase(databasePath), recoveredFrom: null }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    const canStartFresh = error instanceof DatabaseOpenError && error.backupPath !== null
+    const choice = dialog.showMessageBoxSync({
+      type: 'error',
+      title: 'Context Lens',
+      message: 'Your conversations could not be opened.',
+      detail: message,
+      buttons: canStartFresh ? ['Quit', 'Start with an empty database'] : ['Quit'],
+      defaultId: 0,
+      cancelId: 0
+    })
+    if (choice !== 1 || !(error instanceof DatabaseOpenError) || !error.backupPath) return null
+    discardDamagedDatabase(databasePath, error.backupPath)
+    return { db: openDatabase(databasePath), recoveredFrom: error.backupPath }
+  }
+}
+
+function start(): void {
+  const store = openStore()
+  if (!store) {
+    app.quit()
+    return
+  }
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, grant) =>
+    grant(false)
+  )
+
+  const info: AppInfo = {
+    version: app.getVersion(),
+    systemLocale: app.getLocale(),
+    databasePath,
+    recoveredFromBackup: store.recoveredFrom
+  }
+  const publish: Publish = (event, payload) => {
+    for (const window of BrowserWindow.getAllWindows()) window.webContents.send(event, payload)
+  }
+  const services = createServices({ db: store.db, info, publish })
+  const registry = createRegistry(createHandlers(services), (channel, error) =>
+    console.error(`[ipc] ${channel} failed`, error)
+  )
+  registerIpc(ipcMain, registry, (event) => isTrustedSenderUrl(event.senderFrame?.url, appUrl))
+
+  createMainWindow(appUrl)
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createMainWindow(appUrl)
+  })
+  app.on('will-quit', () => store.db.close())
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus())
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+  void app.whenReady().then(start)
+}

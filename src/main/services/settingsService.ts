@@ -1,0 +1,21 @@
+import type { AppSettings } from '@shared/domain'
+import type { SettingsRepository } from '../store/settingsRepository'
+
+const KEY = 'app'
+
+export const DEFAULT_SETTINGS: AppSettings = { locale: 'system', inspectorOpen: true }
+
+export class SettingsService {
+  constructor(private readonly settings: SettingsRepository) {}
+
+  get(): AppSettings {
+    const stored = this.settings.get(KEY)
+    return { ...DEFAULT_SETTINGS, ...(typeof stored === 'object' ? stored : {}) }
+  }
+
+  update(patch: Partial<AppSettings>): AppSettings {
+    const next = { ...this.get(), ...patch }
+    this.settings.set(KEY, next)
+    return next
+  }
+}

@@ -1,0 +1,71 @@
+import type { Thread, ThreadListItem } from '@shared/domain'
+import { AppError } from '@shared/result'
+import type { ThreadRepository } from '../store/threadRepository'
+import type { Publish } from './events'
+
+const AUTO_TITLE_CHARS = 40
+
+/**
+ * A thread created without a user-chosen title is named after its first message, so the
+ * sidebar is readable without asking the user to name every conversation.
+ */
+export function titleFromMessage(content: string): string {
+  const flat = content.replace(/\s+/gu, ' ').trim()
+  const chars = [...flat]
+  return chars.length <= AUTO_TITLE_CHARS ? flat : `${chars.slice(0, AUTO_TITLE_CHARS).join('')}…`
+}
+
+export class ThreadService {
+  constructor(
+    private readonly threads: ThreadRepository,
+    private readonly deps: { now: () => number; newId: () => string; publish: Publish }
+  ) {}
+
+  list(): ThreadListItem[] {
+    return this.threads.list()
+  }
+
+  /**
+   * Without a title the thread is untitled (an empty string the UI shows in its own language)
+   * until its first message names it.
+   */
+  create(title?: string): Thread {
+    const thread = this.threads.create({
+      id: this.deps.newId(),
+      title: title ?? '',
+      now: this.deps.now(),
+      settings: { autoTitle: title === undefined }
+    })
+    this.deps.publish('threads:changed', { threadId: thread.id })
+    return thread
+  }
+
+  get(id: string): Thread {
+    const thread = this.threads.get(id)
+    if (!thread) throw new AppError('not_found', 'This conversation no longer exists.')
+    return thread
+  }
+
+  rename(id: string, title: string): Thread {
+    this.get(id)
+    this.threads.updateSettings(id, { autoTitle: false })
+    const thread = this.threads.rename(id, title, this.deps.now()) as Thread
+    this.deps.publish('threads:changed', { threadId: id })
+    return thread
+  }
+
+  /** Called after a user message is stored; names an auto-titled thread once. */
+  adoptTitleFrom(id: string, content: string): void {
+    const thread = this.get(id)
+    if (thread.settings.autoTitle !== true) return
+    this.threads.updateSettings(id, { autoTitle: false })
+    this.threads.rename(id, titleFromMessage(content), this.deps.now())
+  }
+
+  delete(id: string): void {
+    if (!this.threads.delete(id)) {
+      throw new AppError('not_found', 'This conversation no longer exists.')
+    }
+    this.deps.publish('threads:changed', { threadId: id })
+  }
+}

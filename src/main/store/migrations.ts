@@ -1,0 +1,115 @@
+import type Database from 'better-sqlite3'
+
+export interface Migration {
+  version: number
+  name: string
+  sql: string
+}
+
+/**
+ * Ordered schema changes. A migration is never edited once released: add a new one.
+ * Each runs inside one transaction together with the user_version bump, so a crash leaves the
+ * database at the previous version, never half-migrated.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'threads, messages, settings',
+    sql: `
+      CREATE TABLE threads (
+        id          TEXT PRIMARY KEY,
+        title       TEXT NOT NULL,
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL,
+        settings    TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(settings))
+      );
+      CREATE INDEX threads_by_activity ON threads (updated_at DESC);
+
+      CREATE TABLE messages (
+        id           INTEGER PRIMARY KEY,
+        thread_id    TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        seq          INTEGER NOT NULL,
+        role         TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
+        content      TEXT NOT NULL,
+        tool_calls   TEXT CHECK (tool_calls IS NULL OR json_valid(tool_calls)),
+        tool_call_id TEXT,
+        token_count  INTEGER NOT NULL CHECK (token_count >= 0),
+        created_at   INTEGER NOT NULL,
+        pinned       INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
+        excluded     INTEGER NOT NULL DEFAULT 0 CHECK (excluded IN (0, 1)),
+        UNIQUE (thread_id, seq)
+      );
+
+      CREATE TABLE settings (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL CHECK (json_valid(value))
+      );
+    `
+  },
+  {
+    version: 2,
+    name: 'full-text search over messages and thread titles',
+    // trigram matches any substring of 3+ characters, which is what makes Chinese searchable
+    // without a word segmenter; shorter terms are answered with LIKE (see searchRepository).
+    // Titles use a self-contained FTS table because threads.rowid is not stable across VACUUM.
+    sql: `
+      CREATE VIRTUAL TABLE messages_fts USING fts5 (
+        content, content = 'messages', content_rowid = 'id', tokenize = 'trigram'
+      );
+      CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, content) VALUES (new.id, new.content);
+      END;
+      CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+      END;
+      CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+        INSERT INTO messages_fts (rowid, content) VALUES (new.id, new.content);
+      END;
+      INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+
+      CREATE VIRTUAL TABLE threads_fts USING fts5 (
+        title, thread_id UNINDEXED, tokenize = 'trigram'
+      );
+      CREATE TRIGGER threads_fts_insert AFTER INSERT ON threads BEGIN
+        INSERT INTO threads_fts (title, thread_id) VALUES (new.title, new.id);
+      END;
+      CREATE TRIGGER threads_fts_delete AFTER DELETE ON threads BEGIN
+        DELETE FROM threads_fts WHERE thread_id = old.id;
+      END;
+      CREATE TRIGGER threads_fts_update AFTER UPDATE OF title ON threads BEGIN
+        UPDATE threads_fts SET title = new.title WHERE thread_id = new.id;
+      END;
+      INSERT INTO threads_fts (title, thread_id) SELECT title, id FROM threads;
+    `
+  }
+]
+
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0
+
+export class SchemaTooNewError extends Error {
+  constructor(readonly found: number) {
+    super(
+      `This database was written by a newer version of the app (schema ${found}, this app knows ${LATEST_VERSION}). Update the app to open it.`
+    )
+    this.name = 'SchemaTooNewError'
+  }
+}
+
+export function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number
+}
+
+/** Applies every migration above the file's version; `upTo` exists for migration tests. */
+export function migrate(db: Database.Database, upTo: number = LATEST_VERSION): number {
+  const current = schemaVersion(db)
+  if (current > LATEST_VERSION) throw new SchemaTooNewError(current)
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current || migration.version > upTo) continue
+    db.transaction(() => {
+      db.exec(migration.sql)
+      db.pragma(`user_version = ${migration.version}`)
+    })()
+  }
+  return schemaVersion(db)
+}

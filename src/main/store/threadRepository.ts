@@ -1,0 +1,84 @@
+import type Database from 'better-sqlite3'
+import type { Thread, ThreadListItem } from '@shared/domain'
+
+interface ThreadRow {
+  id: string
+  title: string
+  created_at: number
+  updated_at: number
+  settings: string
+}
+
+const PREVIEW_CHARS = 120
+
+export function toThread(row: ThreadRow): Thread {
+  return {
+    id: row.id,
+    title: row.title,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    settings: JSON.parse(row.settings) as Record<string, unknown>
+  }
+}
+
+export class ThreadRepository {
+  constructor(private readonly db: Database.Database) {}
+
+  create(thread: {
+    id: string
+    title: string
+    now: number
+    settings: Record<string, unknown>
+  }): Thread {
+    this.db
+      .prepare(
+        `INSERT INTO threads (id, title, created_at, updated_at, settings)
+         VALUES (@id, @title, @now, @now, @settings)`
+      )
+      .run({ ...thread, settings: JSON.stringify(thread.settings) })
+    return this.get(thread.id) as Thread
+  }
+
+  get(id: string): Thread | undefined {
+    const row = this.db.prepare('SELECT * FROM threads WHERE id = ?').get(id) as
+      ThreadRow | undefined
+    return row && toThread(row)
+  }
+
+  /** Most recently active first; the preview is the newest message, cut for the sidebar. */
+  list(): ThreadListItem[] {
+    const rows = this.db
+      .prepare(
+        `SELECT t.*,
+                (SELECT count(*) FROM messages m WHERE m.thread_id = t.id) AS message_count,
+                (SELECT substr(m.content, 1, ${PREVIEW_CHARS}) FROM messages m
+                  WHERE m.thread_id = t.id ORDER BY m.seq DESC LIMIT 1) AS preview
+           FROM threads t
+          ORDER BY t.updated_at DESC, t.created_at DESC`
+      )
+      .all() as (ThreadRow & { message_count: number; preview: string | null })[]
+    return rows.map((row) => ({
+      ...toThread(row),
+      messageCount: row.message_count,
+      lastMessagePreview: row.preview
+    }))
+  }
+
+  /** Renaming is activity: the thread moves to the top of the sidebar. */
+  rename(id: string, title: string, now: number): Thread | undefined {
+    this.db.prepare('UPDATE threads SET title = ?, updated_at = ? WHERE id = ?').run(title, now, id)
+    return this.get(id)
+  }
+
+  /** Merges keys into the thread's settings JSON. */
+  updateSettings(id: string, patch: Record<string, unknown>): void {
+    this.db
+      .prepare('UPDATE threads SET settings = json_patch(settings, ?) WHERE id = ?')
+      .run(JSON.stringify(patch), id)
+  }
+
+  /** Messages go with their thread (ON DELETE CASCADE), and so do their index entries. */
+  delete(id: string): boolean {
+    return this.db.prepare('DELETE FROM threads WHERE id = ?').run(id).changes > 0
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The one IPC contract. Every channel maps to a zod schema for its request and a type for its
+ * result; every event main pushes maps to its payload type. Main's handler registry, the
+ * preload bridge and the renderer are all typed from this object, so adding a channel means:
+ * one entry here, one handler in src/main/ipc, and the caller.
+ */
+import { z } from 'zod'
+import type {
+  AppInfo,
+  AppSettings,
+  Message,
+  SearchHit,
+  SendOutcome,
+  Thread,
+  ThreadListItem
+} from './domain'
+
+/** An endpoint's result type is carried as a phantom; only the input needs a runtime schema. */
+const endpoint =
+  <Output>() =>
+  <Input extends z.ZodType>(input: Input) => ({ input, output: undefined as unknown as Output })
+
+const event = <Payload>() => undefined as unknown as Payload
+
+const NoInput = z.undefined()
+const ThreadId = z.uuid({ message: 'Not a valid thread id' })
+const MessageId = z.number().int().positive()
+const Title = z
+  .string()
+  .trim()
+  .min(1, { message: 'Title cannot be empty' })
+  .max(200, { message: 'Title is longer than 200 characters' })
+
+/** Generous, but bounded so one paste cannot exhaust memory in the main process. */
+export const MAX_MESSAGE_CHARS = 2_000_000
+
+const MessageContent = z
+  .string()
+  .max(MAX_MESSAGE_CHARS, { message: `Message is longer than ${MAX_MESSAGE_CHARS} characters` })
+  .refine((text) => text.trim().length > 0, { message: 'Message is empty' })
+
+export const contract = {
+  app: {
+    info: endpoint<AppInfo>()(NoInput)
+  },
+  settings: {
+    get: endpoint<AppSettings>()(NoInput),
+    update: endpoint<AppSettings>()(
+      z.strictObject({
+        locale: z.enum(['system', 'en', 'zh-CN']).optional(),
+        inspectorOpen: z.boolean().optional()
+      })
+    )
+  },
+  threads: {
+    list: endpoint<ThreadListItem[]>()(NoInput),
+    create: endpoint<Thread>()(z.strictObject({ title: Title.optional() }).optional()),
+    rename: endpoint<Thread>()(z.strictObject({ id: ThreadId, title: Title })),
+    delete: endpoint<{ deleted: true }>()(z.strictObject({ id: ThreadId }))
+  },
+  messages: {
+    list: endpoint<Message[]>()(z.strictObject({ threadId: ThreadId })),
+    send: endpoint<SendOutcome>()(z.strictObject({ threadId: ThreadId, content: MessageContent })),
+    setFlags: endpoint<Message>()(
+      z.strictObject({
+        id: MessageId,
+        pinned: z.boolean().optional(),
+        excluded: z.boolean().optional()
+      })
+    )
+  },
+  search: {
+    query: endpoint<SearchHit[]>()(
+      z.strictObject({
+        query: z
+          .string()
+          .trim()
+          .min(1, { message: 'Search text is empty' })
+          .max(500, { message: 'Search text is longer than 500 characters' }),
+        limit: z.number().int().min(1).max(200).optional()
+      })
+    )
+  }
+} as const
+
+export const events = {
+  /** A thread was created, renamed, deleted or received a message. */
+  'threads:changed': event<{ threadId: string }>()
+} as const
+
+export type Contract = typeof contract
+export type Domain = keyof Contract
+export type Method<D extends Domain> = keyof Contract[D] & string
+export type Endpoint<D extends Domain, M extends Method<D>> = Contract[D][M] extends {
+  input: infer I
+  output: infer O
+}
+  ? { input: I; output: O }
+  : never
+export type InputOf<D extends Domain, M extends Method<D>> = z.input<
+  Endpoint<D, M>['input'] & z.ZodType
+>
+export type OutputOf<D extends Domain, M extends Method<D>> = Endpoint<D, M>['output']
+
+export type EventName = keyof typeof events
+export type EventPayload<E extends EventName> = (typeof events)[E]
+
+export const channelOf = (domain: string, method: string): string => `${domain}:${method}`
+
+/** Every (domain, method) pair, for code that wires all channels at once. */
+export const endpoints = (): { domain: Domain; method: string; channel: string }[] =>
+  (Object.keys(contract) as Domain[]).flatMap((domain) =>
+    Object.keys(contract[domain]).map((method) => ({
+      domain,
+      method,
+      channel: channelOf(domain, method)
+    }))
+  )

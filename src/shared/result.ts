@@ -1,0 +1,35 @@
+/** Every IPC call resolves to one of these: handlers never throw across the process boundary. */
+
+export const ERROR_CODES = [
+  'invalid_input',
+  'not_found',
+  'forbidden_sender',
+  'unknown_channel',
+  'storage_error',
+  'internal'
+] as const
+
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+export interface IpcError {
+  code: ErrorCode
+  message: string
+  /** For invalid_input: which field failed and why, ready to show. */
+  issues?: { path: string; message: string }[]
+}
+
+export type IpcResult<T> = { ok: true; data: T } | { ok: false; error: IpcError }
+
+export const ok = <T>(data: T): IpcResult<T> => ({ ok: true, data })
+export const fail = (error: IpcError): IpcResult<never> => ({ ok: false, error })
+
+/** Thrown by services for failures the user should see with a specific code. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string
+  ) {
+    super(message)
+    this.name = 'AppError'
+  }
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import { endpoints } from '@shared/contract'
+import type { IpcResult } from '@shared/result'
+
+/** Electron is replaced at the edge only: everything behind ipcMain is the real app. */
+const electron = vi.hoisted(() => {
+  type Handler = (event: unknown, input: unknown) => Promise<IpcResult<unknown>>
+  const handlers = new Map<string, Handler>()
+  const windows: { url: string; webPreferences: Record<string, unknown> }[] = []
+  let ready!: () => void
+  const readyPromise = new Promise<void>((resolve) => (ready = resolve))
+  class BrowserWindow {
+    static getAllWindows = () => []
+    webPreferences: Record<string, unknown>
+    webContents = {
+      setWindowOpenHandler: () => {},
+      on: () => {},
+      send: () => {},
+      getURL: () => ''
+    }
+    constructor(options: { webPreferences: Record<string, unknown> }) {
+      this.webPreferences = options.webPreferences
+    }
+    once() {}
+    show() {}
+    loadURL(url: string) {
+      windows.push({ url, webPreferences: this.webPreferences })
+      return Promise.resolve()
+    }
+  }
+  return {
+    handlers,
+    windows,
+    ready,
+    module: {
+      app: {
+        isPackaged: false,
+        getPath: () => tmpdir(),
+        getVersion: () => '0.0.0-test',
+        getLocale: () => 'zh-CN',
+        requestSingleInstanceLock: () => true,
+        on: () => {},
+        quit: vi.fn(),
+        whenReady: () => readyPromise
+      },
+      BrowserWindow,
+      ipcMain: { handle: (channel: string, fn: Handler) => handlers.set(channel, fn) },
+      dialog: { showMessageBoxSync: vi.fn(() => 0) },
+      session: { defaultSession: { setPermissionRequestHandler: () => {} } },
+      shell: { openExternal: vi.fn() }
+    }
+  }
+})
+vi.mock('electron', () => electron.module)
+
+const dir = mkdtempSync(join(tmpdir(), 'context-lens-entry-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('the Electron entry', () => {
+  it('opens the store, wires every contract channel to the real registry and opens a locked-down window', async () => {
+    process.env.CONTEXT_LENS_DB_PATH = join(dir, 'app.sqlite')
+    await import('../../src/main/index')
+    electron.ready()
+    await vi.waitFor(() => expect(electron.windows).toHaveLength(1))
+
+    expect([...electron.handlers.keys()].sort()).toEqual(
+      endpoints()
+        .map((e) => e.channel)
+        .sort()
+    )
+    const [window] = electron.windows
+    expect(window?.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true
+    })
+
+    const trusted = { senderFrame: { url: window?.url } }
+    const create = electron.handlers.get('threads:create')
+    const created = await create?.(trusted, { title: 'From Electron' })
+    expect(created).toMatchObject({ ok: true, data: { title: 'From Electron' } })
+    const info = await electron.handlers.get('app:info')?.(trusted, undefined)
+    expect(info).toMatchObject({
+      ok: true,
+      data: { databasePath: join(dir, 'app.sqlite'), systemLocale: 'zh-CN' }
+    })
+
+    const foreign = { senderFrame: { url: 'https://evil.example/' } }
+    expect(await electron.handlers.get('threads:list')?.(foreign, undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_sender' }
+    })
+    expect(
+      await electron.handlers.get('threads:list')?.({ senderFrame: null }, undefined)
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_sender' }
+    })
+  })
+})

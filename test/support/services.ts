@@ -1,0 +1,28 @@
+import { join } from 'node:path'
+import type { EventName } from '@shared/contract'
+import { openDatabase } from '../../src/main/store/database'
+import { createServices } from '../../src/main/services/createServices'
+
+/** Real services over a real SQLite file in `dir`, recording every event they publish. */
+export function servicesIn(dir: string, now: () => number = Date.now) {
+  const db = openDatabase(join(dir, 'store.sqlite'))
+  const published: { event: EventName; payload: unknown }[] = []
+  const services = createServices({
+    db,
+    now,
+    publish: (event, payload) => published.push({ event, payload }),
+    info: {
+      version: 'test',
+      systemLocale: 'en-US',
+      databasePath: join(dir, 'store.sqlite'),
+      recoveredFromBackup: null
+    }
+  })
+  return { db, services, published }
+}
+
+/** A clock that advances one millisecond per reading, so activity order is deterministic. */
+export function steppingClock(start = 1_700_000_000_000): () => number {
+  let t = start
+  return () => ++t
+}

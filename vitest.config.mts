@@ -1,0 +1,50 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'vitest/config'
+import react from '@vitejs/plugin-react'
+
+const alias = {
+  '@shared': resolve(import.meta.dirname, 'src/shared'),
+  '@renderer': resolve(import.meta.dirname, 'src/renderer/src')
+}
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' }
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000
+        }
+      },
+      {
+        plugins: [react()],
+        resolve: { alias },
+        test: {
+          name: 'renderer',
+          include: ['test/renderer/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['test/renderer/setup.ts']
+        }
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false
+        }
+      }
+    ]
+  }
+})
