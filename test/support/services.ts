@@ -1,10 +1,17 @@
 import { join } from 'node:path'
+import type Database from 'better-sqlite3'
 import type { EventName } from '@shared/contract'
 import { openDatabase } from '../../src/main/store/database'
-import { createServices } from '../../src/main/services/createServices'
+import { createServices, type Services } from '../../src/main/services/createServices'
 
 /** Real services over a real SQLite file in `dir`, recording every event they publish. */
-export function servicesIn(dir: string, now: () => number = Date.now) {
+export interface TestServices {
+  db: Database.Database
+  services: Services
+  published: { event: EventName; payload: unknown }[]
+}
+
+export function servicesIn(dir: string, now: () => number = Date.now): TestServices {
   const db = openDatabase(join(dir, 'store.sqlite'))
   const published: { event: EventName; payload: unknown }[] = []
   const services = createServices({
