@@ -1,15 +1,35 @@
+import { createHash } from 'node:crypto'
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
+import type { Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
 
 const shared = resolve(__dirname, 'src/shared')
+
+/**
+ * The renderer's CSP forbids inline scripts. In development only, the dev server needs two
+ * exceptions: React Fast Refresh's inline preamble (allowed by its exact hash, nothing else)
+ * and the HMR websocket. Production builds keep the CSP of index.html unchanged.
+ */
+function devServerCsp(): Plugin {
+  const preamble = react.preambleCode.replace('__BASE__', '/')
+  const hash = createHash('sha256').update(preamble).digest('base64')
+  return {
+    name: 'context-lens:dev-server-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html
+        .replace("script-src 'self'", `script-src 'self' 'sha256-${hash}'`)
+        .replace("connect-src 'self'", "connect-src 'self' ws://localhost:*")
+  }
+}
 
 export default defineConfig({
   main: {
     resolve: { alias: { '@shared': shared } },
     build: {
-      // Native modules and their loaders must stay outside the bundle so they can be
-      // unpacked from app.asar and rebuilt for Electron's ABI.
+      // Native modules and their loaders stay outside the bundle so they can be unpacked from
+      // app.asar and rebuilt for Electron's ABI.
       externalizeDeps: true
     }
   },
@@ -27,6 +47,6 @@ export default defineConfig({
         '@renderer': resolve(__dirname, 'src/renderer/src')
       }
     },
-    plugins: [react()]
+    plugins: [react(), devServerCsp()]
   }
 })

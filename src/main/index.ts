@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
@@ -10,7 +11,7 @@ import { isTrustedSenderUrl } from './ipc/senderPolicy'
 import { createMainWindow } from './mainWindow'
 import { createServices } from './services/createServices'
 import type { Publish } from './services/events'
-import { DatabaseOpenError, openDatabase } from './store/database'
+import { DatabaseOpenError, openDatabase, type OpenOptions } from './store/database'
 import { discardDamagedDatabase } from './store/recovery'
 
 /** Tests and power users can point the app at another database file. */
@@ -22,10 +23,27 @@ const appUrl =
     ? process.env.ELECTRON_RENDERER_URL
     : pathToFileURL(join(__dirname, '../renderer/index.html')).toString()
 
+/**
+ * In development node_modules holds better-sqlite3 built for Node (the tests need it), so
+ * scripts/electron-native.mjs keeps an Electron build aside. Packaged apps are rebuilt in place.
+ */
+function electronNativeBinding(): string | undefined {
+  if (app.isPackaged) return undefined
+  const path = join(
+    app.getAppPath(),
+    '.cache/electron-native',
+    `${process.versions.electron}-${process.platform}-${process.arch}`,
+    'node_modules/better-sqlite3/build/Release/better_sqlite3.node'
+  )
+  return existsSync(path) ? path : undefined
+}
+
 /** Never resets silently: the user sees what happened and chooses. */
-function openStore(): { db: Database.Database; recoveredFrom: string | null } | null {
+function openStore(
+  storeOptions: OpenOptions
+): { db: Database.Database; recoveredFrom: string | null } | null {
   try {
-    return { db: openDatabase(databasePath), recoveredFrom: null }
+    return { db: openDatabase(databasePath, storeOptions), recoveredFrom: null }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     const canStartFresh = error instanceof DatabaseOpenError && error.backupPath !== null
@@ -40,12 +58,12 @@ function openStore(): { db: Database.Database; recoveredFrom: string | null } | 
     })
     if (choice !== 1 || !(error instanceof DatabaseOpenError) || !error.backupPath) return null
     discardDamagedDatabase(databasePath, error.backupPath)
-    return { db: openDatabase(databasePath), recoveredFrom: error.backupPath }
+    return { db: openDatabase(databasePath, storeOptions), recoveredFrom: error.backupPath }
   }
 }
 
 function start(): void {
-  const store = openStore()
+  const store = openStore({ nativeBinding: electronNativeBinding() })
   if (!store) {
     app.quit()
     return

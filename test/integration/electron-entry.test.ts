@@ -39,6 +39,7 @@ const electron = vi.hoisted(() => {
       app: {
         isPackaged: false,
         getPath: () => tmpdir(),
+        getAppPath: () => tmpdir(),
         getVersion: () => '0.0.0-test',
         getLocale: () => 'zh-CN',
         requestSingleInstanceLock: () => true,

@@ -55,13 +55,15 @@ export function backupDatabaseFiles(path: string, now: Date = new Date()): strin
 export interface OpenOptions {
   /** sqlite-vec is needed by memory search; tests of unrelated tables may skip it. */
   loadVectorExtension?: boolean
+  /** better-sqlite3 built for Electron's ABI, when it is not the copy in node_modules. */
+  nativeBinding?: string
 }
 
 export function openDatabase(path: string, options: OpenOptions = {}): Database.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   let db: Database.Database | undefined
   try {
-    db = new Database(path)
+    db = new Database(path, { nativeBinding: options.nativeBinding })
     db.pragma('journal_mode = WAL')
     db.pragma('foreign_keys = ON')
     db.pragma('synchronous = NORMAL')
