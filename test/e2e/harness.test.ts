@@ -28,10 +28,7 @@ describe('e2e harness', () => {
   })
 
   async function open() {
-    harness = await startHarness({
-      databasePath: join(tempDir(), 'store.sqlite'),
-      rendererDir: '/tmp/fake-renderer'
-    })
+    harness = await startHarness({ databasePath: join(tempDir(), 'store.sqlite') })
     app = await openApp(browser, harness)
     return { harness, page: app.page, app }
   }

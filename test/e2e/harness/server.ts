@@ -76,8 +76,6 @@ export interface HarnessOptions {
   databasePath: string
   /** What `app.info` reports as the OS locale. */
   systemLocale?: string
-  /** The built renderer to serve; electron-vite's output by default. */
-  rendererDir?: string
 }
 
 export interface Harness {
@@ -97,7 +95,7 @@ export interface Harness {
 }
 
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
-  const rendererDir = resolve(options.rendererDir ?? RENDERER_DIR)
+  const rendererDir = resolve(RENDERER_DIR)
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new Error(
       `No built renderer at ${rendererDir}. Run \`npm run build\` (electron-vite build) before the e2e tests.`

@@ -1,0 +1,34 @@
+/** Stroke icons drawn on a 24px grid; inline so the CSP never has to allow another source. */
+const paths = {
+  plus: 'M12 5v14M5 12h14',
+  search: 'M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4-4',
+  pencil: 'M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4',
+  trash: 'M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3',
+  close: 'M6 6l12 12M18 6L6 18',
+  send: 'M12 19V5M6 11l6-6 6 6',
+  panel: 'M4 5h16v14H4zM15 5v14',
+  alert: 'M12 8v5M12 16.5v.5M12 3l9.5 17h-19z',
+  info: 'M12 11v6M12 7.5v.5M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z',
+  chat: 'M5 5h14v10H9l-4 4z',
+  layers: 'M12 4l8 4-8 4-8-4zM4 12l8 4 8-4M4 16l8 4 8-4'
+} as const
+
+export type IconName = keyof typeof paths
+
+export function Icon({ name }: { name: IconName }) {
+  return (
+    <svg
+      className="icon"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d={paths[name]} />
+    </svg>
+  )
+}

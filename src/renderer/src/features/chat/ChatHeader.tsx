@@ -1,0 +1,48 @@
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Icon } from '@renderer/components/Icon'
+import { useSettingsStore } from '@renderer/features/settings/settingsStore'
+
+interface ChatHeaderProps {
+  title: string | null
+  messageCount: number | null
+}
+
+/** The open thread's title (also the window title) and the inspector toggle. */
+export function ChatHeader({ title, messageCount }: ChatHeaderProps) {
+  const { t } = useTranslation()
+  const inspectorOpen = useSettingsStore((state) => state.settings.inspectorOpen)
+  const setInspectorOpen = useSettingsStore((state) => state.setInspectorOpen)
+
+  useEffect(() => {
+    document.title = title ? t('app.windowTitle', { title }) : t('app.name')
+  }, [title, t])
+
+  return (
+    <header className="chat-header">
+      <div className="chat-header__titles">
+        <h1 className="chat-header__title" data-testid="chat-title" title={title ?? undefined}>
+          {title ?? t('app.name')}
+        </h1>
+        {messageCount !== null && (
+          <span className="chat-header__subtitle">
+            {t('chat.messageCount', { count: messageCount })}
+          </span>
+        )}
+      </div>
+      <button
+        type="button"
+        className="icon-button chat-header__toggle"
+        data-testid="inspector-toggle"
+        aria-pressed={inspectorOpen}
+        aria-controls="inspector-panel"
+        aria-label={inspectorOpen ? t('chat.hideInspector') : t('chat.showInspector')}
+        title={inspectorOpen ? t('chat.hideInspector') : t('chat.showInspector')}
+        onClick={() => void setInspectorOpen(!inspectorOpen)}
+      >
+        <Icon name="panel" />
+        <span>{t('chat.inspector')}</span>
+      </button>
+    </header>
+  )
+}

@@ -1,0 +1,102 @@
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { EmptyState } from '@renderer/components/EmptyState'
+import { ErrorBanner } from '@renderer/components/ErrorBanner'
+import { Icon } from '@renderer/components/Icon'
+import { selectSelectedThread, useThreadsStore } from '@renderer/features/threads/threadsStore'
+import { ChatHeader } from './ChatHeader'
+import { Composer } from './Composer'
+import { MessageList } from './MessageList'
+import { useChatStore } from './chatStore'
+import './chat.css'
+
+/** The middle column: whatever thread the sidebar has selected, and the composer for it. */
+export function ChatPane() {
+  const { t } = useTranslation()
+  const selected = useThreadsStore(selectSelectedThread)
+  const selectedId = useThreadsStore((state) => state.selectedId)
+  const createThread = useThreadsStore((state) => state.create)
+  const threadId = useChatStore((state) => state.threadId)
+  const status = useChatStore((state) => state.status)
+  const messageCount = useChatStore((state) => state.messages.length)
+  const loadError = useChatStore((state) => state.loadError)
+  const sendError = useChatStore((state) => state.sendError)
+  const lastOutcome = useChatStore((state) => state.lastOutcome)
+  const { reload, dismissSendError } = useChatStore.getState()
+
+  useEffect(() => {
+    void useChatStore.getState().open(selectedId)
+  }, [selectedId])
+
+  const body = (() => {
+    if (!threadId) {
+      return (
+        <EmptyState
+          icon="chat"
+          title={t('chat.noThreadTitle')}
+          action={
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => void createThread()}
+            >
+              <Icon name="plus" />
+              {t('threads.newThread')}
+            </button>
+          }
+        >
+          {t('chat.noThreadBody')}
+        </EmptyState>
+      )
+    }
+    if (status === 'loading' || status === 'idle') {
+      return <p className="chat__loading">{t('chat.loading')}</p>
+    }
+    if (status === 'error') {
+      return (
+        <div className="chat__status">
+          <ErrorBanner action={{ label: t('common.retry'), run: () => void reload() }}>
+            {t('chat.loadFailed', { message: loadError })}
+          </ErrorBanner>
+        </div>
+      )
+    }
+    if (messageCount === 0) {
+      return (
+        <EmptyState icon="chat" title={t('chat.emptyThreadTitle')}>
+          {t('chat.emptyThreadBody')}
+        </EmptyState>
+      )
+    }
+    return <MessageList key={threadId} />
+  })()
+
+  return (
+    <main className="chat">
+      <ChatHeader
+        title={selected?.title ?? null}
+        messageCount={threadId && status === 'ready' ? messageCount : null}
+      />
+      <div className="chat__body">{body}</div>
+      {threadId && (
+        <div className="chat__footer">
+          {lastOutcome === 'no_model_configured' && (
+            <div className="banner banner--notice" role="status" data-testid="notice-no-model">
+              <Icon name="info" />
+              <div className="banner__body">
+                <span className="banner__title">{t('chat.noModelTitle')}</span>
+                {t('chat.noModelBody')}
+              </div>
+            </div>
+          )}
+          {sendError && (
+            <ErrorBanner onDismiss={dismissSendError}>
+              {t('chat.sendFailed', { message: sendError })}
+            </ErrorBanner>
+          )}
+          <Composer key={threadId} threadId={threadId} />
+        </div>
+      )}
+    </main>
+  )
+}

@@ -1,0 +1,96 @@
+import { useCallback, useLayoutEffect, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { MessageView } from './MessageView'
+import { useChatStore } from './chatStore'
+
+/** A typical short message; real heights are measured as rows render. */
+const ESTIMATED_ROW_PX = 96
+/** Rows rendered beyond the viewport so fast scrolling does not show blank space. */
+const OVERSCAN_ROWS = 6
+
+/**
+ * The open thread's messages, virtualized: only rows near the viewport exist in the DOM (and
+ * only they parse markdown), so a 10,000-message thread opens as fast as a short one. Mounted
+ * once per thread (keyed by its id), so each thread starts with a fresh scroll position.
+ */
+export function MessageList() {
+  const { t } = useTranslation()
+  const threadId = useChatStore((state) => state.threadId)
+  const messages = useChatStore((state) => state.messages)
+  const reveal = useChatStore((state) => state.reveal)
+  const highlightedId = useChatStore((state) => state.highlightedId)
+  const completeReveal = useChatStore((state) => state.completeReveal)
+  const scrollRef = useRef<HTMLDivElement>(null)
+
+  const getItemKey = useCallback((index: number) => messages[index]?.id ?? index, [messages])
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- the app does not use the React Compiler, which is what this warns about
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    getItemKey,
+    overscan: OVERSCAN_ROWS,
+    paddingStart: 16,
+    paddingEnd: 16,
+    // A chat reads from the bottom: rows measured above the viewport must not push it around.
+    anchorTo: 'end'
+  })
+
+  // Opening a thread lands on its last message, unless a search hit asked for a specific one.
+  const positioned = useRef(false)
+  const lastId = messages.at(-1)?.id
+  const lastSeenId = useRef(lastId)
+
+  useLayoutEffect(() => {
+    if (reveal && reveal.threadId === threadId) {
+      const index = messages.findIndex((message) => message.id === reveal.messageId)
+      if (index >= 0) virtualizer.scrollToIndex(index, { align: 'center' })
+      completeReveal(index >= 0 ? reveal.messageId : null)
+      positioned.current = true
+    } else if (!positioned.current) {
+      virtualizer.scrollToEnd()
+      positioned.current = true
+    }
+  }, [reveal, threadId, messages, virtualizer, completeReveal])
+
+  // A newly appended message (one just sent) is always brought into view.
+  useLayoutEffect(() => {
+    if (lastId === lastSeenId.current) return
+    lastSeenId.current = lastId
+    virtualizer.scrollToEnd()
+  }, [lastId, virtualizer])
+
+  return (
+    <div
+      ref={scrollRef}
+      className="message-list"
+      data-testid="message-list"
+      role="list"
+      aria-label={t('chat.messagesLabel')}
+      tabIndex={0}
+    >
+      <div className="message-list__canvas" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((row) => {
+          const message = messages[row.index]
+          if (!message) return null
+          return (
+            <div
+              key={row.key}
+              ref={virtualizer.measureElement}
+              data-index={row.index}
+              className="message-row"
+              role="listitem"
+              aria-posinset={row.index + 1}
+              aria-setsize={messages.length}
+              style={{ transform: `translateY(${row.start}px)` }}
+            >
+              <MessageView message={message} highlighted={message.id === highlightedId} />
+            </div>
+          )
+        })}
+      </div>
+    </div>
+  )
+}

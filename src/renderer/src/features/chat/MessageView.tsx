@@ -1,0 +1,37 @@
+import { memo } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { Message } from '@shared/domain'
+import { formatActivityTime, formatFullTime } from '@renderer/lib/formatTime'
+import { MarkdownContent } from './MarkdownContent'
+
+interface MessageViewProps {
+  message: Message
+  highlighted: boolean
+}
+
+/** Memoized: a row re-renders only when its message or highlight changes, not on every scroll. */
+export const MessageView = memo(function MessageView({ message, highlighted }: MessageViewProps) {
+  const { t, i18n } = useTranslation()
+  return (
+    <article
+      className={`message message--${message.role}`}
+      data-testid="message"
+      data-message-id={message.id}
+      data-role={message.role}
+      data-highlighted={highlighted ? 'true' : 'false'}
+    >
+      <header className="message__meta">
+        <span className="message__role">{t(`chat.roles.${message.role}`)}</span>
+        <time
+          dateTime={new Date(message.createdAt).toISOString()}
+          title={formatFullTime(message.createdAt, i18n.language)}
+        >
+          {formatActivityTime(message.createdAt, i18n.language)}
+        </time>
+      </header>
+      <div className="message__body">
+        <MarkdownContent text={message.content} />
+      </div>
+    </article>
+  )
+})

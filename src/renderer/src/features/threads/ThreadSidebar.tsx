@@ -1,0 +1,112 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { SearchHit, ThreadListItem } from '@shared/domain'
+import { ConfirmDialog } from '@renderer/components/ConfirmDialog'
+import { ErrorBanner } from '@renderer/components/ErrorBanner'
+import { Icon } from '@renderer/components/Icon'
+import { useChatStore } from '@renderer/features/chat/chatStore'
+import { LanguageSelect } from '@renderer/features/settings/LanguageSelect'
+import { SettingsError } from '@renderer/features/settings/SettingsError'
+import { SearchBox } from './SearchBox'
+import { SearchResults } from './SearchResults'
+import { ThreadItem } from './ThreadItem'
+import { useSearchStore } from './searchStore'
+import { useThreadsStore } from './threadsStore'
+import './threads.css'
+
+export function ThreadSidebar() {
+  const { t } = useTranslation()
+  const threads = useThreadsStore((state) => state.threads)
+  const status = useThreadsStore((state) => state.status)
+  const selectedId = useThreadsStore((state) => state.selectedId)
+  const error = useThreadsStore((state) => state.error)
+  const { create, select, remove, dismissError } = useThreadsStore.getState()
+  const searching = useSearchStore((state) => state.query.trim() !== '')
+  const [pendingDelete, setPendingDelete] = useState<ThreadListItem | null>(null)
+  const [deleting, setDeleting] = useState(false)
+
+  const pickHit = (hit: SearchHit) => {
+    // Ask for the reveal before switching, so the list scrolls there instead of to the bottom.
+    if (hit.messageId !== null) useChatStore.getState().revealMessage(hit.threadId, hit.messageId)
+    select(hit.threadId)
+    useSearchStore.getState().clear()
+  }
+
+  const confirmDelete = async () => {
+    if (!pendingDelete) return
+    setDeleting(true)
+    await remove(pendingDelete.id)
+    setDeleting(false)
+    setPendingDelete(null)
+  }
+
+  return (
+    <aside className="sidebar">
+      <header className="sidebar__header">
+        <div className="brand">
+          <span className="brand__mark" aria-hidden="true">
+            <Icon name="layers" />
+          </span>
+          <span className="brand__name">{t('app.name')}</span>
+        </div>
+        <button
+          type="button"
+          className="button button--primary sidebar__new"
+          data-testid="new-thread"
+          onClick={() => void create()}
+        >
+          <Icon name="plus" />
+          {t('threads.newThread')}
+        </button>
+        <SearchBox />
+      </header>
+
+      {error && (
+        <div className="sidebar__message">
+          <ErrorBanner onDismiss={dismissError}>{error}</ErrorBanner>
+        </div>
+      )}
+
+      <nav className="sidebar__body" aria-label={t('threads.listLabel')}>
+        {searching ? (
+          <SearchResults onPick={pickHit} />
+        ) : status !== 'ready' ? (
+          <p className="sidebar__message">{t('threads.loading')}</p>
+        ) : threads.length === 0 ? (
+          <div className="sidebar__empty">
+            <p className="sidebar__empty-title">{t('threads.emptyTitle')}</p>
+            <p>{t('threads.emptyBody')}</p>
+          </div>
+        ) : (
+          <ul className="thread-list">
+            {threads.map((thread) => (
+              <ThreadItem
+                key={thread.id}
+                thread={thread}
+                active={thread.id === selectedId}
+                onSelect={select}
+                onRequestDelete={setPendingDelete}
+              />
+            ))}
+          </ul>
+        )}
+      </nav>
+
+      <footer className="sidebar__footer">
+        <SettingsError />
+        <LanguageSelect />
+      </footer>
+
+      {pendingDelete && (
+        <ConfirmDialog
+          title={t('threads.deleteTitle')}
+          description={t('threads.deleteBody', { title: pendingDelete.title })}
+          confirmLabel={t('threads.deleteConfirm')}
+          busy={deleting}
+          onConfirm={() => void confirmDelete()}
+          onCancel={() => setPendingDelete(null)}
+        />
+      )}
+    </aside>
+  )
+}

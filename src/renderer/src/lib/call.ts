@@ -1,0 +1,38 @@
+import type { ErrorCode, IpcError, IpcResult } from '@shared/result'
+
+/** A failed IPC call, carrying the main process's error code so the UI can react to it. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly issues: IpcError['issues'] = undefined
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+/**
+ * Unwraps an IPC result: resolves with the data or throws an ApiError. A rejected promise
+ * (the bridge itself failed, e.g. no handler registered yet) becomes an `internal` ApiError
+ * so callers only ever handle one error type.
+ */
+export async function call<T>(request: Promise<IpcResult<T>>): Promise<T> {
+  let result: IpcResult<T>
+  try {
+    result = await request
+  } catch (cause) {
+    throw new ApiError('internal', cause instanceof Error ? cause.message : String(cause))
+  }
+  if (result.ok) return result.data
+  throw new ApiError(result.error.code, result.error.message, result.error.issues)
+}
+
+/** The text to show a user for any thrown value; validation issues are more specific than the summary. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError && error.issues && error.issues.length > 0) {
+    return error.issues.map((issue) => issue.message).join(' · ')
+  }
+  if (error instanceof Error && error.message) return error.message
+  return String(error)
+}

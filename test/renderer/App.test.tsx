@@ -1,0 +1,127 @@
+import { render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { App } from '@renderer/App'
+import { useSettingsStore } from '@renderer/features/settings/settingsStore'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { simulateMessageListLayout } from './support/layout'
+
+let backend: FakeBackend
+
+beforeEach(() => {
+  backend = installFakeBackend()
+  simulateMessageListLayout()
+})
+
+const renderApp = async () => {
+  await useSettingsStore.getState().load()
+  const user = userEvent.setup()
+  render(<App />)
+  return user
+}
+
+const openThread = async (user: ReturnType<typeof userEvent.setup>, title: string) => {
+  const titleElement = await screen.findByText(title, { selector: '[data-testid="thread-title"]' })
+  await user.click(titleElement)
+  return screen.findByTestId('composer-input')
+}
+
+describe('chat window', () => {
+  it('invites you to create a thread when none is open, then shows the empty thread', async () => {
+    const user = await renderApp()
+
+    expect(await screen.findByText('Start a conversation')).toBeInTheDocument()
+    expect(screen.queryByTestId('composer-input')).toBeNull()
+
+    await user.click(within(screen.getByRole('main')).getByRole('button', { name: 'New thread' }))
+
+    expect(await screen.findByText('Nothing here yet')).toBeInTheDocument()
+    expect(screen.getByTestId('chat-title')).toHaveTextContent('New thread')
+    expect(screen.getByTestId('composer-input')).toHaveFocus()
+  })
+
+  it('shows a sent message and says plainly that no model will answer', async () => {
+    backend.addThread('Questions')
+    const user = await renderApp()
+    const input = await openThread(user, 'Questions')
+
+    await user.type(input, 'What is **context**?{Enter}')
+
+    const message = await screen.findByTestId('message')
+    expect(message).toHaveAttribute('data-role', 'user')
+    expect(within(message).getByText('context').tagName).toBe('STRONG')
+    expect(screen.getByTestId('notice-no-model')).toHaveTextContent(
+      'No model provider is configured yet.'
+    )
+    expect(screen.getAllByTestId('message')).toHaveLength(1)
+    expect(screen.queryByText('Assistant')).toBeNull()
+  })
+
+  it('keeps the text and shows the error when sending fails', async () => {
+    backend.addThread('Questions')
+    backend.failNext('messages:send', { code: 'storage_error', message: 'Disk is full' })
+    const user = await renderApp()
+    const input = await openThread(user, 'Questions')
+
+    await user.type(input, 'Keep this{Enter}')
+
+    expect(await screen.findByTestId('error-banner')).toHaveTextContent('Not sent: Disk is full')
+    expect(input).toHaveValue('Keep this')
+    expect(screen.queryByTestId('notice-no-model')).toBeNull()
+    expect(screen.queryByTestId('message')).toBeNull()
+  })
+
+  it('shows the thread title in the header and the window title, following renames', async () => {
+    const thread = backend.addThread('Draft')
+    const user = await renderApp()
+    await openThread(user, 'Draft')
+    expect(screen.getByTestId('chat-title')).toHaveTextContent('Draft')
+    expect(document.title).toBe('Draft · Context Lens')
+
+    const item = screen
+      .getAllByTestId('thread-item')
+      .find((element) => element.dataset.threadId === thread.id)!
+    await user.click(within(item).getByTestId('thread-rename'))
+    await user.clear(screen.getByTestId('thread-title-input'))
+    await user.type(screen.getByTestId('thread-title-input'), 'Final{Enter}')
+
+    expect(screen.getByTestId('chat-title')).toHaveTextContent('Final')
+    expect(document.title).toBe('Final · Context Lens')
+  })
+
+  it('opens the thread of a message found by search and highlights the message', async () => {
+    backend.addThread('Elsewhere')
+    const thread = backend.addThread('Recipes')
+    const [, target] = backend.addMessages(thread.id, ['Buy flour', 'Knead the dough gently'])
+    const user = await renderApp()
+    await openThread(user, 'Elsewhere')
+
+    await user.type(screen.getByTestId('search-input'), 'dough')
+    await user.click(await screen.findByTestId('search-hit'))
+
+    expect(screen.getByTestId('chat-title')).toHaveTextContent('Recipes')
+    const list = await screen.findByTestId('message-list')
+    const message = await within(list).findByText('Knead the dough gently')
+    const article = message.closest('[data-testid="message"]')
+    expect(article).toHaveAttribute('data-message-id', String(target!.id))
+    expect(article).toHaveAttribute('data-highlighted', 'true')
+  })
+
+  it('collapses and reopens the inspector, remembering the choice', async () => {
+    const user = await renderApp()
+    expect(screen.getByTestId('inspector-panel')).toHaveTextContent(
+      'The token-budget inspector will show each build here'
+    )
+
+    await user.click(screen.getByTestId('inspector-toggle'))
+
+    expect(screen.queryByTestId('inspector-panel')).toBeNull()
+    expect(screen.getByTestId('inspector-toggle')).toHaveAttribute('aria-pressed', 'false')
+    expect(backend.settings.inspectorOpen).toBe(false)
+
+    await user.click(screen.getByTestId('inspector-toggle'))
+
+    expect(screen.getByTestId('inspector-panel')).toBeInTheDocument()
+    expect(backend.settings.inspectorOpen).toBe(true)
+  })
+})

@@ -1,0 +1,73 @@
+import { act, render, screen } from '@testing-library/react'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { MessageList } from '@renderer/features/chat/MessageList'
+import { HIGHLIGHT_MS, useChatStore } from '@renderer/features/chat/chatStore'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { simulateMessageListLayout } from './support/layout'
+
+let backend: FakeBackend
+
+beforeEach(() => {
+  backend = installFakeBackend()
+  simulateMessageListLayout()
+})
+
+const renderedIds = () =>
+  screen.queryAllByTestId('message').map((message) => Number(message.dataset.messageId))
+
+const longThread = (count: number) => {
+  const thread = backend.addThread('Long')
+  const messages = backend.addMessages(
+    thread.id,
+    Array.from({ length: count }, (_, index) => `Message number ${index + 1}`)
+  )
+  return { thread, messages }
+}
+
+describe('MessageList', () => {
+  it('opens a 10,000-message thread at the bottom, rendering only the rows near the viewport', async () => {
+    const { thread, messages } = longThread(10_000)
+    await useChatStore.getState().open(thread.id)
+
+    render(<MessageList />)
+
+    await vi.waitFor(() => expect(renderedIds()).toContain(messages.at(-1)!.id))
+    expect(renderedIds().length).toBeLessThan(40)
+    expect(renderedIds()).not.toContain(messages[0]!.id)
+  })
+
+  it('scrolls to a message revealed from search and highlights it briefly', async () => {
+    // Real time still flows (for the virtualizer), but the highlight's timer can be skipped ahead.
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    const { thread, messages } = longThread(10_000)
+    const target = messages[4_321]!
+    useChatStore.getState().revealMessage(thread.id, target.id)
+    await useChatStore.getState().open(thread.id)
+
+    render(<MessageList />)
+
+    const row = await screen.findByText('Message number 4322')
+    const message = row.closest('[data-testid="message"]')
+    expect(message).toHaveAttribute('data-message-id', String(target.id))
+    expect(message).toHaveAttribute('data-highlighted', 'true')
+    expect(renderedIds()).not.toContain(messages.at(-1)!.id)
+
+    act(() => vi.advanceTimersByTime(HIGHLIGHT_MS))
+    expect(message).toHaveAttribute('data-highlighted', 'false')
+  })
+
+  it('brings a newly sent message into view', async () => {
+    const { thread } = longThread(500)
+    await useChatStore.getState().open(thread.id)
+    render(<MessageList />)
+    const scroller = screen.getByTestId('message-list')
+    act(() => scroller.scrollTo({ top: 0 }))
+    await vi.waitFor(() => expect(screen.queryByText('Message number 1')).not.toBeNull())
+
+    await act(async () => {
+      await useChatStore.getState().send('A brand new thought')
+    })
+
+    expect(await screen.findByText('A brand new thought')).toBeInTheDocument()
+  })
+})

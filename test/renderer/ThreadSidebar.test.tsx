@@ -1,0 +1,218 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { useChatStore } from '@renderer/features/chat/chatStore'
+import { ThreadSidebar } from '@renderer/features/threads/ThreadSidebar'
+import { useThreadsStore } from '@renderer/features/threads/threadsStore'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+
+let backend: FakeBackend
+
+beforeEach(() => {
+  backend = installFakeBackend()
+})
+
+const renderSidebar = async () => {
+  await useThreadsStore.getState().load()
+  const user = userEvent.setup()
+  render(<ThreadSidebar />)
+  return user
+}
+
+const items = () => screen.queryAllByTestId('thread-item')
+const visibleTitles = () =>
+  screen.queryAllByTestId('thread-title').map((title) => title.textContent)
+const itemFor = (threadId: string) => {
+  const item = items().find((element) => element.dataset.threadId === threadId)
+  if (!item) throw new Error(`no sidebar item for ${threadId}`)
+  return item
+}
+
+describe('ThreadSidebar list', () => {
+  it('shows threads by last activity, each with its latest message', async () => {
+    const old = backend.addThread('Tax questions', { updatedAt: 1_000 })
+    const recent = backend.addThread('Holiday plan', { updatedAt: 2_000 })
+    backend.addMessages(recent.id, ['Book the ferry to Naxos'])
+
+    await renderSidebar()
+
+    expect(visibleTitles()).toEqual(['Holiday plan', 'Tax questions'])
+    expect(itemFor(recent.id)).toHaveTextContent('Book the ferry to Naxos')
+    expect(itemFor(old.id)).toHaveTextContent('No messages yet')
+  })
+
+  it('marks the thread you click as active', async () => {
+    const a = backend.addThread('A')
+    const b = backend.addThread('B')
+    const user = await renderSidebar()
+
+    await user.click(within(itemFor(a.id)).getByTestId('thread-title'))
+
+    expect(itemFor(a.id)).toHaveAttribute('data-active', 'true')
+    expect(itemFor(b.id)).toHaveAttribute('data-active', 'false')
+  })
+
+  it('creates a thread that appears on top and becomes active', async () => {
+    backend.addThread('Existing')
+    const user = await renderSidebar()
+
+    await user.click(screen.getByTestId('new-thread'))
+
+    expect(visibleTitles()).toEqual(['New thread', 'Existing'])
+    expect(items()[0]).toHaveAttribute('data-active', 'true')
+  })
+})
+
+describe('ThreadSidebar rename', () => {
+  it('renames with the rename action and Enter', async () => {
+    const thread = backend.addThread('Untitled')
+    const user = await renderSidebar()
+
+    await user.click(within(itemFor(thread.id)).getByTestId('thread-rename'))
+    const input = screen.getByTestId('thread-title-input')
+    expect(input).toHaveValue('Untitled')
+    expect(input).toHaveFocus()
+    await user.clear(input)
+    await user.type(input, 'Garden planning{Enter}')
+
+    expect(screen.queryByTestId('thread-title-input')).toBeNull()
+    expect(visibleTitles()).toEqual(['Garden planning'])
+    expect(backend.calls.filter((call) => call.channel === 'threads:rename')).toHaveLength(1)
+  })
+
+  it('starts renaming on double-click and cancels on Escape without saving', async () => {
+    const thread = backend.addThread('Keep me')
+    const user = await renderSidebar()
+
+    await user.dblClick(within(itemFor(thread.id)).getByTestId('thread-title'))
+    await user.type(screen.getByTestId('thread-title-input'), ' changed{Escape}')
+
+    expect(screen.queryByTestId('thread-title-input')).toBeNull()
+    expect(visibleTitles()).toEqual(['Keep me'])
+    expect(backend.calls.some((call) => call.channel === 'threads:rename')).toBe(false)
+  })
+
+  it('does not save while an input method is composing the title', async () => {
+    const thread = backend.addThread('Plans')
+    const user = await renderSidebar()
+
+    await user.click(within(itemFor(thread.id)).getByTestId('thread-rename'))
+    const input = screen.getByTestId('thread-title-input')
+    fireEvent.change(input, { target: { value: 'jihua' } })
+    fireEvent.keyDown(input, { key: 'Enter', isComposing: true })
+
+    expect(screen.getByTestId('thread-title-input')).toHaveValue('jihua')
+    expect(backend.calls.some((call) => call.channel === 'threads:rename')).toBe(false)
+  })
+
+  it('shows why a rename failed and keeps the field open', async () => {
+    const thread = backend.addThread('Plans')
+    const user = await renderSidebar()
+
+    await user.click(within(itemFor(thread.id)).getByTestId('thread-rename'))
+    await user.clear(screen.getByTestId('thread-title-input'))
+    await user.keyboard('{Enter}')
+
+    expect(within(itemFor(thread.id)).getByTestId('error-banner')).toHaveTextContent(
+      'Title cannot be empty'
+    )
+    expect(screen.getByTestId('thread-title-input')).toBeInTheDocument()
+  })
+})
+
+describe('ThreadSidebar delete', () => {
+  it('asks for confirmation and deletes nothing when cancelled', async () => {
+    const thread = backend.addThread('Journal')
+    const user = await renderSidebar()
+
+    await user.click(within(itemFor(thread.id)).getByTestId('thread-delete'))
+
+    const dialog = screen.getByRole('dialog')
+    expect(dialog).toHaveAttribute('data-testid', 'confirm-dialog')
+    expect(dialog).toHaveAccessibleName('Delete this thread?')
+    expect(dialog).toHaveTextContent('“Journal”')
+    expect(screen.getByTestId('confirm-cancel')).toHaveFocus()
+    expect(backend.calls.some((call) => call.channel === 'threads:delete')).toBe(false)
+
+    await user.click(screen.getByTestId('confirm-cancel'))
+
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(visibleTitles()).toEqual(['Journal'])
+  })
+
+  it('closes on Escape', async () => {
+    const thread = backend.addThread('Journal')
+    const user = await renderSidebar()
+
+    await user.click(within(itemFor(thread.id)).getByTestId('thread-delete'))
+    await user.keyboard('{Escape}')
+
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(visibleTitles()).toEqual(['Journal'])
+  })
+
+  it('deletes once confirmed', async () => {
+    const keep = backend.addThread('Keep')
+    const drop = backend.addThread('Drop')
+    const user = await renderSidebar()
+
+    await user.click(within(itemFor(drop.id)).getByTestId('thread-delete'))
+    await user.click(screen.getByTestId('confirm-accept'))
+
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(visibleTitles()).toEqual(['Keep'])
+    expect(backend.calls.filter((call) => call.channel === 'threads:delete')).toEqual([
+      { channel: 'threads:delete', input: { id: drop.id } }
+    ])
+    expect(itemFor(keep.id)).toBeInTheDocument()
+  })
+})
+
+describe('ThreadSidebar search', () => {
+  it('lists hits with the matched words marked, and opens the thread of a clicked message', async () => {
+    const other = backend.addThread('Groceries')
+    const target = backend.addThread('Cooking')
+    const [, hit] = backend.addMessages(target.id, ['Buy flour', 'Dumplings need a hot pan'])
+    const user = await renderSidebar()
+    act(() => useThreadsStore.getState().select(other.id))
+
+    await user.type(screen.getByTestId('search-input'), 'hot pan')
+
+    const hits = await screen.findAllByTestId('search-hit')
+    expect(hits).toHaveLength(1)
+    expect(hits[0]).toHaveAttribute('data-thread-id', target.id)
+    expect(hits[0]).toHaveAttribute('data-message-id', String(hit!.id))
+    expect([...hits[0]!.querySelectorAll('mark')].map((mark) => mark.textContent)).toEqual([
+      'hot',
+      'pan'
+    ])
+
+    await user.click(hits[0]!)
+
+    expect(itemFor(target.id)).toHaveAttribute('data-active', 'true')
+    expect(useChatStore.getState().reveal).toEqual({ threadId: target.id, messageId: hit!.id })
+    expect(screen.getByTestId('search-input')).toHaveValue('')
+  })
+
+  it('shows a snippet containing markup as text, never as HTML', async () => {
+    const thread = backend.addThread('Web')
+    backend.addMessages(thread.id, ['try <img src=x onerror=alert(1)> here'])
+    const user = await renderSidebar()
+
+    await user.type(screen.getByTestId('search-input'), 'onerror')
+
+    const [hit] = await screen.findAllByTestId('search-hit')
+    expect(hit!.querySelector('img')).toBeNull()
+    expect(hit).toHaveTextContent('try <img src=x onerror=alert(1)> here')
+    expect(hit!.querySelector('mark')).toHaveTextContent('onerror')
+  })
+
+  it('says when nothing matches', async () => {
+    backend.addThread('Groceries')
+    const user = await renderSidebar()
+
+    await user.type(screen.getByTestId('search-input'), 'zebra')
+
+    expect(await screen.findByText('Nothing matches “zebra”.')).toBeInTheDocument()
+  })
+})

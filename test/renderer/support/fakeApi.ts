@@ -1,0 +1,244 @@
+/**
+ * An in-memory stand-in for the main process, implementing the same `Api` type the preload
+ * exposes. It keeps real state (threads, messages, settings) so tests observe behaviour, and
+ * records every call so tests can assert what was (or was not) sent.
+ */
+import type { Api } from '@shared/api'
+import type { EventName, EventPayload } from '@shared/contract'
+import type { AppSettings, Message, SearchHit, Thread, ThreadListItem } from '@shared/domain'
+import { fail, ok, type IpcError, type IpcResult } from '@shared/result'
+
+export interface FakeBackend {
+  api: Api
+  /** Every call as `domain:method` with its input, in order. */
+  calls: { channel: string; input: unknown }[]
+  settings: AppSettings
+  /** Makes the next call on `channel` fail with `error`. */
+  failNext(channel: string, error: IpcError): void
+  /** Holds the next call on `channel` until the returned function is called. */
+  hold(channel: string): () => void
+  addThread(title: string, options?: { updatedAt?: number }): Thread
+  addMessages(threadId: string, contents: string[]): Message[]
+  messagesOf(threadId: string): Message[]
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void
+}
+
+const BASE_TIME = Date.UTC(2025, 0, 15, 9, 0, 0)
+
+export function createFakeBackend(): FakeBackend {
+  const threads = new Map<string, Thread>()
+  const messages = new Map<string, Message[]>()
+  const listeners = new Map<string, Set<(payload: never) => void>>()
+  const failures = new Map<string, IpcError>()
+  const holds = new Map<string, Promise<void>>()
+  const calls: FakeBackend['calls'] = []
+  let clock = BASE_TIME
+  let nextId = 1
+  const now = () => (clock += 1000)
+  const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+
+  const backend: FakeBackend = {
+    api: undefined as unknown as Api,
+    calls,
+    settings: { locale: 'en', inspectorOpen: true },
+    failNext: (channel, error) => void failures.set(channel, error),
+    hold(channel) {
+      let release!: () => void
+      holds.set(channel, new Promise<void>((resolve) => (release = resolve)))
+      return release
+    },
+    addThread(title, options = {}) {
+      const time = options.updatedAt ?? now()
+      const thread: Thread = {
+        id: uuid(nextId++),
+        title,
+        createdAt: time,
+        updatedAt: time,
+        settings: {}
+      }
+      threads.set(thread.id, thread)
+      messages.set(thread.id, [])
+      return thread
+    },
+    addMessages(threadId, contents) {
+      const list = messages.get(threadId) ?? []
+      const added = contents.map((content) => {
+        const message: Message = {
+          id: nextId++,
+          threadId,
+          seq: list.length + 1,
+          role: 'user',
+          content,
+          toolCalls: null,
+          toolCallId: null,
+          tokenCount: Math.ceil(content.length / 4),
+          createdAt: now(),
+          pinned: false,
+          excluded: false
+        }
+        list.push(message)
+        return message
+      })
+      messages.set(threadId, list)
+      const thread = threads.get(threadId)
+      if (thread && added.length > 0) thread.updatedAt = added.at(-1)!.createdAt
+      return added
+    },
+    messagesOf: (threadId) => messages.get(threadId) ?? [],
+    emit(event, payload) {
+      for (const listener of listeners.get(event) ?? []) listener(payload as never)
+    }
+  }
+
+  /** Wraps a handler the way IPC does: async, recorded, and able to fail on request. */
+  const handle =
+    <I, O>(channel: string, handler: (input: I) => IpcResult<O>) =>
+    async (input: I): Promise<IpcResult<O>> => {
+      calls.push({ channel, input })
+      const gate = holds.get(channel)
+      holds.delete(channel)
+      await gate
+      const failure = failures.get(channel)
+      if (failure) {
+        failures.delete(channel)
+        return fail(failure)
+      }
+      return handler(input)
+    }
+
+  const invalid = (path: string, message: string) =>
+    fail({ code: 'invalid_input', message: 'Invalid input', issues: [{ path, message }] })
+  const notFound = () => fail({ code: 'not_found', message: 'Thread not found' })
+  const changed = (threadId: string) => backend.emit('threads:changed', { threadId })
+
+  const listItem = (thread: Thread): ThreadListItem => {
+    const list = messages.get(thread.id) ?? []
+    return {
+      ...thread,
+      messageCount: list.length,
+      lastMessagePreview: list.at(-1)?.content.slice(0, 80) ?? null
+    }
+  }
+
+  backend.api = {
+    app: {
+      info: handle('app:info', () =>
+        ok({
+          version: '0.0.0',
+          systemLocale: 'en',
+          databasePath: ':memory:',
+          recoveredFromBackup: null
+        })
+      )
+    },
+    settings: {
+      get: handle('settings:get', () => ok({ ...backend.settings })),
+      update: handle('settings:update', (patch: Partial<AppSettings>) => {
+        backend.settings = { ...backend.settings, ...patch }
+        return ok({ ...backend.settings })
+      })
+    },
+    threads: {
+      list: handle('threads:list', () =>
+        ok([...threads.values()].sort((a, b) => b.updatedAt - a.updatedAt).map(listItem))
+      ),
+      create: handle('threads:create', (input?: { title?: string }) => {
+        const thread = backend.addThread(input?.title ?? 'New thread')
+        changed(thread.id)
+        return ok({ ...thread })
+      }),
+      rename: handle('threads:rename', ({ id, title }: { id: string; title: string }) => {
+        const thread = threads.get(id)
+        if (!thread) return notFound()
+        if (title.trim() === '') return invalid('title', 'Title cannot be empty')
+        thread.title = title.trim()
+        thread.updatedAt = now()
+        changed(id)
+        return ok({ ...thread })
+      }),
+      delete: handle('threads:delete', ({ id }: { id: string }) => {
+        if (!threads.delete(id)) return notFound()
+        messages.delete(id)
+        changed(id)
+        return ok({ deleted: true as const })
+      })
+    },
+    messages: {
+      list: handle('messages:list', ({ threadId }: { threadId: string }) =>
+        threads.has(threadId) ? ok([...(messages.get(threadId) ?? [])]) : notFound()
+      ),
+      send: handle(
+        'messages:send',
+        ({ threadId, content }: { threadId: string; content: string }) => {
+          if (!threads.has(threadId)) return notFound()
+          if (content.trim() === '') return invalid('content', 'Message is empty')
+          const [message] = backend.addMessages(threadId, [content])
+          changed(threadId)
+          return ok({ message: message!, status: 'no_model_configured' as const })
+        }
+      ),
+      setFlags: handle(
+        'messages:setFlags',
+        ({ id, ...flags }: { id: number; pinned?: boolean; excluded?: boolean }) => {
+          for (const list of messages.values()) {
+            const message = list.find((candidate) => candidate.id === id)
+            if (message) {
+              Object.assign(message, flags)
+              return ok({ ...message })
+            }
+          }
+          return fail({ code: 'not_found', message: 'Message not found' })
+        }
+      )
+    },
+    search: {
+      query: handle('search:query', ({ query }: { query: string; limit?: number }) => {
+        const needle = query.trim().toLowerCase()
+        const hits: SearchHit[] = []
+        for (const thread of threads.values()) {
+          if (thread.title.toLowerCase().includes(needle)) {
+            hits.push({
+              kind: 'thread',
+              threadId: thread.id,
+              threadTitle: thread.title,
+              messageId: null,
+              seq: null,
+              role: null,
+              snippet: thread.title,
+              createdAt: thread.createdAt
+            })
+          }
+          for (const message of messages.get(thread.id) ?? []) {
+            if (!message.content.toLowerCase().includes(needle)) continue
+            hits.push({
+              kind: 'message',
+              threadId: thread.id,
+              threadTitle: thread.title,
+              messageId: message.id,
+              seq: message.seq,
+              role: message.role,
+              snippet: message.content.slice(0, 120),
+              createdAt: message.createdAt
+            })
+          }
+        }
+        return ok(hits)
+      })
+    },
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set()
+      set.add(listener as (payload: never) => void)
+      listeners.set(event, set)
+      return () => void set.delete(listener as (payload: never) => void)
+    }
+  }
+
+  return backend
+}
+
+/** Installs a fresh fake backend as `window.api`. */
+export function installFakeBackend(): FakeBackend {
+  const backend = createFakeBackend()
+  window.api = backend.api
+  return backend
+}
