@@ -36,7 +36,7 @@ describe('chat window', () => {
     await user.click(within(screen.getByRole('main')).getByRole('button', { name: 'New thread' }))
 
     expect(await screen.findByText('Nothing here yet')).toBeInTheDocument()
-    expect(screen.getByTestId('chat-title')).toHaveTextContent('New thread')
+    expect(screen.getByTestId('chat-title')).toHaveTextContent('New conversation')
     expect(screen.getByTestId('composer-input')).toHaveFocus()
   })
 

@@ -41,6 +41,12 @@ describe('ThreadSidebar list', () => {
     expect(itemFor(old.id)).toHaveTextContent('No messages yet')
   })
 
+  it('names an untitled thread in the UI language', async () => {
+    backend.addThread('')
+    await renderSidebar()
+    expect(visibleTitles()).toEqual(['New conversation'])
+  })
+
   it('marks the thread you click as active', async () => {
     const a = backend.addThread('A')
     const b = backend.addThread('B')
@@ -58,7 +64,7 @@ describe('ThreadSidebar list', () => {
 
     await user.click(screen.getByTestId('new-thread'))
 
-    expect(visibleTitles()).toEqual(['New thread', 'Existing'])
+    expect(visibleTitles()).toEqual(['New conversation', 'Existing'])
     expect(items()[0]).toHaveAttribute('data-active', 'true')
   })
 })

@@ -36,7 +36,7 @@ describe('threads store', () => {
 
     const created = await useThreadsStore.getState().create()
 
-    expect(titles()[0]).toBe('New thread')
+    expect(titles()[0]).toBe('')
     expect(useThreadsStore.getState().selectedId).toBe(created?.id)
   })
 

@@ -143,7 +143,8 @@ export function createFakeBackend(): FakeBackend {
         ok([...threads.values()].sort((a, b) => b.updatedAt - a.updatedAt).map(listItem))
       ),
       create: handle('threads:create', (input?: { title?: string }) => {
-        const thread = backend.addThread(input?.title ?? 'New thread')
+        // Like the main process: without a title a thread is untitled until its first message.
+        const thread = backend.addThread(input?.title ?? '')
         changed(thread.id)
         return ok({ ...thread })
       }),

@@ -12,6 +12,8 @@ export const en = {
   threads: {
     listLabel: 'Threads',
     newThread: 'New thread',
+    /** Shown for a thread not yet named by its first message or by the user. */
+    untitled: 'New conversation',
     loading: 'Loading threads…',
     emptyTitle: 'No threads yet',
     emptyBody: 'Start one with the New thread button.',

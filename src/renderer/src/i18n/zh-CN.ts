@@ -14,6 +14,7 @@ export const zhCN: Translation = {
   threads: {
     listLabel: '对话',
     newThread: '新建对话',
+    untitled: '新对话',
     loading: '正在加载对话…',
     emptyTitle: '还没有对话',
     emptyBody: '点击“新建对话”开始。',

@@ -74,7 +74,7 @@ export function ChatPane() {
   return (
     <main className="chat">
       <ChatHeader
-        title={selected?.title ?? null}
+        title={selected ? selected.title || t('threads.untitled') : null}
         messageCount={threadId && status === 'ready' ? messageCount : null}
       />
       <div className="chat__body">{body}</div>

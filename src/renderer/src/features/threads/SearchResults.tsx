@@ -43,7 +43,7 @@ export function SearchResults({ onPick }: SearchResultsProps) {
               onClick={() => onPick(hit)}
             >
               <span className="search-hit__title">
-                <HighlightedText text={hit.threadTitle} query={query} />
+                <HighlightedText text={hit.threadTitle || t('threads.untitled')} query={query} />
               </span>
               <span className="search-hit__meta">
                 {hit.kind === 'thread'

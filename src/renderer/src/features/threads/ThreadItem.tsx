@@ -116,7 +116,7 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
           >
             <span className="thread-item__top">
               <span className="thread-item__title" data-testid="thread-title">
-                {thread.title}
+                {thread.title || t('threads.untitled')}
               </span>
               <time
                 className="thread-item__time"
@@ -133,7 +133,7 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
           <div
             className="thread-item__actions"
             role="group"
-            aria-label={t('threads.actionsFor', { title: thread.title })}
+            aria-label={t('threads.actionsFor', { title: thread.title || t('threads.untitled') })}
           >
             <button
               type="button"

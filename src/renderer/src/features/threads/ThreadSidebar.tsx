@@ -100,7 +100,9 @@ export function ThreadSidebar() {
       {pendingDelete && (
         <ConfirmDialog
           title={t('threads.deleteTitle')}
-          description={t('threads.deleteBody', { title: pendingDelete.title })}
+          description={t('threads.deleteBody', {
+            title: pendingDelete.title || t('threads.untitled')
+          })}
           confirmLabel={t('threads.deleteConfirm')}
           busy={deleting}
           onConfirm={() => void confirmDelete()}
