@@ -26,6 +26,24 @@ const openThread = async (user: ReturnType<typeof userEvent.setup>, title: strin
   return screen.findByTestId('composer-input')
 }
 
+describe('start-up', () => {
+  it('says where a damaged database was kept after the user chose to start over', async () => {
+    backend.recoveredFromBackup = '/home/me/.config/context-lens/context-lens.sqlite.corrupt-2026'
+    const user = await renderApp()
+    const notice = await screen.findByTestId('recovery-notice')
+    expect(notice).toHaveTextContent('Your previous database was damaged.')
+    expect(notice).toHaveTextContent('context-lens.sqlite.corrupt-2026')
+    await user.click(within(notice).getByRole('button', { name: 'Dismiss' }))
+    expect(screen.queryByTestId('recovery-notice')).toBeNull()
+  })
+
+  it('shows no notice after a normal start', async () => {
+    await renderApp()
+    await screen.findAllByTestId('new-thread')
+    expect(screen.queryByTestId('recovery-notice')).toBeNull()
+  })
+})
+
 describe('chat window', () => {
   it('invites you to create a thread when none is open, then shows the empty thread', async () => {
     const user = await renderApp()

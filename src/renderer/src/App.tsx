@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { RecoveryNotice } from './components/RecoveryNotice'
 import { ChatPane } from './features/chat/ChatPane'
 import { InspectorPanel } from './features/inspector/InspectorPanel'
 import { ThreadSidebar } from './features/threads/ThreadSidebar'
@@ -10,6 +11,7 @@ export function App() {
 
   return (
     <div className="app">
+      <RecoveryNotice />
       <ThreadSidebar />
       <ChatPane />
       <InspectorPanel />

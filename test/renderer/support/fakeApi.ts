@@ -13,6 +13,8 @@ export interface FakeBackend {
   /** Every call as `domain:method` with its input, in order. */
   calls: { channel: string; input: unknown }[]
   settings: AppSettings
+  /** What app.info reports about a damaged database the user chose to start over from. */
+  recoveredFromBackup: string | null
   /** Makes the next call on `channel` fail with `error`. */
   failNext(channel: string, error: IpcError): void
   /** Holds the next call on `channel` until the returned function is called. */
@@ -41,6 +43,7 @@ export function createFakeBackend(): FakeBackend {
     api: undefined as unknown as Api,
     calls,
     settings: { locale: 'en', inspectorOpen: true },
+    recoveredFromBackup: null,
     failNext: (channel, error) => void failures.set(channel, error),
     hold(channel) {
       let release!: () => void
@@ -127,7 +130,7 @@ export function createFakeBackend(): FakeBackend {
           version: '0.0.0',
           systemLocale: 'en',
           databasePath: ':memory:',
-          recoveredFromBackup: null
+          recoveredFromBackup: backend.recoveredFromBackup
         })
       )
     },

@@ -2,7 +2,9 @@
 export const en = {
   app: {
     name: 'Context Lens',
-    windowTitle: '{{title}} · Context Lens'
+    windowTitle: '{{title}} · Context Lens',
+    recoveredTitle: 'Your previous database was damaged.',
+    recoveredBody: 'You chose to start with an empty one. The damaged file was kept at {{path}}.'
   },
   common: {
     cancel: 'Cancel',

@@ -4,7 +4,9 @@ import type { Translation } from './en'
 export const zhCN: Translation = {
   app: {
     name: 'Context Lens',
-    windowTitle: '{{title}} · Context Lens'
+    windowTitle: '{{title}} · Context Lens',
+    recoveredTitle: '之前的数据库已损坏。',
+    recoveredBody: '你选择了使用新的空数据库。损坏的文件已保留在 {{path}}。'
   },
   common: {
     cancel: '取消',
