@@ -1,0 +1,98 @@
+/**
+ * Turns a finished build into the one structure both the provider and the inspector read.
+ * Message order: system prompt, summary, memories (the parts that change least, first, so
+ * provider prompt caches keep hitting), the recent messages oldest first, the pinning block,
+ * and the user's input last: the model answers the final user message, and some providers
+ * require the conversation to end with one.
+ */
+import type { ContextBuild, PlacedText } from './contextBuilder'
+import { memoryEntry, renderMemoriesBlock } from './retrievedMemories'
+import { pinnedGroupEntries } from './slidingWindow'
+import { toolCallProblems } from './toolCallGroups'
+import type { BuiltContext, ContextMessage, ProviderMessage, TraceEntry } from './types'
+
+function toProvider(message: ContextMessage): ProviderMessage {
+  const out: ProviderMessage = { role: message.role, content: message.content }
+  if (message.toolCalls && message.toolCalls.length > 0) out.toolCalls = [...message.toolCalls]
+  if (message.toolCallId !== null) out.toolCallId = message.toolCallId
+  return out
+}
+
+function singletonEntry(id: 'system' | 'summary' | 'pinning', placed: PlacedText): TraceEntry {
+  const sent = placed.text !== null
+  const entry: TraceEntry = {
+    id,
+    kind: id,
+    section: id,
+    tokens: sent ? placed.tokens : placed.demand,
+    decision: sent ? 'included' : 'dropped_budget'
+  }
+  if (sent && placed.truncated) entry.note = `truncated from ${placed.demand} tokens`
+  return entry
+}
+
+export function assembleContext(build: ContextBuild, engineName: string): BuiltContext {
+  const { request, meter, window, tracker } = build
+  const recentUnits = build.recentUnits
+  for (const unit of recentUnits) build.warnings.push(...toolCallProblems(unit))
+  const recent = recentUnits.flat()
+
+  const messages: ProviderMessage[] = []
+  if (build.system.text !== null) messages.push({ role: 'system', content: build.system.text })
+  if (build.summary.text !== null) messages.push({ role: 'system', content: build.summary.text })
+  const memoriesBlock = renderMemoriesBlock(build.memories)
+  if (memoriesBlock !== null) messages.push({ role: 'system', content: memoriesBlock })
+  messages.push(...recent.map(toProvider))
+  if (build.pinning.text !== null) messages.push({ role: 'system', content: build.pinning.text })
+  messages.push({ role: 'user', content: request.input })
+
+  const trace: TraceEntry[] = []
+  if (build.system.demand > 0) trace.push(singletonEntry('system', build.system))
+  if (build.summary.demand > 0) trace.push(singletonEntry('summary', build.summary))
+  trace.push(...build.memories.map(memoryEntry))
+  trace.push(
+    ...build.pinned
+      .flatMap((group) => pinnedGroupEntries(group, meter))
+      .concat(window.entries)
+      .sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))
+  )
+  trace.push({
+    id: 'input',
+    kind: 'input',
+    section: 'input',
+    tokens: build.inputTokens,
+    decision: 'included'
+  })
+  if (build.pinning.demand > 0) trace.push(singletonEntry('pinning', build.pinning))
+
+  if (tracker.total > build.contextWindow) {
+    build.warn(
+      'context_window_exceeded',
+      `The request needs ${tracker.total} tokens, more than the model's ${build.contextWindow}-token window.`
+    )
+  }
+
+  return {
+    messages,
+    tokenStats: {
+      sections: tracker.stats(build.budget),
+      total: tracker.total,
+      budget: build.total,
+      contextWindow: build.contextWindow,
+      outputReserve: build.outputReserve
+    },
+    metadata: {
+      engine: engineName,
+      model: build.config.model,
+      encoding: meter.counter.encoding,
+      includedMessageCount: recent.length,
+      droppedMessageCount: window.droppedCount,
+      summarizedMessageCount: window.coveredCount,
+      usedSummary: build.summary.text !== null,
+      retrievedMemoryCount: build.memories.filter((m) => m.decision === 'included').length,
+      warnings: build.warnings
+    },
+    trace,
+    collapsed: window.collapsed
+  }
+}

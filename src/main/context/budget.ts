@@ -1,0 +1,167 @@
+import { BUDGETED_SECTIONS, type SectionPercentages } from './config'
+import { SECTIONS, type SectionName, type SectionStats } from './types'
+
+/** Sections whose size adapts to the budget; the others (system, input, pinning) are mandatory. */
+export type FlexibleSection = 'recent' | 'retrieved' | 'summary'
+
+/**
+ * Budget a section leaves unused is offered to the flexible sections in this order. Recent
+ * first: the newest turns are what the next reply depends on most, and each extra token
+ * extends the verbatim history without gaps. Retrieved next: candidates are ranked, so more
+ * budget admits the next most relevant one. Summary last: its writer targets its share, and
+ * one over it is better fixed by summarising harder than by starving the window.
+ */
+export const REDISTRIBUTION_ORDER: readonly FlexibleSection[] = ['recent', 'retrieved', 'summary']
+
+/** Mandatory items reclaim from flexible sections in the opposite order. */
+const RECLAIM_ORDER: readonly FlexibleSection[] = [...REDISTRIBUTION_ORDER].reverse()
+
+function perSection(value: number): Record<SectionName, number> {
+  return Object.fromEntries(SECTIONS.map((s) => [s, value])) as Record<SectionName, number>
+}
+
+/** floor(total × percentage / 100) for each section; pinning has no share of its own. */
+export function sectionShares(
+  total: number,
+  percentages: SectionPercentages
+): Record<SectionName, number> {
+  const shares = perSection(0)
+  for (const section of BUDGETED_SECTIONS) {
+    shares[section] = Math.floor((total * percentages[section]) / 100)
+  }
+  return shares
+}
+
+/**
+ * Moves tokens between sections. Each section first holds what it needs of its own share and
+ * gives the rest to a common pool; mandatory items (input, system prompt, pinned messages,
+ * the pinning block) top up from the pool and, if that is not enough, reclaim from flexible
+ * sections; flexible sections then receive the pool in REDISTRIBUTION_ORDER.
+ */
+export class BudgetAllocator {
+  readonly shares: Record<SectionName, number>
+  private pool: number
+  private readonly held = perSection(0)
+  private readonly revoked = perSection(0)
+  /** Tokens inside a flexible section that must not be reclaimed (pinned messages). */
+  private readonly protectedTokens = perSection(0)
+
+  constructor(
+    readonly total: number,
+    percentages: SectionPercentages
+  ) {
+    this.shares = sectionShares(total, percentages)
+    const assigned = BUDGETED_SECTIONS.reduce((sum, s) => sum + percentages[s], 0)
+    // Rounding crumbs of the assigned percentage join the pool; an unassigned percentage
+    // (sum below 100) is headroom the user chose to keep free, never handed out.
+    const allocatable = Math.floor((total * assigned) / 100)
+    this.pool = allocatable - SECTIONS.reduce((sum, s) => sum + this.shares[s], 0)
+  }
+
+  /** Budget that nobody holds: unused after the build, or headroom. */
+  get unallocated(): number {
+    return this.pool
+  }
+
+  holding(section: SectionName): number {
+    return this.held[section]
+  }
+
+  /** Keeps min(demand, share) for the section; the rest of its share joins the pool. */
+  hold(section: SectionName, demand: number): number {
+    const kept = Math.min(Math.max(0, demand), this.shares[section])
+    this.held[section] = kept
+    this.pool += this.shares[section] - kept
+    return kept
+  }
+
+  /** Marks tokens a flexible section holds for mandatory items, out of reach of reclaiming. */
+  protect(section: FlexibleSection, tokens: number): void {
+    this.protectedTokens[section] = tokens
+  }
+
+  private reclaimable(section: FlexibleSection): number {
+    return Math.max(0, this.held[section] - this.protectedTokens[section])
+  }
+
+  /** What `obtain` could deliver to `section` right now. */
+  available(section: SectionName): number {
+    return (
+      this.pool +
+      RECLAIM_ORDER.filter((s) => s !== section).reduce((sum, s) => sum + this.reclaimable(s), 0)
+    )
+  }
+
+  /**
+   * Gets up to `need` more tokens for a mandatory item: from the pool first, then by reclaiming
+   * from flexible sections, summary first. Returns what it got, which may be less.
+   */
+  obtain(section: SectionName, need: number): number {
+    let got = Math.min(need, this.pool)
+    this.pool -= got
+    for (const donor of RECLAIM_ORDER) {
+      if (got >= need) break
+      if (donor === section) continue
+      const taken = Math.min(need - got, this.reclaimable(donor))
+      this.held[donor] -= taken
+      this.revoked[donor] += taken
+      got += taken
+    }
+    this.held[section] += got
+    return got
+  }
+
+  /** Hands the whole pool to a flexible section; returns what it now holds. */
+  offerPool(section: FlexibleSection): number {
+    this.held[section] += this.pool
+    this.pool = 0
+    return this.held[section]
+  }
+
+  /** Gives back what a section holds beyond `used`. */
+  release(section: SectionName, used: number): void {
+    const unused = Math.max(0, this.held[section] - used)
+    this.held[section] -= unused
+    this.pool += unused
+  }
+
+  /**
+   * The section's budget as the inspector shows it: its share less what mandatory items
+   * reclaimed, or what it ended up holding when it received budget from others.
+   */
+  budgetOf(section: SectionName): number {
+    return Math.max(this.shares[section] - this.revoked[section], this.held[section])
+  }
+}
+
+/** Per section: tokens used and items placed. Budgets come from the allocator. */
+export class BudgetTracker {
+  private readonly used = perSection(0)
+  private readonly items = perSection(0)
+
+  record(section: SectionName, tokens: number, items = 1): void {
+    this.used[section] += tokens
+    this.items[section] += items
+  }
+
+  usedBy(section: SectionName): number {
+    return this.used[section]
+  }
+
+  get total(): number {
+    return SECTIONS.reduce((sum, s) => sum + this.used[s], 0)
+  }
+
+  stats(allocator: BudgetAllocator): Record<SectionName, SectionStats> {
+    const stats = {} as Record<SectionName, SectionStats>
+    for (const section of SECTIONS) {
+      stats[section] = {
+        share: allocator.shares[section],
+        budget: allocator.budgetOf(section),
+        used: this.used[section],
+        items: this.items[section]
+      }
+    }
+    return stats
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The context configuration: one global value, optionally overridden per thread. The schemas
+ * are exported so the IPC contract validates settings with exactly the builder's rules.
+ */
+import { z } from 'zod'
+
+export const BUDGETED_SECTIONS = ['system', 'summary', 'retrieved', 'recent', 'input'] as const
+export type BudgetedSection = (typeof BUDGETED_SECTIONS)[number]
+export type SectionPercentages = Record<BudgetedSection, number>
+
+export const DEFAULT_PERCENTAGES: SectionPercentages = {
+  system: 20,
+  summary: 10,
+  retrieved: 10,
+  recent: 55,
+  input: 5
+}
+
+const Percentage = z
+  .number({ error: 'must be a number' })
+  .min(0, { message: 'must be between 0 and 100' })
+  .max(100, { message: 'must be between 0 and 100' })
+
+const PercentagesShape = z.strictObject({
+  system: Percentage,
+  summary: Percentage,
+  retrieved: Percentage,
+  recent: Percentage,
+  input: Percentage
+})
+
+function sumOf(percentages: Partial<SectionPercentages>): number {
+  return BUDGETED_SECTIONS.reduce((sum, section) => sum + (percentages[section] ?? 0), 0)
+}
+
+/** All five shares; each 0-100 and together at most 100 (less leaves headroom unallocated). */
+export const SectionPercentagesSchema = PercentagesShape.superRefine((value, ctx) => {
+  const sum = sumOf(value)
+  // A share out of range is already reported on its own field; a sum over it is noise.
+  const inRange = BUDGETED_SECTIONS.every((s) => value[s] >= 0 && value[s] <= 100)
+  if (inRange && sum > 100) {
+    ctx.addIssue({ code: 'custom', message: `the sections add up to ${sum} %, at most 100 %` })
+  }
+})
+
+const TokenCount = z
+  .number({ error: 'must be a number' })
+  .int({ message: 'must be a whole number' })
+
+const fields = {
+  /** Which registered ContextEngine builds the requests; unknown names fall back to "builder". */
+  engine: z.string().trim().min(1, { message: 'must not be empty' }),
+  model: z.string().trim().min(1, { message: 'must not be empty' }),
+  /** A fixed total; when absent the total is the model's window minus the output reserve. */
+  totalBudget: TokenCount.positive({ message: 'must be at least 1' }),
+  /** Overrides the model catalog (local and unknown models). */
+  contextWindow: TokenCount.positive({ message: 'must be at least 1' }),
+  outputReserve: TokenCount.nonnegative({ message: 'must not be negative' }),
+  /** The final "current goal" block. */
+  pinning: z.boolean({ error: 'must be true or false' }),
+  /** Provider-reported tokens divided by our count, per model id; 1 until calibrated. */
+  tokenCorrections: z.record(
+    z.string(),
+    z.number().min(0.5, { message: 'must be 0.5-2' }).max(2, { message: 'must be 0.5-2' })
+  )
+}
+
+export const ContextConfigSchema = z.strictObject({
+  engine: fields.engine,
+  model: fields.model,
+  totalBudget: fields.totalBudget.optional(),
+  contextWindow: fields.contextWindow.optional(),
+  outputReserve: fields.outputReserve.optional(),
+  percentages: SectionPercentagesSchema,
+  pinning: fields.pinning,
+  tokenCorrections: fields.tokenCorrections
+})
+export type ContextConfig = z.infer<typeof ContextConfigSchema>
+
+/** What a settings change or a thread override may carry: any subset, percentages too. */
+export const ContextConfigPatchSchema = z.strictObject({
+  engine: fields.engine.optional(),
+  model: fields.model.optional(),
+  totalBudget: fields.totalBudget.nullable().optional(),
+  contextWindow: fields.contextWindow.nullable().optional(),
+  outputReserve: fields.outputReserve.nullable().optional(),
+  percentages: PercentagesShape.partial().optional(),
+  pinning: fields.pinning.optional(),
+  tokenCorrections: fields.tokenCorrections.optional()
+})
+export type ContextConfigPatch = z.infer<typeof ContextConfigPatchSchema>
+
+export const DEFAULT_CONTEXT_CONFIG: ContextConfig = {
+  engine: 'builder',
+  model: 'gpt-4o',
+  percentages: DEFAULT_PERCENTAGES,
+  pinning: true,
+  tokenCorrections: {}
+}
+
+/** `null` in a patch clears an optional number (back to the model's default). */
+function applyPatch(base: ContextConfig, patch: ContextConfigPatch): ContextConfig {
+  const next: ContextConfig = {
+    ...base,
+    percentages: { ...base.percentages, ...patch.percentages },
+    tokenCorrections: { ...base.tokenCorrections, ...patch.tokenCorrections }
+  }
+  if (patch.engine !== undefined) next.engine = patch.engine
+  if (patch.model !== undefined) next.model = patch.model
+  if (patch.pinning !== undefined) next.pinning = patch.pinning
+  for (const key of ['totalBudget', 'contextWindow', 'outputReserve'] as const) {
+    const value = patch[key]
+    if (value === null) delete next[key]
+    else if (value !== undefined) next[key] = value
+  }
+  return next
+}
+
+export type ConfigResult = { ok: true; config: ContextConfig } | { ok: false; issues: string[] }
+
+/**
+ * Defaults, then the global patch, then the thread's. The merged result is validated as a
+ * whole, because a thread raising one share can push the sum over 100 on its own.
+ */
+export function resolveContextConfig(...patches: ContextConfigPatch[]): ConfigResult {
+  const merged = patches.reduce(applyPatch, DEFAULT_CONTEXT_CONFIG)
+  const parsed = ContextConfigSchema.safeParse(merged)
+  return parsed.success
+    ? { ok: true, config: parsed.data }
+    : { ok: false, issues: formatIssues(parsed.error) }
+}
+
+/** "percentages.recent: must be between 0 and 100"; the root is named by `rootName`. */
+export function formatIssues(error: z.ZodError, rootName = 'config'): string[] {
+  return error.issues.map((issue) => {
+    const path = issue.path
+      .map((part, i) =>
+        typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`
+      )
+      .join('')
+    return `${path || rootName}: ${issue.message}`
+  })
+}

@@ -1,0 +1,183 @@
+/**
+ * The builder's input and output. `BuiltContext` is plain JSON data: the same object is sent
+ * to the provider (its `messages`) and over IPC to the inspector, so what the panel shows is
+ * what was sent. Depends on nothing but @shared/domain, so it can move to src/shared as is.
+ */
+import type { Role, ToolCall } from '@shared/domain'
+
+export const SECTIONS = ['system', 'summary', 'retrieved', 'recent', 'input', 'pinning'] as const
+export type SectionName = (typeof SECTIONS)[number]
+
+/** A stored message as the builder reads it; the domain `Message` satisfies this shape. */
+export interface ContextMessage {
+  id: string | number
+  seq: number
+  role: Role
+  content: string
+  toolCalls: readonly ToolCall[] | null
+  toolCallId: string | null
+  /** Cached at insert with `countMessageTokens`; the builder never recounts it. */
+  tokenCount: number
+  pinned: boolean
+  excluded: boolean
+}
+
+export interface ThreadSummary {
+  content: string
+  /** Messages with seq <= this are represented by the summary, not sent verbatim. */
+  lastMessageSeq: number
+}
+
+/** A long-term memory or a recalled older message, as a `MemorySearch` returns it. */
+export interface MemoryCandidate {
+  id: string
+  content: string
+  /** Relevance, higher is better (cosine similarity, fused rank score, ...). */
+  score: number
+  /** Where it came from, shown in the inspector: "memory", "message", "fts", ... */
+  source?: string
+  /** Set when the candidate is a stored message, so it is not sent twice. */
+  messageId?: string | number
+}
+
+export type TaskStatus = 'active' | 'done' | 'replaced'
+
+export interface TaskGoal {
+  text: string
+  /** The message that stated it; null when it came from the unsent input. */
+  seq: number | null
+  status: TaskStatus
+}
+
+/** A thread's goals as `ActiveTaskTracker` keeps them; JSON the service stores per thread. */
+export interface ActiveTaskState {
+  /** Oldest first, at most five. */
+  goals: TaskGoal[]
+}
+
+export interface BuildRequest {
+  systemPrompt: string
+  summary: ThreadSummary | null
+  memories: readonly MemoryCandidate[]
+  /**
+   * The thread ordered by seq: the whole thread or any suffix that starts at or before the
+   * summary boundary. The builder walks it from the end and stops early, so a long array
+   * costs nothing beyond the messages it inspects.
+   */
+  messages: readonly ContextMessage[]
+  /**
+   * The thread's pinned messages ordered by seq (an index query in the store). When absent
+   * the builder finds them with one scan of `messages`.
+   */
+  pinned?: readonly ContextMessage[]
+  /** The user's current input (the draft, for previews). */
+  input: string
+  /** The thread's active-task state, kept by the service with `ActiveTaskTracker`. */
+  taskState?: ActiveTaskState
+  /** Degradations upstream of the build (memory search timed out, summary unreadable). */
+  warnings?: readonly BuildWarning[]
+}
+
+/** What the provider receives, in order. */
+export interface ProviderMessage {
+  role: Role
+  content: string
+  toolCalls?: ToolCall[]
+  toolCallId?: string
+}
+
+export type Decision =
+  'included' | 'dropped_budget' | 'excluded_by_user' | 'pinned' | 'covered_by_summary' | 'duplicate'
+
+export type TraceKind = 'message' | 'memory' | 'summary' | 'system' | 'input' | 'pinning'
+
+/** One candidate item and what the build did with it. */
+export interface TraceEntry {
+  /** The input's id for messages and memories; "system", "summary", "input", "pinning". */
+  id: string
+  kind: TraceKind
+  section: SectionName
+  /** What the item costs (or would have cost) in the request, framing included. */
+  tokens: number
+  decision: Decision
+  seq?: number
+  role?: Role
+  score?: number
+  source?: string
+  /** The first characters of a memory, which the renderer has no other copy of. */
+  preview?: string
+  /** Why, when the decision alone does not say it ("truncated", "tool-call group of 41"). */
+  note?: string
+}
+
+/**
+ * Older messages that the trace does not list one by one (only in long threads): a count per
+ * decision over a seq range. Counts are by position: a range of `dropped_budget` may hold
+ * messages the user also excluded.
+ */
+export interface CollapsedRange {
+  decision: 'dropped_budget' | 'covered_by_summary'
+  fromSeq: number
+  toSeq: number
+  count: number
+}
+
+export interface SectionStats {
+  /** The section's percentage of the total. */
+  share: number
+  /** The most it could use: its share, plus budget other sections left unused, minus what
+   * mandatory items reclaimed. Unused budget is offered on in order, so budgets overlap. */
+  budget: number
+  used: number
+  items: number
+}
+
+export interface TokenStats {
+  sections: Record<SectionName, SectionStats>
+  /** Sum of the sections' `used`: the request's prompt tokens as we count them. */
+  total: number
+  /** The total budget the percentages divide. */
+  budget: number
+  contextWindow: number
+  outputReserve: number
+}
+
+export type WarningCode =
+  | 'system_truncated'
+  | 'summary_truncated'
+  | 'input_over_budget'
+  | 'pinned_over_budget'
+  | 'pinning_dropped'
+  | 'context_window_exceeded'
+  | 'orphan_tool_result'
+  | 'unanswered_tool_call'
+  | 'estimated_tokens'
+  | 'unknown_model'
+  | 'engine_fallback'
+  | 'upstream'
+
+/** A code the renderer can translate, and an English sentence for logs and the CLI. */
+export interface BuildWarning {
+  code: WarningCode
+  message: string
+}
+
+export interface BuildMetadata {
+  engine: string
+  model: string
+  encoding: string
+  includedMessageCount: number
+  droppedMessageCount: number
+  summarizedMessageCount: number
+  usedSummary: boolean
+  retrievedMemoryCount: number
+  warnings: BuildWarning[]
+}
+
+export interface BuiltContext {
+  messages: ProviderMessage[]
+  tokenStats: TokenStats
+  metadata: BuildMetadata
+  trace: TraceEntry[]
+  collapsed: CollapsedRange[]
+}

@@ -1,0 +1,67 @@
+/** Small builders for hand-written threads in tests. */
+import type { ToolCall } from '@shared/domain'
+import { DEFAULT_CONTEXT_CONFIG, type ContextConfig } from '../../../src/main/context/config'
+import { countMessageTokens } from '../../../src/main/context/messageTokens'
+import { o200kCounter } from '../../../src/main/context/tokenCounter'
+import type { BuildRequest, ContextMessage } from '../../../src/main/context/types'
+
+type Extra = Partial<Omit<ContextMessage, 'seq' | 'role' | 'content'>>
+
+export function message(
+  seq: number,
+  role: ContextMessage['role'],
+  content: string,
+  extra: Extra = {}
+): ContextMessage {
+  const toolCalls = extra.toolCalls ?? null
+  return {
+    id: String(seq),
+    seq,
+    role,
+    content,
+    toolCalls,
+    toolCallId: null,
+    tokenCount: countMessageTokens(o200kCounter, { content, toolCalls }),
+    pinned: false,
+    excluded: false,
+    ...extra
+  }
+}
+
+export function call(id: string, name = 'read_file', args = '{"path":"a.ts"}'): ToolCall {
+  return { id, name, arguments: args }
+}
+
+/** An assistant message calling `ids` and one tool result per call. */
+export function toolGroup(seq: number, ids: string[], result = 'file contents'): ContextMessage[] {
+  return [
+    message(seq, 'assistant', '', { toolCalls: ids.map((id) => call(id)) }),
+    ...ids.map((id, i) => message(seq + 1 + i, 'tool', `${result} ${i}`, { toolCallId: id }))
+  ]
+}
+
+/** `count` alternating user/assistant messages of fixed size, seqs starting at `from`. */
+export function chat(
+  count: number,
+  from = 1,
+  text = 'a short message about the project'
+): ContextMessage[] {
+  return Array.from({ length: count }, (_, i) =>
+    message(from + i, i % 2 === 0 ? 'user' : 'assistant', `${text} ${from + i}`)
+  )
+}
+
+export function request(overrides: Partial<BuildRequest> = {}): BuildRequest {
+  return {
+    systemPrompt: '',
+    summary: null,
+    memories: [],
+    messages: [],
+    input: 'hello',
+    ...overrides
+  }
+}
+
+export function config(overrides: Partial<ContextConfig> = {}): ContextConfig {
+  return { ...DEFAULT_CONTEXT_CONFIG, pinning: false, ...overrides }
+}
