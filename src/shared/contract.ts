@@ -5,6 +5,8 @@
  * one entry here, one handler in src/main/ipc, and the caller.
  */
 import { z } from 'zod'
+import type { BuiltContext, StoredBuild } from './context'
+import { ContextConfigPatchSchema, type ContextConfigView } from './contextConfig'
 import type {
   AppInfo,
   AppSettings,
@@ -48,7 +50,11 @@ export const contract = {
     update: endpoint<AppSettings>()(
       z.strictObject({
         locale: z.enum(['system', 'en', 'zh-CN']).optional(),
-        inspectorOpen: z.boolean().optional()
+        inspectorOpen: z.boolean().optional(),
+        systemPrompt: z
+          .string()
+          .max(100_000, { message: 'System prompt is longer than 100,000 characters' })
+          .optional()
       })
     )
   },
@@ -69,6 +75,35 @@ export const contract = {
       })
     )
   },
+  context: {
+    /** The build the draft would get; called as the user types. `whatIf` is not saved. */
+    preview: endpoint<BuiltContext>()(
+      z.strictObject({
+        threadId: ThreadId,
+        draft: z
+          .string()
+          .max(MAX_MESSAGE_CHARS, {
+            message: `Draft is longer than ${MAX_MESSAGE_CHARS} characters`
+          }),
+        whatIf: ContextConfigPatchSchema.optional()
+      })
+    ),
+    /** The builds that were sent in this thread, newest first. */
+    builds: endpoint<StoredBuild[]>()(z.strictObject({ threadId: ThreadId })),
+    getConfig: endpoint<ContextConfigView>()(z.strictObject({ threadId: ThreadId.optional() })),
+    updateConfig: endpoint<ContextConfigView>()(
+      z
+        .strictObject({
+          scope: z.enum(['global', 'thread']),
+          threadId: ThreadId.optional(),
+          patch: ContextConfigPatchSchema
+        })
+        .refine((input) => input.scope === 'global' || input.threadId !== undefined, {
+          message: 'A thread setting needs threadId',
+          path: ['threadId']
+        })
+    )
+  },
   search: {
     query: endpoint<SearchHit[]>()(
       z.strictObject({
@@ -85,7 +120,9 @@ export const contract = {
 
 export const events = {
   /** A thread was created, renamed, deleted or received a message. */
-  'threads:changed': event<{ threadId: string }>()
+  'threads:changed': event<{ threadId: string }>(),
+  /** A message was sent: the exact request, for the inspector. */
+  'context:built': event<StoredBuild>()
 } as const
 
 export type Contract = typeof contract

@@ -1,4 +1,5 @@
 /** Plain data shapes shared by main, preload and renderer. No behaviour lives here. */
+import type { StoredBuild } from './context'
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
 
@@ -53,6 +54,8 @@ export type LocalePreference = 'system' | 'en' | 'zh-CN'
 export interface AppSettings {
   locale: LocalePreference
   inspectorOpen: boolean
+  /** The system section of every build. */
+  systemPrompt: string
 }
 
 export interface AppInfo {
@@ -63,6 +66,12 @@ export interface AppInfo {
   recoveredFromBackup: string | null
 }
 
-export type SendOutcome =
-  /** The message is stored; no model provider exists yet, so no reply follows. */
-  { message: Message; status: 'no_model_configured' }
+/** The message is stored; no model provider exists yet, so no reply follows. */
+export interface SendOutcome {
+  message: Message
+  status: 'no_model_configured'
+  /** The request that would be sent, as the inspector shows it; null if building failed. */
+  build: StoredBuild | null
+  /** Why there is no build; the message is stored regardless. */
+  buildError: string | null
+}

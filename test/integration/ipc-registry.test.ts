@@ -41,7 +41,11 @@ describe('the IPC handler registry', () => {
     })
     expect(await registry.invoke('settings:update', { locale: 'zh-CN' })).toEqual({
       ok: true,
-      data: { locale: 'zh-CN', inspectorOpen: true }
+      data: {
+        locale: 'zh-CN',
+        inspectorOpen: true,
+        systemPrompt: expect.stringContaining('Context Lens')
+      }
     })
     expect(await registry.invoke('settings:get', undefined)).toMatchObject({
       data: { locale: 'zh-CN' }

@@ -12,13 +12,13 @@ import { useTempDir } from '../support/tempDir'
 const tempDir = useTempDir()
 
 describe('threads', () => {
-  it('lists threads by last activity: a new message or a rename moves a thread to the top', () => {
+  it('lists threads by last activity: a new message or a rename moves a thread to the top', async () => {
     const { services } = servicesIn(tempDir(), steppingClock())
     const a = services.threads.create('A')
     const b = services.threads.create('B')
     const c = services.threads.create('C')
     expect(services.threads.list().map((t) => t.title)).toEqual(['C', 'B', 'A'])
-    services.chat.send(a.id, 'hello again')
+    await services.chat.send(a.id, 'hello again')
     expect(services.threads.list().map((t) => t.title)).toEqual(['A', 'C', 'B'])
     services.threads.rename(b.id, 'B renamed')
     expect(services.threads.list().map((t) => t.title)).toEqual(['B renamed', 'A', 'C'])
@@ -29,30 +29,29 @@ describe('threads', () => {
     expect(c.settings).toEqual({ autoTitle: false })
   })
 
-  it('names an untitled thread after its first message, once, and never overrides a rename', () => {
+  it('names an untitled thread after its first message, once, and never overrides a rename', async () => {
     const { services } = servicesIn(tempDir(), steppingClock())
     const untitled = services.threads.create()
     expect(untitled.title).toBe('')
-    services.chat.send(
+    await services.chat.send(
       untitled.id,
       '  帮我规划一下\n下周去杭州的行程，预算三千元以内，喜欢安静的民宿和茶园  '
     )
-    services.chat.send(untitled.id, 'second message does not rename')
+    await services.chat.send(untitled.id, 'second message does not rename')
     expect(services.threads.get(untitled.id).title).toBe(
       '帮我规划一下 下周去杭州的行程，预算三千元以内，喜欢安静的民宿和茶园'
     )
 
     const named = services.threads.create()
     services.threads.rename(named.id, 'Mine')
-    services.chat.send(named.id, 'first message')
+    await services.chat.send(named.id, 'first message')
     expect(services.threads.get(named.id).title).toBe('Mine')
   })
 
-  it('reports a missing thread as not_found', () => {
+  it('reports a missing thread as not_found', async () => {
     const { services } = servicesIn(tempDir())
     const missing = '00000000-0000-4000-8000-000000000000'
     for (const action of [
-      () => services.chat.send(missing, 'hi'),
       () => services.threads.rename(missing, 'x'),
       () => services.threads.delete(missing),
       () => services.chat.list(missing)
@@ -60,27 +59,33 @@ describe('threads', () => {
       expect(action).toThrow(AppError)
       expect(action).toThrow(/no longer exists/)
     }
+    await expect(services.chat.send(missing, 'hi')).rejects.toThrow(/no longer exists/)
   })
 
-  it('publishes threads:changed for every change the sidebar must show', () => {
+  it('publishes threads:changed for every change the sidebar must show', async () => {
     const { services, published } = servicesIn(tempDir())
     const t = services.threads.create()
-    services.chat.send(t.id, 'x')
+    await services.chat.send(t.id, 'x')
     services.threads.rename(t.id, 'y')
     services.threads.delete(t.id)
-    expect(published).toEqual(
-      Array(4).fill({ event: 'threads:changed', payload: { threadId: t.id } })
-    )
+    const changed = { event: 'threads:changed', payload: { threadId: t.id } }
+    expect(published).toEqual([
+      changed,
+      changed,
+      { event: 'context:built', payload: expect.objectContaining({ threadId: t.id }) },
+      changed,
+      changed
+    ])
   })
 })
 
 describe('messages', () => {
-  it('stores the user message with its o200k token count cached at insert, and says no model is configured', () => {
+  it('stores the user message with its o200k token count cached at insert, and says no model is configured', async () => {
     const dir = tempDir()
     const { db, services } = servicesIn(dir)
     const thread = services.threads.create('t')
     const text = 'Mixed 中英文 text: 我们明天 meet at 10am, ok? 🚀'
-    const outcome = services.chat.send(thread.id, text)
+    const outcome = await services.chat.send(thread.id, text)
     expect(outcome.status).toBe('no_model_configured')
     expect(outcome.message).toMatchObject({
       seq: 1,
@@ -98,10 +103,10 @@ describe('messages', () => {
     reopened.close()
   })
 
-  it('pins and excludes messages, and keeps each flag when only the other changes', () => {
+  it('pins and excludes messages, and keeps each flag when only the other changes', async () => {
     const { services } = servicesIn(tempDir())
     const thread = services.threads.create('t')
-    const { message } = services.chat.send(thread.id, 'keep me')
+    const { message } = await services.chat.send(thread.id, 'keep me')
     expect(services.chat.setFlags(message.id, { pinned: true })).toMatchObject({
       pinned: true,
       excluded: false

@@ -5,7 +5,7 @@
  * cannot push the goal out of the model's attention. Heuristic by design: cheap, predictable,
  * and visible in the inspector when it guesses wrong.
  */
-import type { ActiveTaskState, TaskGoal } from './types'
+import type { ActiveTaskState, TaskGoal } from '@shared/context'
 
 export type TaskObservation = 'new_goal' | 'refined' | 'done' | 'done_and_new_goal' | 'none'
 

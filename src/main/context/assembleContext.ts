@@ -9,7 +9,7 @@ import type { ContextBuild, PlacedText } from './contextBuilder'
 import { memoryEntry, renderMemoriesBlock } from './retrievedMemories'
 import { pinnedGroupEntries } from './slidingWindow'
 import { toolCallProblems } from './toolCallGroups'
-import type { BuiltContext, ContextMessage, ProviderMessage, TraceEntry } from './types'
+import type { BuiltContext, ContextMessage, ProviderMessage, TraceEntry } from '@shared/context'
 
 function toProvider(message: ContextMessage): ProviderMessage {
   const out: ProviderMessage = { role: message.role, content: message.content }

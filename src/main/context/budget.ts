@@ -1,5 +1,5 @@
-import { BUDGETED_SECTIONS, type SectionPercentages } from './config'
-import { SECTIONS, type SectionName, type SectionStats } from './types'
+import { BUDGETED_SECTIONS, type SectionPercentages } from '@shared/contextConfig'
+import { SECTIONS, type SectionName, type SectionStats } from '@shared/context'
 
 /** Sections whose size adapts to the budget; the others (system, input, pinning) are mandatory. */
 export type FlexibleSection = 'recent' | 'retrieved' | 'summary'

@@ -10,10 +10,10 @@ import {
   formatIssues,
   resolveContextConfig,
   type ContextConfig
-} from './config'
+} from '@shared/contextConfig'
 import { countMessageTokens } from './messageTokens'
 import { tokenCounterFor } from './tokenCounter'
-import type { BuildRequest, ContextMessage } from './types'
+import type { BuildRequest, ContextMessage } from '@shared/context'
 
 const ToolCallSchema = z.strictObject({
   id: z.string().min(1),

@@ -7,7 +7,7 @@
 import { ActiveTaskTracker } from './activeTaskTracker'
 import { assembleContext } from './assembleContext'
 import { BudgetAllocator, BudgetTracker } from './budget'
-import type { ContextConfig } from './config'
+import type { ContextConfig } from '@shared/contextConfig'
 import { REPLY_PRIMING_TOKENS, TokenMeter } from './messageTokens'
 import { defaultOutputReserve, describeModel } from './modelCatalog'
 import { renderPinningBlock } from './pinningBlock'
@@ -21,7 +21,13 @@ import {
 import { pinnedGroups, SlidingWindow, type PinnedGroup } from './slidingWindow'
 import { tokenCounterFor } from './tokenCounter'
 import { summaryCoveredEnd } from './toolCallGroups'
-import type { BuildRequest, BuildWarning, BuiltContext, ThreadSummary, WarningCode } from './types'
+import type {
+  BuildRequest,
+  BuildWarning,
+  BuiltContext,
+  ThreadSummary,
+  WarningCode
+} from '@shared/context'
 
 function renderSummary(summary: ThreadSummary): string {
   return `[Summary of the conversation up to message #${summary.lastMessageSeq}]\n${summary.content}`

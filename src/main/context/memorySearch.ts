@@ -1,4 +1,4 @@
-import type { BuildWarning, MemoryCandidate } from './types'
+import type { BuildWarning, MemoryCandidate } from '@shared/context'
 
 /** The port the memory service implements (local vector + full-text search). */
 export interface MemorySearch {

@@ -1,4 +1,4 @@
-import type { ActiveTaskState, TaskGoal } from './types'
+import type { ActiveTaskState, TaskGoal } from '@shared/context'
 
 /** The previous goal orients the model ("that is done, this is new"); older ones are history. */
 const PREVIOUS_GOAL_CHARS = 100

@@ -5,7 +5,7 @@
  * ones may still fit: memories are independent of each other.
  */
 import type { TokenMeter } from './messageTokens'
-import type { ContextMessage, Decision, MemoryCandidate, TraceEntry } from './types'
+import type { ContextMessage, Decision, MemoryCandidate, TraceEntry } from '@shared/context'
 
 const MEMORIES_HEADER = '[Memories: from earlier conversations, most relevant first]'
 const PREVIEW_CHARS = 120

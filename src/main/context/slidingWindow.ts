@@ -6,7 +6,7 @@
  */
 import type { TokenMeter } from './messageTokens'
 import { indexOfSeq, unitContaining, unitEndingAt } from './toolCallGroups'
-import type { CollapsedRange, ContextMessage, Decision, TraceEntry } from './types'
+import type { CollapsedRange, ContextMessage, Decision, TraceEntry } from '@shared/context'
 
 /**
  * Messages left out are listed one by one, newest first, up to this many per build; older

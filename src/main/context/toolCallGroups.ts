@@ -4,7 +4,7 @@
  * the tool messages that follow it, or a single other message. Units are found locally from
  * any index, so the builder never scans the whole thread.
  */
-import type { BuildWarning, ContextMessage } from './types'
+import type { BuildWarning, ContextMessage } from '@shared/context'
 
 /** Inclusive index range of one unit in the seq-ordered message array. */
 export interface Unit {

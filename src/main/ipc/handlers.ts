@@ -3,7 +3,7 @@ import type { Handlers } from './registry'
 
 /** Thin: each channel forwards its validated input to one service call. */
 export function createHandlers(services: Services): Handlers {
-  const { threads, chat, search, settings } = services
+  const { threads, chat, context, search, settings } = services
   return {
     app: {
       info: () => services.info
@@ -25,6 +25,12 @@ export function createHandlers(services: Services): Handlers {
       list: ({ threadId }) => chat.list(threadId),
       send: ({ threadId, content }) => chat.send(threadId, content),
       setFlags: ({ id, ...flags }) => chat.setFlags(id, flags)
+    },
+    context: {
+      preview: ({ threadId, draft, whatIf }) => context.preview(threadId, draft, whatIf),
+      builds: ({ threadId }) => context.builds(threadId),
+      getConfig: ({ threadId }) => context.getConfig(threadId),
+      updateConfig: ({ scope, threadId, patch }) => context.updateConfig(scope, patch, threadId)
     },
     search: {
       query: ({ query, limit }) => search.query(query, limit)

@@ -1,7 +1,9 @@
 import type { Message, SendOutcome } from '@shared/domain'
 import { AppError } from '@shared/result'
+import { countMessageTokens } from '../context/messageTokens'
 import type { TokenCounter } from '../context/tokenCounter'
 import type { MessageRepository } from '../store/messageRepository'
+import type { ContextService } from './contextService'
 import type { Publish } from './events'
 import type { ThreadService } from './threadService'
 
@@ -9,7 +11,13 @@ export class ChatService {
   constructor(
     private readonly messages: MessageRepository,
     private readonly threads: ThreadService,
-    private readonly deps: { now: () => number; tokens: TokenCounter; publish: Publish }
+    private readonly context: ContextService,
+    private readonly deps: {
+      now: () => number
+      tokens: TokenCounter
+      publish: Publish
+      log: (message: string, error: unknown) => void
+    }
   ) {}
 
   list(threadId: string): Message[] {
@@ -18,21 +26,29 @@ export class ChatService {
   }
 
   /**
-   * The user's words are written first, before anything that can fail. No model provider
-   * exists yet, so the outcome says so instead of inventing a reply.
+   * The user's words are written first, before anything that can fail. Then the request is
+   * built exactly as it would be sent; a failed build is reported, never a lost message. No
+   * model provider exists yet, so the outcome says so instead of inventing a reply.
    */
-  send(threadId: string, content: string): SendOutcome {
+  async send(threadId: string, content: string): Promise<SendOutcome> {
     this.threads.get(threadId)
     const message = this.messages.append({
       threadId,
       role: 'user',
       content,
-      tokenCount: this.deps.tokens.count(content),
+      tokenCount: countMessageTokens(this.deps.tokens, { content }),
       createdAt: this.deps.now()
     })
     this.threads.adoptTitleFrom(threadId, content)
     this.deps.publish('threads:changed', { threadId })
-    return { message, status: 'no_model_configured' }
+    try {
+      const build = await this.context.buildTurn(threadId, message)
+      return { message, status: 'no_model_configured', build, buildError: null }
+    } catch (error) {
+      this.deps.log(`context build for message ${message.id} failed`, error)
+      const reason = error instanceof Error ? error.message : String(error)
+      return { message, status: 'no_model_configured', build: null, buildError: reason }
+    }
   }
 
   /** Pinned messages are always sent; excluded ones never are (the ContextBuilder reads both). */

@@ -3,7 +3,12 @@ import type { SettingsRepository } from '../store/settingsRepository'
 
 const KEY = 'app'
 
-export const DEFAULT_SETTINGS: AppSettings = { locale: 'system', inspectorOpen: true }
+export const DEFAULT_SETTINGS: AppSettings = {
+  locale: 'system',
+  inspectorOpen: true,
+  systemPrompt:
+    'You are Context Lens, a careful and concise assistant. Answer in the language the user writes in.'
+}
 
 export class SettingsService {
   constructor(private readonly settings: SettingsRepository) {}

@@ -84,10 +84,12 @@ export class MessageRepository {
     return rows.map(toMessage)
   }
 
-  get(id: number): Message | undefined {
-    const row = this.db.prepare('SELECT * FROM messages WHERE id = ?').get(id) as
-      MessageRow | undefined
-    return row && toMessage(row)
+  /** Served by a partial index, so pinned messages are found without scanning the thread. */
+  listPinned(threadId: string): Message[] {
+    const rows = this.db
+      .prepare('SELECT * FROM messages WHERE thread_id = ? AND pinned = 1 ORDER BY seq')
+      .all(threadId) as MessageRow[]
+    return rows.map(toMessage)
   }
 
   setFlags(id: number, flags: { pinned?: boolean; excluded?: boolean }): Message | undefined {

@@ -82,6 +82,22 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
       INSERT INTO threads_fts (title, thread_id) SELECT title, id FROM threads;
     `
+  },
+  {
+    version: 3,
+    name: 'context builds and pinned messages',
+    // A build is kept as the exact JSON the inspector showed, so history never recomputes it.
+    sql: `
+      CREATE TABLE context_builds (
+        id         INTEGER PRIMARY KEY,
+        thread_id  TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        message_id INTEGER REFERENCES messages (id) ON DELETE SET NULL,
+        created_at INTEGER NOT NULL,
+        built      TEXT NOT NULL CHECK (json_valid(built))
+      );
+      CREATE INDEX context_builds_by_thread ON context_builds (thread_id, id DESC);
+      CREATE INDEX messages_pinned ON messages (thread_id, seq) WHERE pinned = 1;
+    `
   }
 ]
 

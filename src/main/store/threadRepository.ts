@@ -70,11 +70,15 @@ export class ThreadRepository {
     return this.get(id)
   }
 
-  /** Merges keys into the thread's settings JSON. */
+  /** Replaces the given top-level keys of the thread's settings JSON, keeping the others. */
   updateSettings(id: string, patch: Record<string, unknown>): void {
-    this.db
-      .prepare('UPDATE threads SET settings = json_patch(settings, ?) WHERE id = ?')
-      .run(JSON.stringify(patch), id)
+    this.db.transaction(() => {
+      const thread = this.get(id)
+      if (!thread) return
+      this.db
+        .prepare('UPDATE threads SET settings = ? WHERE id = ?')
+        .run(JSON.stringify({ ...thread.settings, ...patch }), id)
+    })()
   }
 
   /** Messages go with their thread (ON DELETE CASCADE), and so do their index entries. */

@@ -1,6 +1,6 @@
-import type { ContextConfig } from '../config'
+import type { ContextConfig } from '@shared/contextConfig'
 import { buildContext } from '../contextBuilder'
-import type { BuildRequest, BuiltContext, ProviderMessage } from '../types'
+import type { BuildRequest, BuiltContext, ProviderMessage } from '@shared/context'
 import { BaseContextEngine, type EngineStatus, type ProviderUsage } from './contextEngine'
 
 export interface BuilderEngineStatus extends EngineStatus {

@@ -5,8 +5,8 @@
  * `build` is part of the contract. Everything but `name`, `build` and `compress` has a
  * default in BaseContextEngine.
  */
-import type { ContextConfig } from '../config'
-import type { BuildRequest, BuiltContext, ProviderMessage } from '../types'
+import type { ContextConfig } from '@shared/contextConfig'
+import type { BuildRequest, BuiltContext, ProviderMessage } from '@shared/context'
 
 /** Token usage as the provider reported it for one call. */
 export interface ProviderUsage {

@@ -1,5 +1,5 @@
-import type { ContextConfig } from '../config'
-import type { BuildRequest, BuildWarning, BuiltContext } from '../types'
+import type { ContextConfig } from '@shared/contextConfig'
+import type { BuildRequest, BuildWarning, BuiltContext } from '@shared/context'
 import { BuilderEngine } from './builderEngine'
 import type { ContextEngine } from './contextEngine'
 

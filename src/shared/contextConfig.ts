@@ -141,3 +141,31 @@ export function formatIssues(error: z.ZodError, rootName = 'config'): string[] {
     return `${path || rootName}: ${issue.message}`
   })
 }
+
+/**
+ * Folds a change into a stored patch. `null` removes the stored value, so a thread inherits
+ * the global setting again and the global setting falls back to the model's default.
+ */
+export function mergeConfigPatches(
+  base: ContextConfigPatch,
+  change: ContextConfigPatch
+): ContextConfigPatch {
+  const merged: Record<string, unknown> = {
+    ...base,
+    ...change,
+    percentages: { ...base.percentages, ...change.percentages },
+    tokenCorrections: { ...base.tokenCorrections, ...change.tokenCorrections }
+  }
+  for (const [key, value] of Object.entries(merged)) {
+    const empty = typeof value === 'object' && value !== null && Object.keys(value).length === 0
+    if (value === null || value === undefined || empty) delete merged[key]
+  }
+  return merged as ContextConfigPatch
+}
+
+/** What the inspector's settings show: both stored layers and what they resolve to. */
+export interface ContextConfigView {
+  global: ContextConfigPatch
+  thread: ContextConfigPatch | null
+  effective: ContextConfig
+}

@@ -1,7 +1,7 @@
 /**
  * The builder's input and output. `BuiltContext` is plain JSON data: the same object is sent
  * to the provider (its `messages`) and over IPC to the inspector, so what the panel shows is
- * what was sent. Depends on nothing but @shared/domain, so it can move to src/shared as is.
+ * what was sent. It lives in src/shared because the renderer's inspector reads it too.
  */
 import type { Role, ToolCall } from '@shared/domain'
 
@@ -180,4 +180,14 @@ export interface BuiltContext {
   metadata: BuildMetadata
   trace: TraceEntry[]
   collapsed: CollapsedRange[]
+}
+
+/** A build that was sent, as the inspector's history lists it. */
+export interface StoredBuild {
+  id: number
+  threadId: string
+  /** The user message the build answered; null once that message is gone. */
+  messageId: number | null
+  createdAt: number
+  context: BuiltContext
 }

@@ -1,0 +1,163 @@
+import type { BuiltContext, StoredBuild } from '@shared/context'
+import {
+  mergeConfigPatches,
+  resolveContextConfig,
+  type ContextConfig,
+  type ContextConfigPatch,
+  type ContextConfigView
+} from '@shared/contextConfig'
+import type { ActiveTaskState } from '@shared/context'
+import type { Message } from '@shared/domain'
+import { AppError } from '@shared/result'
+import { ActiveTaskTracker } from '../context/activeTaskTracker'
+import type { EngineRegistry } from '../context/engine/engineRegistry'
+import { recallMemories, type MemorySearch } from '../context/memorySearch'
+import type { BuildRepository } from '../store/buildRepository'
+import type { MessageRepository } from '../store/messageRepository'
+import type { SettingsRepository } from '../store/settingsRepository'
+import type { ThreadRepository } from '../store/threadRepository'
+import type { Publish } from './events'
+
+/** Keys in the settings table and in a thread's settings JSON. */
+const CONFIG_KEY = 'context'
+const TASK_KEY = 'taskState'
+
+const MEMORY_LIMIT = 20
+const MEMORY_TIMEOUT_MS = 500
+
+export interface ContextServiceDeps {
+  threads: ThreadRepository
+  messages: MessageRepository
+  settings: SettingsRepository
+  builds: BuildRepository
+  engines: EngineRegistry
+  memory: MemorySearch
+  systemPrompt: () => string
+  now: () => number
+  publish: Publish
+}
+
+/**
+ * Gathers a thread's data, runs the configured engine and keeps what was sent. Previews and
+ * real sends go through the same `build`, so the inspector never shows an approximation.
+ */
+export class ContextService {
+  constructor(private readonly deps: ContextServiceDeps) {}
+
+  getConfig(threadId?: string): ContextConfigView {
+    const global = this.globalPatch()
+    const thread = threadId === undefined ? null : this.threadPatch(threadId)
+    return { global, thread, effective: this.resolve(global, thread ?? {}) }
+  }
+
+  /** Validates the merged result, because a thread raising one share can break the sum. */
+  updateConfig(
+    scope: 'global' | 'thread',
+    change: ContextConfigPatch,
+    threadId?: string
+  ): ContextConfigView {
+    if (scope === 'global') {
+      const global = mergeConfigPatches(this.globalPatch(), change)
+      this.resolve(global, threadId === undefined ? {} : this.threadPatch(threadId))
+      this.deps.settings.set(CONFIG_KEY, global)
+    } else {
+      if (threadId === undefined) {
+        throw new AppError('invalid_input', 'A thread setting needs the thread.')
+      }
+      const thread = mergeConfigPatches(this.threadPatch(threadId), change)
+      this.resolve(this.globalPatch(), thread)
+      this.deps.threads.updateSettings(threadId, { [CONFIG_KEY]: thread })
+    }
+    return this.getConfig(threadId)
+  }
+
+  /** The build the draft would get if sent now; `whatIf` is applied without being saved. */
+  async preview(
+    threadId: string,
+    draft: string,
+    whatIf?: ContextConfigPatch
+  ): Promise<BuiltContext> {
+    const config = this.resolve(this.globalPatch(), this.threadPatch(threadId), whatIf ?? {})
+    const messages = this.deps.messages.listByThread(threadId)
+    return this.build(threadId, messages, draft, this.taskState(threadId), config)
+  }
+
+  /**
+   * Builds the request for a user message that is already stored (it is the input, so it is
+   * not also a window candidate), records it as sent and pushes it to the inspector.
+   */
+  async buildTurn(threadId: string, message: Message): Promise<StoredBuild> {
+    const config = this.resolve(this.globalPatch(), this.threadPatch(threadId))
+    const history = this.deps.messages.listByThread(threadId).filter((m) => m.id !== message.id)
+    const before = this.taskState(threadId)
+    const context = await this.build(threadId, history, message.content, before, config)
+
+    const tasks = new ActiveTaskTracker(before)
+    tasks.observe(message.content, message.seq)
+    this.deps.threads.updateSettings(threadId, { [TASK_KEY]: tasks.state })
+
+    const stored = this.deps.builds.add({
+      threadId,
+      messageId: message.id,
+      createdAt: this.deps.now(),
+      context
+    })
+    this.deps.publish('context:built', stored)
+    return stored
+  }
+
+  builds(threadId: string): StoredBuild[] {
+    return this.deps.builds.list(threadId)
+  }
+
+  private async build(
+    threadId: string,
+    messages: Message[],
+    input: string,
+    taskState: ActiveTaskState | undefined,
+    config: ContextConfig
+  ): Promise<BuiltContext> {
+    const recall = await recallMemories(this.deps.memory, input, {
+      limit: MEMORY_LIMIT,
+      timeoutMs: MEMORY_TIMEOUT_MS,
+      threadId
+    })
+    return this.deps.engines.build(
+      {
+        systemPrompt: this.deps.systemPrompt(),
+        summary: null,
+        memories: recall.memories,
+        messages,
+        pinned: this.deps.messages.listPinned(threadId),
+        input,
+        taskState,
+        warnings: recall.warnings
+      },
+      config
+    )
+  }
+
+  private resolve(...patches: ContextConfigPatch[]): ContextConfig {
+    const result = resolveContextConfig(...patches)
+    if (!result.ok) throw new AppError('invalid_input', result.issues.join('; '))
+    return result.config
+  }
+
+  private globalPatch(): ContextConfigPatch {
+    return (this.deps.settings.get(CONFIG_KEY) as ContextConfigPatch | undefined) ?? {}
+  }
+
+  private threadPatch(threadId: string): ContextConfigPatch {
+    return (this.threadSettings(threadId)[CONFIG_KEY] as ContextConfigPatch | undefined) ?? {}
+  }
+
+  private taskState(threadId: string): ActiveTaskState | undefined {
+    return this.threadSettings(threadId)[TASK_KEY] as ActiveTaskState | undefined
+  }
+
+  private threadSettings(threadId: string): Record<string, unknown> {
+    const thread = this.deps.threads.get(threadId)
+    if (!thread) throw new AppError('not_found', 'This conversation no longer exists.')
+    return thread.settings
+  }
+}

@@ -1,0 +1,63 @@
+import type Database from 'better-sqlite3'
+import type { BuiltContext, StoredBuild } from '@shared/context'
+
+interface BuildRow {
+  id: number
+  thread_id: string
+  message_id: number | null
+  created_at: number
+  built: string
+}
+
+const toStoredBuild = (row: BuildRow): StoredBuild => ({
+  id: row.id,
+  threadId: row.thread_id,
+  messageId: row.message_id,
+  createdAt: row.created_at,
+  context: JSON.parse(row.built) as BuiltContext
+})
+
+/** The builds that were actually sent, per thread; only the newest `keep` are retained. */
+export class BuildRepository {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly keep: number
+  ) {}
+
+  add(build: {
+    threadId: string
+    messageId: number | null
+    createdAt: number
+    context: BuiltContext
+  }): StoredBuild {
+    return this.db.transaction(() => {
+      const row = this.db
+        .prepare(
+          `INSERT INTO context_builds (thread_id, message_id, created_at, built)
+           VALUES (?, ?, ?, ?) RETURNING *`
+        )
+        .get(
+          build.threadId,
+          build.messageId,
+          build.createdAt,
+          JSON.stringify(build.context)
+        ) as BuildRow
+      // Builds are diagnostics, not user data: old ones are pruned to bound the file's growth.
+      this.db
+        .prepare(
+          `DELETE FROM context_builds WHERE thread_id = ? AND id NOT IN
+             (SELECT id FROM context_builds WHERE thread_id = ? ORDER BY id DESC LIMIT ?)`
+        )
+        .run(build.threadId, build.threadId, this.keep)
+      return toStoredBuild(row)
+    })()
+  }
+
+  /** Newest first. */
+  list(threadId: string): StoredBuild[] {
+    const rows = this.db
+      .prepare('SELECT * FROM context_builds WHERE thread_id = ? ORDER BY id DESC')
+      .all(threadId) as BuildRow[]
+    return rows.map(toStoredBuild)
+  }
+}
