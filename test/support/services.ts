@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type Database from 'better-sqlite3'
 import type { EventName } from '@shared/contract'
+import type { MemorySearch } from '../../src/main/context/memorySearch'
 import { openDatabase } from '../../src/main/store/database'
 import { createServices, type Services } from '../../src/main/services/createServices'
 
@@ -9,14 +10,23 @@ export interface TestServices {
   db: Database.Database
   services: Services
   published: { event: EventName; payload: unknown }[]
+  /** What the services logged as failures (instead of printing them). */
+  logged: string[]
 }
 
-export function servicesIn(dir: string, now: () => number = Date.now): TestServices {
+export function servicesIn(
+  dir: string,
+  now: () => number = Date.now,
+  memory?: MemorySearch
+): TestServices {
   const db = openDatabase(join(dir, 'store.sqlite'))
   const published: { event: EventName; payload: unknown }[] = []
+  const logged: string[] = []
   const services = createServices({
     db,
     now,
+    memory,
+    log: (message) => logged.push(message),
     publish: (event, payload) => published.push({ event, payload }),
     info: {
       version: 'test',
@@ -25,7 +35,7 @@ export function servicesIn(dir: string, now: () => number = Date.now): TestServi
       recoveredFromBackup: null
     }
   })
-  return { db, services, published }
+  return { db, services, published, logged }
 }
 
 /** A clock that advances one millisecond per reading, so activity order is deterministic. */

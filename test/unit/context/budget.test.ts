@@ -6,9 +6,9 @@ import {
   formatIssues,
   resolveContextConfig,
   SectionPercentagesSchema
-} from '../../../src/main/context/config'
+} from '@shared/contextConfig'
 import { buildContext } from '../../../src/main/context/contextBuilder'
-import type { BuiltContext } from '../../../src/main/context/types'
+import type { BuiltContext } from '@shared/context'
 import { chat, config, message, request } from './threadBuilder'
 
 function used(built: BuiltContext): Record<string, number> {

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { prepareBuild } from '../../../src/main/context/buildInput'
 import { EngineRegistry } from '../../../src/main/context/engine/engineRegistry'
-import type { BuiltContext } from '../../../src/main/context/types'
+import type { BuiltContext } from '@shared/context'
 
 const root = resolve(import.meta.dirname, '../../..')
 const example = join(root, 'docs/examples/context-build.json')

@@ -3,7 +3,7 @@ import { buildContext } from '../../../src/main/context/contextBuilder'
 import { REPLY_PRIMING_TOKENS, TokenMeter } from '../../../src/main/context/messageTokens'
 import { TRACE_DETAIL_LIMIT } from '../../../src/main/context/slidingWindow'
 import { o200kCounter } from '../../../src/main/context/tokenCounter'
-import type { BuiltContext, ContextMessage } from '../../../src/main/context/types'
+import type { BuiltContext, ContextMessage } from '@shared/context'
 import { chat, config, message, request, toolGroup } from './threadBuilder'
 
 const meter = new TokenMeter(o200kCounter, 1)

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import type { ContextConfig } from '../../../src/main/context/config'
+import type { ContextConfig } from '@shared/contextConfig'
 import { buildContext } from '../../../src/main/context/contextBuilder'
 import { BuilderEngine } from '../../../src/main/context/engine/builderEngine'
 import { BaseContextEngine } from '../../../src/main/context/engine/contextEngine'
 import { EngineRegistry } from '../../../src/main/context/engine/engineRegistry'
 import { recallMemories, type MemorySearch } from '../../../src/main/context/memorySearch'
-import type { BuildRequest, BuiltContext, ProviderMessage } from '../../../src/main/context/types'
+import type { BuildRequest, BuiltContext, ProviderMessage } from '@shared/context'
 import { chat, config, request } from './threadBuilder'
 
 /** A stand-in for a later engine: keeps only the last two messages. */
