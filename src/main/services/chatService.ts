@@ -4,12 +4,14 @@ import { countMessageTokens } from '../context/messageTokens'
 import type { TokenCounter } from '../context/tokenCounter'
 import type { MessageRepository } from '../store/messageRepository'
 import type { ContextService } from './contextService'
+import type { ThreadMessageCache } from './threadMessageCache'
 import type { Publish } from './events'
 import type { ThreadService } from './threadService'
 
 export class ChatService {
   constructor(
     private readonly messages: MessageRepository,
+    private readonly cache: ThreadMessageCache,
     private readonly threads: ThreadService,
     private readonly context: ContextService,
     private readonly deps: {
@@ -22,7 +24,7 @@ export class ChatService {
 
   list(threadId: string): Message[] {
     this.threads.get(threadId)
-    return this.messages.listByThread(threadId)
+    return this.cache.get(threadId)
   }
 
   /**
@@ -39,6 +41,7 @@ export class ChatService {
       tokenCount: countMessageTokens(this.deps.tokens, { content }),
       createdAt: this.deps.now()
     })
+    this.cache.appended(message)
     this.threads.adoptTitleFrom(threadId, content)
     this.deps.publish('threads:changed', { threadId })
     try {
@@ -55,6 +58,7 @@ export class ChatService {
   setFlags(id: number, flags: { pinned?: boolean; excluded?: boolean }): Message {
     const message = this.messages.setFlags(id, flags)
     if (!message) throw new AppError('not_found', 'This message no longer exists.')
+    this.cache.updated(message)
     return message
   }
 }

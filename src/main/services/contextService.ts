@@ -17,6 +17,7 @@ import type { MessageRepository } from '../store/messageRepository'
 import type { SettingsRepository } from '../store/settingsRepository'
 import type { ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
+import type { ThreadMessageCache } from './threadMessageCache'
 
 /** Keys in the settings table and in a thread's settings JSON. */
 const CONFIG_KEY = 'context'
@@ -28,6 +29,7 @@ const MEMORY_TIMEOUT_MS = 500
 export interface ContextServiceDeps {
   threads: ThreadRepository
   messages: MessageRepository
+  cache: ThreadMessageCache
   settings: SettingsRepository
   builds: BuildRepository
   engines: EngineRegistry
@@ -78,7 +80,7 @@ export class ContextService {
     whatIf?: ContextConfigPatch
   ): Promise<BuiltContext> {
     const config = this.resolve(this.globalPatch(), this.threadPatch(threadId), whatIf ?? {})
-    const messages = this.deps.messages.listByThread(threadId)
+    const messages = this.deps.cache.get(threadId)
     return this.build(threadId, messages, draft, this.taskState(threadId), config)
   }
 
@@ -88,7 +90,7 @@ export class ContextService {
    */
   async buildTurn(threadId: string, message: Message): Promise<StoredBuild> {
     const config = this.resolve(this.globalPatch(), this.threadPatch(threadId))
-    const history = this.deps.messages.listByThread(threadId).filter((m) => m.id !== message.id)
+    const history = this.deps.cache.get(threadId).filter((m) => m.id !== message.id)
     const before = this.taskState(threadId)
     const context = await this.build(threadId, history, message.content, before, config)
 

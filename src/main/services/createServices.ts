@@ -11,6 +11,7 @@ import { SettingsRepository } from '../store/settingsRepository'
 import { ThreadRepository } from '../store/threadRepository'
 import { ChatService } from './chatService'
 import { ContextService } from './contextService'
+import { ThreadMessageCache } from './threadMessageCache'
 import type { Publish } from './events'
 import { SearchService } from './searchService'
 import { SettingsService } from './settingsService'
@@ -38,6 +39,9 @@ export interface ServiceOptions {
 /** Builds kept per thread for the inspector's history. */
 const BUILD_HISTORY = 20
 
+/** Threads whose messages stay in memory for fast previews (see ThreadMessageCache). */
+const CACHED_THREADS = 4
+
 const noLongTermMemory: MemorySearch = { search: async () => [] }
 
 /** The composition root shared by the Electron main process and the browser test harness. */
@@ -52,11 +56,13 @@ export function createServices({
   const threadRepository = new ThreadRepository(db)
   const messages = new MessageRepository(db)
   const settingsRepository = new SettingsRepository(db)
+  const cache = new ThreadMessageCache(messages, CACHED_THREADS)
   const settings = new SettingsService(settingsRepository)
   const threads = new ThreadService(threadRepository, { now, newId: randomUUID, publish })
   const context = new ContextService({
     threads: threadRepository,
     messages,
+    cache,
     settings: settingsRepository,
     builds: new BuildRepository(db, BUILD_HISTORY),
     engines: new EngineRegistry(),
@@ -69,7 +75,12 @@ export function createServices({
     info,
     threads,
     context,
-    chat: new ChatService(messages, threads, context, { now, tokens: o200kCounter, publish, log }),
+    chat: new ChatService(messages, cache, threads, context, {
+      now,
+      tokens: o200kCounter,
+      publish,
+      log
+    }),
     search: new SearchService(new SearchRepository(db)),
     settings
   }
