@@ -7,11 +7,11 @@ import { clearMergeCache } from 'gpt-tokenizer/encoding/o200k_base'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { resolve } from 'node:path'
-import { DEFAULT_CONTEXT_CONFIG } from '../src/main/context/config'
+import { DEFAULT_CONTEXT_CONFIG } from '@shared/contextConfig'
 import { buildContext } from '../src/main/context/contextBuilder'
 import { countMessageTokens } from '../src/main/context/messageTokens'
 import { estimateCounter, o200kCounter, tokenCounterFor } from '../src/main/context/tokenCounter'
-import type { BuildRequest } from '../src/main/context/types'
+import type { BuildRequest } from '@shared/context'
 import { syntheticMemories, syntheticText, syntheticThread } from './bench/syntheticThread'
 
 const SIZES = [1_000, 10_000, 100_000]

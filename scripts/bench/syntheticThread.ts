@@ -7,7 +7,7 @@ import type { ToolCall } from '@shared/domain'
 import { ActiveTaskTracker } from '../../src/main/context/activeTaskTracker'
 import { countMessageTokens } from '../../src/main/context/messageTokens'
 import type { TokenCounter } from '../../src/main/context/tokenCounter'
-import type { ActiveTaskState, ContextMessage, MemoryCandidate } from '../../src/main/context/types'
+import type { ActiveTaskState, ContextMessage, MemoryCandidate } from '@shared/context'
 
 /** mulberry32: tiny, fast, good enough for test data. */
 export function seededRandom(seed: number): () => number {
