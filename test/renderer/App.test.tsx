@@ -127,9 +127,7 @@ describe('chat window', () => {
 
   it('collapses and reopens the inspector, remembering the choice', async () => {
     const user = await renderApp()
-    expect(screen.getByTestId('inspector-panel')).toHaveTextContent(
-      'The token-budget inspector will show each build here'
-    )
+    expect(screen.getByTestId('inspector-panel')).toHaveTextContent('No thread open')
 
     await user.click(screen.getByTestId('inspector-toggle'))
 

@@ -1,4 +1,5 @@
-import { act, render, screen } from '@testing-library/react'
+import { act, render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { MessageList } from '@renderer/features/chat/MessageList'
 import { HIGHLIGHT_MS, useChatStore } from '@renderer/features/chat/chatStore'
@@ -69,5 +70,35 @@ describe('MessageList', () => {
     })
 
     expect(await screen.findByText('A brand new thought')).toBeInTheDocument()
+  })
+
+  it('pins and excludes a message from its row, showing the state on the row', async () => {
+    const thread = backend.addThread('Notes')
+    const [message] = backend.addMessages(thread.id, ['my password is hunter2'])
+    await useChatStore.getState().open(thread.id)
+    const user = userEvent.setup()
+    render(<MessageList />)
+    const row = await screen.findByTestId('message')
+    expect(row).toHaveAttribute('data-excluded', 'false')
+    expect(row).not.toHaveTextContent('not sent')
+
+    await user.click(within(row).getByTestId('message-exclude'))
+
+    expect(row).toHaveAttribute('data-excluded', 'true')
+    expect(row).toHaveTextContent('not sent')
+    expect(within(row).getByTestId('message-exclude')).toHaveAttribute('aria-pressed', 'true')
+    expect(backend.messagesOf(thread.id)[0]!.excluded).toBe(true)
+
+    await user.click(within(row).getByTestId('message-pin'))
+    await user.click(within(row).getByTestId('message-exclude'))
+
+    expect(row).toHaveAttribute('data-pinned', 'true')
+    expect(row).toHaveAttribute('data-excluded', 'false')
+    expect(row).not.toHaveTextContent('not sent')
+    expect(backend.messagesOf(thread.id)[0]).toMatchObject({
+      id: message!.id,
+      pinned: true,
+      excluded: false
+    })
   })
 })

@@ -3,6 +3,7 @@ import { cleanup } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
 import { i18n, initI18n } from '@renderer/i18n'
 import { useChatStore } from '@renderer/features/chat/chatStore'
+import { useInspectorStore } from '@renderer/features/inspector/inspectorStore'
 import { useSearchStore } from '@renderer/features/threads/searchStore'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
@@ -35,9 +36,12 @@ afterEach(async () => {
   vi.restoreAllMocks()
   // Stores are module singletons: every test starts from the state the app starts with.
   useSearchStore.getState().clear() // also cancels a pending debounced search
+  useInspectorStore.getState().stop() // cancels a scheduled preview
   useThreadsStore.setState(useThreadsStore.getInitialState(), true)
   useChatStore.setState(useChatStore.getInitialState(), true)
   useSearchStore.setState(useSearchStore.getInitialState(), true)
   useSettingsStore.setState(useSettingsStore.getInitialState(), true)
+  useInspectorStore.setState(useInspectorStore.getInitialState(), true)
+  localStorage.clear()
   await i18n.changeLanguage('en')
 })

@@ -141,6 +141,19 @@ describe('chat store', () => {
     expect(backend.messagesOf(thread.id)).toHaveLength(1)
   })
 
+  it('says why no context was built for a message that was stored anyway', async () => {
+    const thread = backend.addThread('Notes')
+    // A thread setting that no longer fits a changed default: the sum is over 100.
+    backend.contextConfig.threads.set(thread.id, { percentages: { recent: 90 } })
+    await useChatStore.getState().open(thread.id)
+
+    await expect(useChatStore.getState().send('hello')).resolves.toBe(true)
+
+    expect(useChatStore.getState().messages.map((message) => message.content)).toEqual(['hello'])
+    expect(useChatStore.getState().buildError).toMatch(/at most 100 %/)
+    expect(backend.buildsOf(thread.id)).toEqual([])
+  })
+
   it('keeps the draft and shows why when sending fails', async () => {
     const thread = backend.addThread('Notes')
     await useChatStore.getState().open(thread.id)
@@ -164,6 +177,23 @@ describe('chat store', () => {
     await useChatStore.getState().open(a.id)
 
     expect(useChatStore.getState().drafts[a.id]).toBe('draft for A')
+  })
+
+  it('keeps a message’s flags and says why when main refuses a change', async () => {
+    const thread = backend.addThread('Notes')
+    const [message] = backend.addMessages(thread.id, ['pin me'])
+    await useChatStore.getState().open(thread.id)
+    backend.failNext('messages:setFlags', { code: 'not_found', message: 'Message not found' })
+
+    await expect(useChatStore.getState().setFlags(message!.id, { pinned: true })).resolves.toBe(
+      false
+    )
+
+    expect(useChatStore.getState().messages[0]!.pinned).toBe(false)
+    expect(useChatStore.getState().flagError).toBe('Message not found')
+    await useChatStore.getState().setFlags(message!.id, { pinned: true })
+    expect(useChatStore.getState().messages[0]!.pinned).toBe(true)
+    expect(useChatStore.getState().flagError).toBeNull()
   })
 
   it('highlights a revealed message briefly', async () => {
@@ -248,7 +278,11 @@ describe('settings store', () => {
 
     await useSettingsStore.getState().load()
 
-    expect(useSettingsStore.getState().settings).toEqual({ locale: 'system', inspectorOpen: true })
+    expect(useSettingsStore.getState().settings).toEqual({
+      locale: 'system',
+      inspectorOpen: true,
+      systemPrompt: ''
+    })
     expect(useSettingsStore.getState().error?.kind).toBe('load')
   })
 })

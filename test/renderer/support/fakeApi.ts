@@ -4,9 +4,23 @@
  * records every call so tests can assert what was (or was not) sent.
  */
 import type { Api } from '@shared/api'
+import type { StoredBuild } from '@shared/context'
+import {
+  mergeConfigPatches,
+  resolveContextConfig,
+  type ContextConfigPatch
+} from '@shared/contextConfig'
 import type { EventName, EventPayload } from '@shared/contract'
-import type { AppSettings, Message, SearchHit, Thread, ThreadListItem } from '@shared/domain'
+import type {
+  AppSettings,
+  Message,
+  SearchHit,
+  SendOutcome,
+  Thread,
+  ThreadListItem
+} from '@shared/domain'
 import { fail, ok, type IpcError, type IpcResult } from '@shared/result'
+import { fakeBuild, fakeTokens } from './fakeBuild'
 
 export interface FakeBackend {
   api: Api
@@ -22,6 +36,10 @@ export interface FakeBackend {
   addThread(title: string, options?: { updatedAt?: number }): Thread
   addMessages(threadId: string, contents: string[]): Message[]
   messagesOf(threadId: string): Message[]
+  /** The context configuration as stored: the global patch and each thread's. */
+  contextConfig: { global: ContextConfigPatch; threads: Map<string, ContextConfigPatch> }
+  /** Sent builds per thread, oldest first. */
+  buildsOf(threadId: string): StoredBuild[]
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void
 }
 
@@ -34,6 +52,7 @@ export function createFakeBackend(): FakeBackend {
   const failures = new Map<string, IpcError>()
   const holds = new Map<string, Promise<void>>()
   const calls: FakeBackend['calls'] = []
+  const builds = new Map<string, StoredBuild[]>()
   let clock = BASE_TIME
   let nextId = 1
   const now = () => (clock += 1000)
@@ -42,7 +61,7 @@ export function createFakeBackend(): FakeBackend {
   const backend: FakeBackend = {
     api: undefined as unknown as Api,
     calls,
-    settings: { locale: 'en', inspectorOpen: true },
+    settings: { locale: 'en', inspectorOpen: true, systemPrompt: 'You are a test assistant.' },
     recoveredFromBackup: null,
     failNext: (channel, error) => void failures.set(channel, error),
     hold(channel) {
@@ -74,7 +93,7 @@ export function createFakeBackend(): FakeBackend {
           content,
           toolCalls: null,
           toolCallId: null,
-          tokenCount: Math.ceil(content.length / 4),
+          tokenCount: fakeTokens(content),
           createdAt: now(),
           pinned: false,
           excluded: false
@@ -88,6 +107,8 @@ export function createFakeBackend(): FakeBackend {
       return added
     },
     messagesOf: (threadId) => messages.get(threadId) ?? [],
+    contextConfig: { global: {}, threads: new Map() },
+    buildsOf: (threadId) => builds.get(threadId) ?? [],
     emit(event, payload) {
       for (const listener of listeners.get(event) ?? []) listener(payload as never)
     }
@@ -113,6 +134,25 @@ export function createFakeBackend(): FakeBackend {
     fail({ code: 'invalid_input', message: 'Invalid input', issues: [{ path, message }] })
   const notFound = () => fail({ code: 'not_found', message: 'Thread not found' })
   const changed = (threadId: string) => backend.emit('threads:changed', { threadId })
+
+  /** Like main: defaults, global, thread, then the what-if, validated as a whole. */
+  const configFor = (threadId: string, whatIf: ContextConfigPatch = {}) =>
+    resolveContextConfig(
+      backend.contextConfig.global,
+      backend.contextConfig.threads.get(threadId) ?? {},
+      whatIf
+    )
+  const invalidConfig = (issues: string[]) =>
+    fail({ code: 'invalid_input', message: issues.join('; ') })
+  const configView = (threadId?: string) => {
+    const resolved = configFor(threadId ?? '')
+    if (!resolved.ok) throw new Error('The fake backend holds an invalid configuration')
+    return {
+      global: backend.contextConfig.global,
+      thread: threadId === undefined ? null : (backend.contextConfig.threads.get(threadId) ?? {}),
+      effective: resolved.config
+    }
+  }
 
   const listItem = (thread: Thread): ThreadListItem => {
     const list = messages.get(thread.id) ?? []
@@ -173,12 +213,37 @@ export function createFakeBackend(): FakeBackend {
       ),
       send: handle(
         'messages:send',
-        ({ threadId, content }: { threadId: string; content: string }) => {
+        ({ threadId, content }: { threadId: string; content: string }): IpcResult<SendOutcome> => {
           if (!threads.has(threadId)) return notFound()
           if (content.trim() === '') return invalid('content', 'Message is empty')
+          const history = [...(messages.get(threadId) ?? [])]
           const [message] = backend.addMessages(threadId, [content])
           changed(threadId)
-          return ok({ message: message!, status: 'no_model_configured' as const })
+          const config = configFor(threadId)
+          if (!config.ok) {
+            return ok({
+              message: message!,
+              status: 'no_model_configured' as const,
+              build: null,
+              buildError: config.issues.join('; ')
+            })
+          }
+          const list = builds.get(threadId) ?? []
+          const build: StoredBuild = {
+            id: nextId++,
+            threadId,
+            messageId: message!.id,
+            createdAt: now(),
+            context: fakeBuild(backend.settings.systemPrompt, history, content, config.config)
+          }
+          builds.set(threadId, [...list, build])
+          backend.emit('context:built', build)
+          return ok({
+            message: message!,
+            status: 'no_model_configured' as const,
+            build,
+            buildError: null
+          })
         }
       ),
       setFlags: handle(
@@ -192,6 +257,40 @@ export function createFakeBackend(): FakeBackend {
             }
           }
           return fail({ code: 'not_found', message: 'Message not found' })
+        }
+      )
+    },
+    context: {
+      preview: handle(
+        'context:preview',
+        (input: { threadId: string; draft: string; whatIf?: ContextConfigPatch }) => {
+          if (!threads.has(input.threadId)) return notFound()
+          const config = configFor(input.threadId, input.whatIf)
+          if (!config.ok) return invalidConfig(config.issues)
+          const history = messages.get(input.threadId) ?? []
+          return ok(fakeBuild(backend.settings.systemPrompt, history, input.draft, config.config))
+        }
+      ),
+      builds: handle('context:builds', ({ threadId }: { threadId: string }) =>
+        ok([...(builds.get(threadId) ?? [])].reverse())
+      ),
+      getConfig: handle('context:getConfig', ({ threadId }: { threadId?: string }) =>
+        ok(configView(threadId))
+      ),
+      updateConfig: handle(
+        'context:updateConfig',
+        (input: { scope: 'global' | 'thread'; threadId?: string; patch: ContextConfigPatch }) => {
+          const { global, threads: perThread } = backend.contextConfig
+          const thread = input.threadId === undefined ? {} : (perThread.get(input.threadId) ?? {})
+          const nextGlobal =
+            input.scope === 'global' ? mergeConfigPatches(global, input.patch) : global
+          const nextThread =
+            input.scope === 'thread' ? mergeConfigPatches(thread, input.patch) : thread
+          const resolved = resolveContextConfig(nextGlobal, nextThread)
+          if (!resolved.ok) return invalidConfig(resolved.issues)
+          backend.contextConfig.global = nextGlobal
+          if (input.threadId !== undefined) perThread.set(input.threadId, nextThread)
+          return ok(configView(input.threadId))
         }
       )
     },

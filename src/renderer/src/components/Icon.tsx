@@ -10,7 +10,12 @@ const paths = {
   alert: 'M12 8v5M12 16.5v.5M12 3l9.5 17h-19z',
   info: 'M12 11v6M12 7.5v.5M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z',
   chat: 'M5 5h14v10H9l-4 4z',
-  layers: 'M12 4l8 4-8 4-8-4zM4 12l8 4 8-4M4 16l8 4 8-4'
+  layers: 'M12 4l8 4-8 4-8-4zM4 12l8 4 8-4M4 16l8 4 8-4',
+  pin: 'M9 4h6M10 4v5l-3 4h10l-3-4V4M12 13v7',
+  exclude: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM5.6 5.6l12.8 12.8',
+  copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
+  check: 'M5 12.5l4.5 4.5L19 7.5',
+  back: 'M19 12H5M11 6l-6 6 6 6'
 } as const
 
 export type IconName = keyof typeof paths

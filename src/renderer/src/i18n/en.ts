@@ -65,15 +65,147 @@ export const en = {
       'Your message is saved. Nothing will reply until a provider is set up, so no answer is shown.',
     showInspector: 'Show inspector',
     hideInspector: 'Hide inspector',
-    inspector: 'Inspector'
+    inspector: 'Inspector',
+    pin: 'Pin',
+    pinHint: 'Pinned messages are always sent to the model',
+    exclude: 'Exclude',
+    excludeHint: 'Excluded messages are never sent to the model',
+    notSent: 'not sent',
+    flagFailed: 'Could not change the message: {{message}}',
+    buildFailed: 'Your message is saved, but its context could not be built: {{message}}'
   },
   inspector: {
     title: 'Token budget',
     close: 'Close inspector',
-    emptyTitle: 'No context built yet',
-    emptyBody:
-      'The token-budget inspector will show each build here: the budget and usage of every section, each candidate message with its token count and why it was included or dropped, and the exact payload sent to the model.',
-    emptyNote: 'A build happens when a model provider answers a message; none is configured yet.'
+    resize: 'Resize the inspector',
+    noThreadTitle: 'No thread open',
+    noThreadBody:
+      'Open a thread and the inspector shows exactly what a model would receive for your next message: the budget of every section, every candidate and why it was kept or dropped, and the payload itself.',
+    building: 'Building the preview…',
+    failed: 'The inspector could not load: {{message}}',
+    source: {
+      preview: 'Live preview of your draft',
+      previewWhatIf: 'Live preview with unsaved budget settings',
+      history: 'Sent build · {{time}}',
+      backToPreview: 'Back to live preview'
+    },
+    tabs: {
+      label: 'Inspector views',
+      items: 'Items',
+      payload: 'Payload',
+      settings: 'Budget',
+      history: 'History'
+    },
+    sections: {
+      system: 'System',
+      summary: 'Summary',
+      retrieved: 'Retrieved',
+      recent: 'Recent',
+      input: 'Input',
+      pinning: 'Pinning'
+    },
+    budget: {
+      barLabel: 'Tokens used by section',
+      total: '{{used}} of {{budget}} tokens',
+      window: '{{window}}-token window · {{reserve}} kept for the reply',
+      segment: '{{section}}: {{used}} of {{budget}} tokens',
+      usage: '{{used}} / {{budget}}',
+      items_one: '{{count, number}} item',
+      items_other: '{{count, number}} items',
+      legendLabel: 'Used and budget per section'
+    },
+    metadata: {
+      label: 'About this build',
+      included: 'Sent',
+      dropped: 'Dropped',
+      summarized: 'Summarised',
+      memories: 'Memories',
+      summaryUsed: 'summary used',
+      summaryNone: 'no summary'
+    },
+    warnings: {
+      system_truncated: 'The system prompt was cut to fit the budget.',
+      summary_truncated: 'The summary was shortened or left out to fit its budget.',
+      input_over_budget: 'Your input is larger than the budget left; it is sent whole anyway.',
+      pinned_over_budget: 'Pinned messages need more than the budget; they are sent anyway.',
+      pinning_dropped: 'No budget was left for the current-goal block.',
+      context_window_exceeded: "This request is larger than the model's context window.",
+      orphan_tool_result: 'A tool result without its call was left out.',
+      unanswered_tool_call: 'A tool call without its result was left out.',
+      estimated_tokens: 'No exact tokenizer for this model: token counts are estimates.',
+      unknown_model: 'Unknown model: its context window is assumed.',
+      engine_fallback:
+        'The configured context engine does not exist; the default builder was used.',
+      upstream: 'Memory search failed or timed out; sent without memories.'
+    },
+    decisions: {
+      included: 'included',
+      dropped_budget: 'dropped: budget',
+      excluded_by_user: 'excluded by you',
+      pinned: 'pinned',
+      covered_by_summary: 'in summary',
+      duplicate: 'duplicate'
+    },
+    trace: {
+      label: 'Candidates by section',
+      empty: 'No candidates.',
+      kinds: {
+        system: 'System prompt',
+        summary: 'Thread summary',
+        input: 'Your input',
+        pinning: 'Current-goal block'
+      },
+      message: '#{{seq}} · {{role}}',
+      messageMissing: 'message no longer in this thread',
+      memory: 'score {{score}} · {{source}}',
+      tokensTitle_one: '{{count, number}} token',
+      tokensTitle_other: '{{count, number}} tokens',
+      reveal: 'Show message #{{seq}} in the chat',
+      collapsed_dropped_budget: 'Messages #{{from}}–#{{to}}: {{n}} dropped for budget',
+      collapsed_covered_by_summary: 'Messages #{{from}}–#{{to}}: {{n}} covered by the summary',
+      showMore: 'Show {{count}} more'
+    },
+    payload: {
+      label: 'The exact messages sent to the model',
+      summary_one: '{{count, number}} message, exactly as sent',
+      summary_other: '{{count, number}} messages, exactly as sent',
+      copy: 'Copy as JSON',
+      copied: 'Copied',
+      copyFailed: 'Could not copy',
+      toolCall: 'calls {{name}}',
+      toolResult: 'result of {{id}}',
+      empty: '(empty)'
+    },
+    config: {
+      percentages: 'Share of the total budget',
+      sum: 'Sum {{sum}} %',
+      sumOver: 'Sum {{sum}} %: at most 100 %',
+      sumHeadroom: 'Sum {{sum}} %: {{free}} % left unallocated',
+      shareTokens: '≈ {{tokens}}',
+      totalBudget: 'Total budget',
+      totalAuto: 'Auto: {{tokens}}',
+      totalHint: "Empty: the model's window minus the reply reserve.",
+      tokensUnit: 'tokens',
+      pinning: 'Current-goal block',
+      pinningHint: 'Restates the current goal just before your input.',
+      unsaved: 'Unsaved: the preview shows these settings, nothing is stored yet.',
+      reset: 'Reset',
+      saveThread: 'Save for this thread',
+      saveGlobal: 'Save as default',
+      threadOverrides: 'This thread has its own settings for: {{fields}}.',
+      fieldTotal: 'total budget',
+      fieldPinning: 'current-goal block',
+      fieldOther: 'model and engine',
+      loading: 'Loading the settings…'
+    },
+    history: {
+      label: 'Builds sent in this thread, newest first',
+      empty: 'Nothing sent in this thread yet. Each message you send keeps its build here.',
+      tokens_one: '{{count, number}} token',
+      tokens_other: '{{count, number}} tokens',
+      messages_one: '{{count, number}} message',
+      messages_other: '{{count, number}} messages'
+    }
   },
   settings: {
     language: 'Language',

@@ -22,7 +22,9 @@ export function ChatPane() {
   const loadError = useChatStore((state) => state.loadError)
   const sendError = useChatStore((state) => state.sendError)
   const lastOutcome = useChatStore((state) => state.lastOutcome)
-  const { reload, dismissSendError } = useChatStore.getState()
+  const flagError = useChatStore((state) => state.flagError)
+  const buildError = useChatStore((state) => state.buildError)
+  const { reload, dismissSendError, dismissFlagError } = useChatStore.getState()
 
   useEffect(() => {
     void useChatStore.getState().open(selectedId)
@@ -88,6 +90,14 @@ export function ChatPane() {
                 {t('chat.noModelBody')}
               </div>
             </div>
+          )}
+          {buildError && (
+            <ErrorBanner>{t('chat.buildFailed', { message: buildError })}</ErrorBanner>
+          )}
+          {flagError && (
+            <ErrorBanner onDismiss={dismissFlagError}>
+              {t('chat.flagFailed', { message: flagError })}
+            </ErrorBanner>
           )}
           {sendError && (
             <ErrorBanner onDismiss={dismissSendError}>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { Message } from '@shared/domain'
 import { formatActivityTime, formatFullTime } from '@renderer/lib/formatTime'
 import { MarkdownContent } from './MarkdownContent'
+import { MessageFlagToggles } from './MessageFlagToggles'
 
 interface MessageViewProps {
   message: Message
@@ -19,6 +20,8 @@ export const MessageView = memo(function MessageView({ message, highlighted }: M
       data-message-id={message.id}
       data-role={message.role}
       data-highlighted={highlighted ? 'true' : 'false'}
+      data-pinned={message.pinned ? 'true' : 'false'}
+      data-excluded={message.excluded ? 'true' : 'false'}
     >
       <header className="message__meta">
         <span className="message__role">{t(`chat.roles.${message.role}`)}</span>
@@ -28,6 +31,17 @@ export const MessageView = memo(function MessageView({ message, highlighted }: M
         >
           {formatActivityTime(message.createdAt, i18n.language)}
         </time>
+        {message.excluded && (
+          <span className="message__not-sent" title={t('chat.excludeHint')}>
+            {t('chat.notSent')}
+          </span>
+        )}
+        <MessageFlagToggles
+          messageId={message.id}
+          pinned={message.pinned}
+          excluded={message.excluded}
+          testIdPrefix="message"
+        />
       </header>
       <div className="message__body">
         <MarkdownContent text={message.content} />

@@ -7,6 +7,8 @@ export const HIGHLIGHT_MS = 2500
 
 type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
 
+export type MessageFlags = Partial<Pick<Message, 'pinned' | 'excluded'>>
+
 interface ChatState {
   threadId: string | null
   messages: Message[]
@@ -19,15 +21,22 @@ interface ChatState {
   sendError: string | null
   /** What main said about the last message sent in the open thread. */
   lastOutcome: SendOutcome['status'] | null
+  /** Why no context could be built for that message (it is stored regardless). */
+  buildError: string | null
   /** A message the list should scroll to once its thread is on screen (from a search hit). */
   reveal: { threadId: string; messageId: number } | null
   highlightedId: number | null
+  /** A pin or exclude that main refused; the message keeps its previous flags. */
+  flagError: string | null
 
   open(threadId: string | null): Promise<void>
   reload(): Promise<void>
   setDraft(threadId: string, text: string): void
   send(content: string): Promise<boolean>
   dismissSendError(): void
+  /** Pins or excludes a message; the list (and so the inspector's next preview) follows. */
+  setFlags(messageId: number, flags: MessageFlags): Promise<boolean>
+  dismissFlagError(): void
   revealMessage(threadId: string, messageId: number): void
   /** Called by the list once it has scrolled: hands the reveal over to a brief highlight. */
   completeReveal(messageId: number | null): void
@@ -55,8 +64,10 @@ export const useChatStore = create<ChatState>()((set, get) => {
     sendingThreadId: null,
     sendError: null,
     lastOutcome: null,
+    buildError: null,
     reveal: null,
     highlightedId: null,
+    flagError: null,
 
     async open(threadId) {
       // Selecting the open thread again (or React re-running an effect) must not refetch.
@@ -69,7 +80,9 @@ export const useChatStore = create<ChatState>()((set, get) => {
         loadError: null,
         sendError: null,
         lastOutcome: null,
+        buildError: null,
         highlightedId: null,
+        flagError: null,
         reveal: state.reveal?.threadId === threadId ? state.reveal : null
       }))
       if (threadId) await fetchMessages(threadId)
@@ -98,7 +111,8 @@ export const useChatStore = create<ChatState>()((set, get) => {
             drafts: { ...state.drafts, [threadId]: '' },
             ...(stillOpen && {
               messages: [...state.messages, outcome.message],
-              lastOutcome: outcome.status
+              lastOutcome: outcome.status,
+              buildError: outcome.buildError
             })
           }
         })
@@ -114,6 +128,22 @@ export const useChatStore = create<ChatState>()((set, get) => {
     },
 
     dismissSendError: () => set({ sendError: null }),
+
+    async setFlags(messageId, flags) {
+      try {
+        const updated = await call(window.api.messages.setFlags({ id: messageId, ...flags }))
+        set((state) => ({
+          flagError: null,
+          messages: state.messages.map((message) => (message.id === updated.id ? updated : message))
+        }))
+        return true
+      } catch (error) {
+        set({ flagError: describeError(error) })
+        return false
+      }
+    },
+
+    dismissFlagError: () => set({ flagError: null }),
 
     revealMessage(threadId, messageId) {
       set({ reveal: { threadId, messageId } })

@@ -1,19 +1,42 @@
+import { useDeferredValue, useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '@renderer/components/EmptyState'
+import { ErrorBanner } from '@renderer/components/ErrorBanner'
 import { Icon } from '@renderer/components/Icon'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
+import { BudgetBar } from './BudgetBar'
+import { BuildHistory } from './BuildHistory'
+import { BuildMetadata } from './BuildMetadata'
+import { BuildSource } from './BuildSource'
+import { ConfigEditor } from './ConfigEditor'
+import { InspectorTabs, type InspectorTab } from './InspectorTabs'
+import { PayloadView } from './PayloadView'
+import { SectionLegend } from './SectionLegend'
+import { TraceList } from './TraceList'
+import { selectShownBuild, useInspectorStore } from './inspectorStore'
+import { usePanelWidth } from './usePanelWidth'
+import { watchInspector } from './watchInspector'
 import './inspector.css'
+import './budget.css'
+import './trace.css'
+import './config.css'
+
+/** The right column; while it is closed nothing is previewed. */
+export function InspectorPanel() {
+  const open = useSettingsStore((state) => state.settings.inspectorOpen)
+  return open ? <OpenInspector /> : null
+}
 
 /**
- * The right column. It will show every context build (budget vs used per section, each
- * candidate and why it was kept or dropped, the exact payload); until builds exist it says so
- * plainly rather than showing made-up numbers.
+ * The token-budget inspector: what the open thread's next request would contain (or what a
+ * sent one did), built by main from the same data it sends.
  */
-export function InspectorPanel() {
+function OpenInspector() {
   const { t } = useTranslation()
-  const open = useSettingsStore((state) => state.settings.inspectorOpen)
   const setInspectorOpen = useSettingsStore((state) => state.setInspectorOpen)
-  if (!open) return null
+  const { width, handleProps } = usePanelWidth()
+
+  useEffect(() => watchInspector(), [])
 
   return (
     <aside
@@ -21,7 +44,9 @@ export function InspectorPanel() {
       className="inspector"
       data-testid="inspector-panel"
       aria-label={t('inspector.title')}
+      style={{ width }}
     >
+      <div className="inspector__resizer" aria-label={t('inspector.resize')} {...handleProps} />
       <header className="inspector__header">
         <h2 className="inspector__title">{t('inspector.title')}</h2>
         <button
@@ -34,12 +59,63 @@ export function InspectorPanel() {
           <Icon name="close" />
         </button>
       </header>
-      <div className="inspector__body">
-        <EmptyState icon="layers" title={t('inspector.emptyTitle')}>
-          {t('inspector.emptyBody')}
-        </EmptyState>
-        <p className="inspector__note">{t('inspector.emptyNote')}</p>
-      </div>
+      <InspectorBody />
     </aside>
+  )
+}
+
+function InspectorBody() {
+  const { t } = useTranslation()
+  const threadId = useInspectorStore((state) => state.threadId)
+  const build = useInspectorStore(selectShownBuild)
+  const preview = useInspectorStore((state) => state.preview)
+  const fromHistory = useInspectorStore((state) => state.selectedBuildId !== null)
+  const historyCount = useInspectorStore((state) => state.builds.length)
+  const error = useInspectorStore((state) => state.error)
+  const [tab, setTab] = useState<InspectorTab>('items')
+  const ids = useId()
+  const idOf = (which: InspectorTab) => ({ tab: `${ids}-${which}`, panel: `${ids}-${which}-panel` })
+  // The long lists follow at a lower priority than the summary above them, so a new preview
+  // arriving while the user types never holds up the keystroke after it.
+  const listed = useDeferredValue(build)
+
+  if (!threadId) {
+    return (
+      <div className="inspector__body">
+        <EmptyState icon="layers" title={t('inspector.noThreadTitle')}>
+          {t('inspector.noThreadBody')}
+        </EmptyState>
+      </div>
+    )
+  }
+
+  return (
+    <div className="inspector__body">
+      <div className="inspector__summary">
+        <BuildSource />
+        {error && <ErrorBanner>{t('inspector.failed', { message: error })}</ErrorBanner>}
+        {build ? (
+          <>
+            <BudgetBar stats={build.tokenStats} />
+            <SectionLegend stats={build.tokenStats} />
+            <BuildMetadata metadata={build.metadata} />
+          </>
+        ) : (
+          !error && <p className="inspector__hint">{t('inspector.building')}</p>
+        )}
+      </div>
+      <InspectorTabs current={tab} onChange={setTab} idOf={idOf} historyCount={historyCount} />
+      <div
+        className="inspector__tab-panel"
+        role="tabpanel"
+        id={idOf(tab).panel}
+        aria-labelledby={idOf(tab).tab}
+      >
+        {tab === 'items' && listed && <TraceList build={listed} editable={!fromHistory} />}
+        {tab === 'payload' && listed && <PayloadView messages={listed.messages} />}
+        {tab === 'settings' && <ConfigEditor stats={preview?.tokenStats ?? null} />}
+        {tab === 'history' && <BuildHistory />}
+      </div>
+    </div>
   )
 }

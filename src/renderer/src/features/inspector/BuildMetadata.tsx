@@ -1,0 +1,61 @@
+import { useTranslation } from 'react-i18next'
+import type { BuildMetadata as Metadata } from '@shared/context'
+import { Icon } from '@renderer/components/Icon'
+import { useFormatNumber } from '@renderer/lib/formatNumber'
+
+/** The build's counts and model, and every degradation it recorded, in the user's language. */
+export function BuildMetadata({ metadata }: { metadata: Metadata }) {
+  const { t } = useTranslation()
+  const format = useFormatNumber()
+  const counts: [label: string, value: number][] = [
+    [t('inspector.metadata.included'), metadata.includedMessageCount],
+    [t('inspector.metadata.dropped'), metadata.droppedMessageCount],
+    [t('inspector.metadata.summarized'), metadata.summarizedMessageCount],
+    [t('inspector.metadata.memories'), metadata.retrievedMemoryCount]
+  ]
+  const summary = metadata.usedSummary
+    ? t('inspector.metadata.summaryUsed')
+    : t('inspector.metadata.summaryNone')
+
+  return (
+    <>
+      <div
+        className="build-metadata"
+        data-testid="build-metadata"
+        role="group"
+        aria-label={t('inspector.metadata.label')}
+      >
+        <dl className="build-metadata__counts">
+          {counts.map(([label, value]) => (
+            <div key={label} className="build-metadata__count">
+              <dt>{label}</dt>
+              <dd>{format(value)}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="build-metadata__model">
+          {[summary, metadata.model, metadata.encoding, metadata.engine].join(' · ')}
+        </p>
+      </div>
+      {metadata.warnings.length > 0 && (
+        <ul className="build-warnings">
+          {metadata.warnings.map((warning, index) => (
+            <li
+              key={`${warning.code}:${index}`}
+              className="build-warning"
+              data-testid="build-warning"
+              data-code={warning.code}
+              title={warning.message}
+            >
+              <Icon name="alert" />
+              {/* A code this version does not know yet still says something: main's English. */}
+              <span>
+                {t(`inspector.warnings.${warning.code}`, { defaultValue: warning.message })}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  )
+}

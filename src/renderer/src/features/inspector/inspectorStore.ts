@@ -1,0 +1,226 @@
+import { create } from 'zustand'
+import type { BuiltContext, StoredBuild } from '@shared/context'
+import type { ContextConfigPatch, ContextConfigView } from '@shared/contextConfig'
+import { ApiError, call, describeError } from '@renderer/lib/call'
+import { applyWhatIf, isEmptyPatch, type WhatIfChange } from './whatIf'
+
+/**
+ * Keystrokes within this window share one preview. With the request's own few milliseconds
+ * the panel stays within ~150 ms of what the user typed.
+ */
+export const PREVIEW_DELAY_MS = 120
+
+/** As many sent builds as main keeps per thread. */
+export const HISTORY_LIMIT = 20
+
+export type ConfigScope = 'global' | 'thread'
+
+interface InspectorState {
+  threadId: string | null
+  /** The text the next preview is built for: the open thread's composer draft. */
+  draft: string
+  /** The newest build of the draft; kept while a newer one is on its way or failed. */
+  preview: BuiltContext | null
+  /** A failure unrelated to the settings form (thread gone, main unreachable). */
+  error: string | null
+  /** Unsaved settings applied to the preview only. */
+  whatIf: ContextConfigPatch
+  /** Why the what-if or a save was refused; shown next to the inputs. */
+  configError: string | null
+  config: ContextConfigView | null
+  saving: boolean
+  /** Builds sent in this thread, newest first. */
+  builds: StoredBuild[]
+  /** A sent build shown instead of the live preview; null shows the preview. */
+  selectedBuildId: number | null
+
+  /** Starts over for another thread (or none), loading its settings, history and preview. */
+  openThread(threadId: string | null, draft: string): void
+  /** The draft changed: preview it soon, coalescing keystrokes. */
+  setDraft(draft: string): void
+  /** Something the build depends on changed (a send, a flag): preview again now. */
+  refresh(): void
+  changeWhatIf(change: WhatIfChange): void
+  resetWhatIf(): void
+  saveConfig(scope: ConfigScope): Promise<boolean>
+  /** A build main just sent (the `context:built` event). */
+  addBuild(build: StoredBuild): void
+  showBuild(buildId: number): void
+  showPreview(): void
+  /** Cancels a scheduled preview; the panel calls it when it closes. */
+  stop(): void
+}
+
+/**
+ * Names the setting a refusal is about, the way main's own config errors do ("percentages:
+ * …"), since the form shows several inputs and one message.
+ */
+function describeConfigError(error: unknown): string {
+  if (!(error instanceof ApiError) || !error.issues?.length) return describeError(error)
+  return error.issues
+    .map(({ path, message }) => `${path.replace(/^(whatIf|patch)\./, '')}: ${message}`)
+    .join(' · ')
+}
+
+const newestFirst = (a: StoredBuild, b: StoredBuild): number =>
+  b.createdAt - a.createdAt || b.id - a.id
+
+function withBuilds(existing: StoredBuild[], added: StoredBuild[]): StoredBuild[] {
+  const byId = new Map(existing.map((build) => [build.id, build]))
+  for (const build of added) byId.set(build.id, build)
+  return [...byId.values()].sort(newestFirst).slice(0, HISTORY_LIMIT)
+}
+
+const cleanState = {
+  preview: null,
+  error: null,
+  whatIf: {},
+  configError: null,
+  config: null,
+  saving: false,
+  builds: [],
+  selectedBuildId: null
+} satisfies Partial<InspectorState>
+
+export const useInspectorStore = create<InspectorState>()((set, get) => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  // Answers can overtake each other. Each request is numbered and an answer older than the
+  // one on screen is dropped; a newer one is shown even if still newer requests are pending,
+  // so a slow main process still makes progress instead of starving the panel.
+  let requested = 0
+  let shown = 0
+
+  const fetchPreview = async (): Promise<void> => {
+    const { threadId, draft, whatIf } = get()
+    if (!threadId) return
+    const seq = ++requested
+    const trying = !isEmptyPatch(whatIf)
+    try {
+      const preview = await call(
+        window.api.context.preview({ threadId, draft, ...(trying && { whatIf }) })
+      )
+      if (seq <= shown || get().threadId !== threadId) return
+      shown = seq
+      set({ preview, error: null, configError: null })
+    } catch (error) {
+      if (seq <= shown || get().threadId !== threadId) return
+      shown = seq
+      // A refused what-if keeps the last good preview on screen and explains at the inputs.
+      if (trying && error instanceof ApiError && error.code === 'invalid_input') {
+        set({ configError: describeConfigError(error) })
+      } else {
+        set({ error: describeError(error) })
+      }
+    }
+  }
+
+  const cancel = (): void => {
+    clearTimeout(timer)
+    timer = undefined
+  }
+
+  /**
+   * A trailing throttle rather than a debounce: a debounce would wait for typing to pause, so
+   * a steady typist would see nothing for seconds. This previews the latest text at most
+   * PREVIEW_DELAY_MS after the first unseen change.
+   */
+  const schedule = (): void => {
+    timer ??= setTimeout(() => {
+      timer = undefined
+      void fetchPreview()
+    }, PREVIEW_DELAY_MS)
+  }
+
+  const previewNow = (): void => {
+    cancel()
+    void fetchPreview()
+  }
+
+  const loadThread = async (threadId: string): Promise<void> => {
+    try {
+      const [config, builds] = await Promise.all([
+        call(window.api.context.getConfig({ threadId })),
+        call(window.api.context.builds({ threadId }))
+      ])
+      if (get().threadId !== threadId) return
+      // Builds announced by events while this loaded are kept.
+      set((state) => ({ config, builds: withBuilds(state.builds, builds) }))
+    } catch (error) {
+      if (get().threadId === threadId) set({ error: describeError(error) })
+    }
+  }
+
+  return {
+    threadId: null,
+    draft: '',
+    ...cleanState,
+
+    openThread(threadId, draft) {
+      cancel()
+      set({ threadId, draft, ...cleanState })
+      if (!threadId) return
+      void loadThread(threadId)
+      previewNow()
+    },
+
+    setDraft(draft) {
+      set({ draft })
+      schedule()
+    },
+
+    refresh: previewNow,
+
+    changeWhatIf(change) {
+      set((state) => ({
+        whatIf: applyWhatIf(state.whatIf, change, state.config?.effective ?? null),
+        // Settings being tried out only mean something for the live preview.
+        selectedBuildId: null
+      }))
+      schedule()
+    },
+
+    resetWhatIf() {
+      set({ whatIf: {}, configError: null })
+      previewNow()
+    },
+
+    async saveConfig(scope) {
+      const { threadId, whatIf } = get()
+      if (!threadId || isEmptyPatch(whatIf)) return false
+      set({ saving: true })
+      try {
+        const config = await call(
+          window.api.context.updateConfig({ scope, threadId, patch: whatIf })
+        )
+        if (get().threadId !== threadId) return true
+        set({ config, whatIf: {}, configError: null, saving: false })
+        previewNow()
+        return true
+      } catch (error) {
+        if (get().threadId === threadId) {
+          set({ configError: describeConfigError(error), saving: false })
+        }
+        return false
+      }
+    },
+
+    addBuild(build) {
+      if (build.threadId !== get().threadId) return
+      set((state) => ({ builds: withBuilds(state.builds, [build]) }))
+    },
+
+    showBuild: (buildId) => set({ selectedBuildId: buildId }),
+    showPreview: () => set({ selectedBuildId: null }),
+    stop: cancel
+  }
+})
+
+/** The build the panel shows: the chosen sent build, or else the live preview. */
+export function selectShownBuild(state: InspectorState): BuiltContext | null {
+  if (state.selectedBuildId === null) return state.preview
+  return state.builds.find((build) => build.id === state.selectedBuildId)?.context ?? null
+}
+
+export function selectSelectedBuild(state: InspectorState): StoredBuild | null {
+  return state.builds.find((build) => build.id === state.selectedBuildId) ?? null
+}

@@ -1,0 +1,38 @@
+import { useChatStore } from '@renderer/features/chat/chatStore'
+import { useInspectorStore } from './inspectorStore'
+
+type ChatState = ReturnType<typeof useChatStore.getState>
+
+const draftOf = (chat: ChatState): string =>
+  chat.threadId ? (chat.drafts[chat.threadId] ?? '') : ''
+
+/**
+ * Keeps the inspector on the chat's open thread while the panel is open: its draft (as the
+ * user types), its messages (a send or a pin/exclude changes what would be sent) and the
+ * builds main reports after each send. Returns the unsubscribe; a closed panel costs nothing.
+ */
+export function watchInspector(): () => void {
+  const inspector = useInspectorStore.getState()
+  const chat = useChatStore.getState()
+  inspector.openThread(chat.threadId, draftOf(chat))
+
+  const stopChat = useChatStore.subscribe((state, previous) => {
+    if (state.threadId !== previous.threadId) {
+      inspector.openThread(state.threadId, draftOf(state))
+    } else if (state.messages !== previous.messages && previous.status === 'ready') {
+      // A send (which also empties the draft) or a flag change; not the thread's first load,
+      // which the preview built on opening already reflects.
+      inspector.setDraft(draftOf(state))
+      inspector.refresh()
+    } else if (draftOf(state) !== draftOf(previous)) {
+      inspector.setDraft(draftOf(state))
+    }
+  })
+  const stopEvents = window.api.on('context:built', inspector.addBuild)
+
+  return () => {
+    stopChat()
+    stopEvents()
+    inspector.stop()
+  }
+}

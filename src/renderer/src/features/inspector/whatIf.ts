@@ -1,0 +1,66 @@
+/**
+ * The unsaved budget settings the user is trying out. A what-if is a `ContextConfigPatch`
+ * holding only the fields that differ from the effective configuration, so "dirty" means
+ * "not empty" and typing a value back to what it was makes the form clean again.
+ */
+import {
+  BUDGETED_SECTIONS,
+  type BudgetedSection,
+  type ContextConfig,
+  type ContextConfigPatch
+} from '@shared/contextConfig'
+
+/** The fields the inspector edits. */
+export type WhatIfChange = Pick<ContextConfigPatch, 'percentages' | 'totalBudget' | 'pinning'>
+
+export const isEmptyPatch = (patch: ContextConfigPatch): boolean => Object.keys(patch).length === 0
+
+/** Folds `change` into `whatIf`, dropping every field that equals the effective configuration. */
+export function applyWhatIf(
+  whatIf: ContextConfigPatch,
+  change: WhatIfChange,
+  effective: ContextConfig | null
+): ContextConfigPatch {
+  const next: ContextConfigPatch = { ...whatIf }
+  if (change.percentages) {
+    const percentages = { ...whatIf.percentages, ...change.percentages }
+    for (const section of BUDGETED_SECTIONS) {
+      if (effective && percentages[section] === effective.percentages[section]) {
+        delete percentages[section]
+      }
+    }
+    if (Object.keys(percentages).length > 0) next.percentages = percentages
+    else delete next.percentages
+  }
+  if (change.totalBudget !== undefined) {
+    // null asks for the automatic total, which is what an unset effective total already is.
+    const same = effective && (change.totalBudget ?? undefined) === effective.totalBudget
+    if (same) delete next.totalBudget
+    else next.totalBudget = change.totalBudget
+  }
+  if (change.pinning !== undefined) {
+    if (effective && change.pinning === effective.pinning) delete next.pinning
+    else next.pinning = change.pinning
+  }
+  return next
+}
+
+/** What the form shows: the effective configuration with the what-if on top. */
+export interface BudgetForm {
+  percentages: Record<BudgetedSection, number>
+  /** null: the model's window minus the reply reserve. */
+  totalBudget: number | null
+  pinning: boolean
+}
+
+export function budgetForm(effective: ContextConfig, whatIf: ContextConfigPatch): BudgetForm {
+  const total = whatIf.totalBudget === undefined ? effective.totalBudget : whatIf.totalBudget
+  return {
+    percentages: { ...effective.percentages, ...whatIf.percentages },
+    totalBudget: total ?? null,
+    pinning: whatIf.pinning ?? effective.pinning
+  }
+}
+
+export const percentageSum = (percentages: Record<BudgetedSection, number>): number =>
+  BUDGETED_SECTIONS.reduce((sum, section) => sum + percentages[section], 0)
