@@ -84,7 +84,17 @@ export const ContextConfigPatchSchema = z.strictObject({
   totalBudget: fields.totalBudget.nullable().optional(),
   contextWindow: fields.contextWindow.nullable().optional(),
   outputReserve: fields.outputReserve.nullable().optional(),
-  percentages: PercentagesShape.partial().optional(),
+  /** `null` for a section drops this layer's share, so the layer below applies again. */
+  percentages: z
+    .strictObject({
+      system: Percentage.nullable(),
+      summary: Percentage.nullable(),
+      retrieved: Percentage.nullable(),
+      recent: Percentage.nullable(),
+      input: Percentage.nullable()
+    })
+    .partial()
+    .optional(),
   pinning: fields.pinning.optional(),
   tokenCorrections: fields.tokenCorrections.optional()
 })
@@ -98,11 +108,27 @@ export const DEFAULT_CONTEXT_CONFIG: ContextConfig = {
   tokenCorrections: {}
 }
 
+function withoutNulls<T extends object>(
+  values: T | undefined
+): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(values ?? {}).filter(([, value]) => value !== null)) as {
+    [K in keyof T]?: Exclude<T[K], null>
+  }
+}
+
+/** The shares after a patch's: a `null` share means "no override here" and keeps the base's. */
+export function applyPercentages(
+  base: SectionPercentages,
+  patch: ContextConfigPatch['percentages']
+): SectionPercentages {
+  return { ...base, ...withoutNulls(patch) }
+}
+
 /** `null` in a patch clears an optional number (back to the model's default). */
 function applyPatch(base: ContextConfig, patch: ContextConfigPatch): ContextConfig {
   const next: ContextConfig = {
     ...base,
-    percentages: { ...base.percentages, ...patch.percentages },
+    percentages: applyPercentages(base.percentages, patch.percentages),
     tokenCorrections: { ...base.tokenCorrections, ...patch.tokenCorrections }
   }
   if (patch.engine !== undefined) next.engine = patch.engine
@@ -153,7 +179,7 @@ export function mergeConfigPatches(
   const merged: Record<string, unknown> = {
     ...base,
     ...change,
-    percentages: { ...base.percentages, ...change.percentages },
+    percentages: withoutNulls({ ...base.percentages, ...change.percentages }),
     tokenCorrections: { ...base.tokenCorrections, ...change.tokenCorrections }
   }
   for (const [key, value] of Object.entries(merged)) {

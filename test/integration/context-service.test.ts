@@ -150,6 +150,36 @@ describe('previews and configuration', () => {
   })
 })
 
+describe('resetting and protecting overrides', () => {
+  it('drops a single share of a thread override with null, falling back to the default', async () => {
+    const { services, thread } = await threadWithHistory()
+    services.context.updateConfig('thread', { percentages: { recent: 50, summary: 5 } }, thread.id)
+    const view = services.context.updateConfig(
+      'thread',
+      { percentages: { recent: null } },
+      thread.id
+    )
+    expect(view.thread).toEqual({ percentages: { summary: 5 } })
+    expect(view.effective.percentages).toMatchObject({ recent: 55, summary: 5 })
+  })
+
+  it('refuses a new default that would push a thread override over 100 %, naming the thread', async () => {
+    const { services, thread } = await threadWithHistory()
+    services.context.updateConfig('thread', { percentages: { recent: 60, summary: 5 } }, thread.id)
+    // Valid on its own (100 %), but the thread's own shares would then add up to 105 %.
+    const change = { percentages: { retrieved: 15, recent: 50 } }
+    expect(() => services.context.updateConfig('global', change)).toThrow(
+      /would break the thread "Trip".*105 %/
+    )
+    expect(services.context.getConfig().global).toEqual({})
+    expect(services.context.updateConfig('global', { percentages: { summary: 5 } }).global).toEqual(
+      {
+        percentages: { summary: 5 }
+      }
+    )
+  })
+})
+
 describe('build history', () => {
   it('keeps only the newest builds per thread, and goes with its thread', async () => {
     const { services, thread, db } = await threadWithHistory()

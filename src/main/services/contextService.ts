@@ -52,7 +52,10 @@ export class ContextService {
     return { global, thread, effective: this.resolve(global, thread ?? {}) }
   }
 
-  /** Validates the merged result, because a thread raising one share can break the sum. */
+  /**
+   * Validates the merged result, because a thread raising one share can break the sum. A new
+   * default is checked against every thread's overrides, so saving it cannot break a thread.
+   */
   updateConfig(
     scope: 'global' | 'thread',
     change: ContextConfigPatch,
@@ -60,7 +63,17 @@ export class ContextService {
   ): ContextConfigView {
     if (scope === 'global') {
       const global = mergeConfigPatches(this.globalPatch(), change)
-      this.resolve(global, threadId === undefined ? {} : this.threadPatch(threadId))
+      this.resolve(global)
+      for (const thread of this.deps.threads.listWithSetting(CONFIG_KEY)) {
+        const result = resolveContextConfig(global, thread.value as ContextConfigPatch)
+        if (!result.ok) {
+          const name = thread.title || thread.id
+          throw new AppError(
+            'invalid_input',
+            `This default would break the thread "${name}", which overrides it: ${result.issues.join('; ')}`
+          )
+        }
+      }
       this.deps.settings.set(CONFIG_KEY, global)
     } else {
       if (threadId === undefined) {

@@ -81,6 +81,17 @@ export class ThreadRepository {
     })()
   }
 
+  /** Threads whose settings hold an object under `key`, with that object. */
+  listWithSetting(key: string): { id: string; title: string; value: Record<string, unknown> }[] {
+    const rows = this.db
+      .prepare(
+        `SELECT id, title, json_extract(settings, '$.' || ?) AS value FROM threads
+          WHERE json_type(settings, '$.' || ?) = 'object'`
+      )
+      .all(key, key) as { id: string; title: string; value: string }[]
+    return rows.map((row) => ({ ...row, value: JSON.parse(row.value) as Record<string, unknown> }))
+  }
+
   /** Messages go with their thread (ON DELETE CASCADE), and so do their index entries. */
   delete(id: string): boolean {
     return this.db.prepare('DELETE FROM threads WHERE id = ?').run(id).changes > 0

@@ -4,6 +4,7 @@
  * "not empty" and typing a value back to what it was makes the form clean again.
  */
 import {
+  applyPercentages,
   BUDGETED_SECTIONS,
   type BudgetedSection,
   type ContextConfig,
@@ -56,7 +57,7 @@ export interface BudgetForm {
 export function budgetForm(effective: ContextConfig, whatIf: ContextConfigPatch): BudgetForm {
   const total = whatIf.totalBudget === undefined ? effective.totalBudget : whatIf.totalBudget
   return {
-    percentages: { ...effective.percentages, ...whatIf.percentages },
+    percentages: applyPercentages(effective.percentages, whatIf.percentages),
     totalBudget: total ?? null,
     pinning: whatIf.pinning ?? effective.pinning
   }
