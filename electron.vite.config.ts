@@ -30,7 +30,14 @@ export default defineConfig({
     build: {
       // Native modules and their loaders stay outside the bundle so they can be unpacked from
       // app.asar and rebuilt for Electron's ABI.
-      externalizeDeps: true
+      externalizeDeps: true,
+      rollupOptions: {
+        // The embedding worker is its own entry: worker_threads loads out/main/embeddingWorker.js.
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          embeddingWorker: resolve(__dirname, 'src/main/workers/embeddingWorker.ts')
+        }
+      }
     }
   },
   preload: {

@@ -13,6 +13,9 @@ import { createServices } from './services/createServices'
 import type { Publish } from './services/events'
 import { DatabaseOpenError, openDatabase, type OpenOptions } from './store/database'
 import { discardDamagedDatabase } from './store/recovery'
+import type { EmbedderFactory } from './services/memoryModels'
+import { EmbeddingClient } from './workers/embeddingClient'
+import { locateModel } from './workers/modelLocation'
 
 /** Tests and power users can point the app at another database file. */
 const databasePath =
@@ -36,6 +39,26 @@ function electronNativeBinding(): string | undefined {
     'node_modules/better-sqlite3/build/Release/better_sqlite3.node'
   )
   return existsSync(path) ? path : undefined
+}
+
+/**
+ * The embedding model runs in a worker thread (out/main/embeddingWorker.js). Where the model
+ * is read from: see workers/modelLocation.ts. Without one, memory recall uses full text only.
+ */
+const embeddings: EmbedderFactory = (settings) => {
+  const userModels = join(app.getPath('userData'), 'models')
+  const located = locateModel({
+    settings,
+    envFolder: process.env.CONTEXT_LENS_MODELS_DIR,
+    resourcesFolder: app.isPackaged ? join(process.resourcesPath, 'models') : undefined,
+    userModels
+  })
+  if (!located) return null
+  const workerPath = join(__dirname, 'embeddingWorker.js')
+  if (!existsSync(workerPath)) return null
+  console.info(`[memory] embedding model ${located.spec.id} from ${located.origin}`)
+  const embedder = new EmbeddingClient({ workerPath, spec: located.spec, source: located.source })
+  return { embedder, spec: located.spec }
 }
 
 /** Never resets silently: the user sees what happened and chooses. */
@@ -81,7 +104,8 @@ function start(): void {
   const publish: Publish = (event, payload) => {
     for (const window of BrowserWindow.getAllWindows()) window.webContents.send(event, payload)
   }
-  const services = createServices({ db: store.db, info, publish })
+  const services = createServices({ db: store.db, info, publish, embeddings })
+  services.memoryModel.start()
   const registry = createRegistry(createHandlers(services), (channel, error) =>
     console.error(`[ipc] ${channel} failed`, error)
   )
@@ -91,7 +115,20 @@ function start(): void {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createMainWindow(appUrl)
   })
-  app.on('will-quit', () => store.db.close())
+  let closing = false
+  app.on('will-quit', (event) => {
+    if (closing) return
+    // The indexer may be writing a batch: stop it and the worker before closing the store.
+    closing = true
+    event.preventDefault()
+    void services.memoryModel
+      .stop()
+      .catch((error: unknown) => console.error('[memory] stopping failed', error))
+      .finally(() => {
+        store.db.close()
+        app.quit()
+      })
+  })
 }
 
 if (!app.requestSingleInstanceLock()) {

@@ -7,14 +7,22 @@
 import { z } from 'zod'
 import type { BuiltContext, StoredBuild } from './context'
 import { ContextConfigPatchSchema, type ContextConfigView } from './contextConfig'
-import type {
-  AppInfo,
-  AppSettings,
-  Message,
-  SearchHit,
-  SendOutcome,
-  Thread,
-  ThreadListItem
+import {
+  MEMORY_CATEGORIES,
+  type AppInfo,
+  type AppSettings,
+  type Memory,
+  type MemoryChange,
+  type MemoryListPage,
+  type MemoryOrigin,
+  type MemorySearchResult,
+  type MemorySettings,
+  type MemoryStatus,
+  type Message,
+  type SearchHit,
+  type SendOutcome,
+  type Thread,
+  type ThreadListItem
 } from './domain'
 
 /** An endpoint's result type is carried as a phantom; only the input needs a runtime schema. */
@@ -35,6 +43,19 @@ const Title = z
 
 /** Generous, but bounded so one paste cannot exhaust memory in the main process. */
 export const MAX_MESSAGE_CHARS = 2_000_000
+
+const MemoryId = z.number().int().positive()
+const MemoryCategory = z.enum(MEMORY_CATEGORIES)
+const MemoryContent = z
+  .string()
+  .trim()
+  .min(1, { message: 'A memory cannot be empty' })
+  .max(10_000, { message: 'A memory is longer than 10,000 characters' })
+const SearchText = z
+  .string()
+  .trim()
+  .min(1, { message: 'Search text is empty' })
+  .max(500, { message: 'Search text is longer than 500 characters' })
 
 const MessageContent = z
   .string()
@@ -73,6 +94,10 @@ export const contract = {
         pinned: z.boolean().optional(),
         excluded: z.boolean().optional()
       })
+    ),
+    /** "Remember this": the message's text becomes a memory linked to it (deduplicated). */
+    remember: endpoint<MemoryChange>()(
+      z.strictObject({ id: MessageId, category: MemoryCategory.optional() })
     )
   },
   context: {
@@ -80,11 +105,9 @@ export const contract = {
     preview: endpoint<BuiltContext>()(
       z.strictObject({
         threadId: ThreadId,
-        draft: z
-          .string()
-          .max(MAX_MESSAGE_CHARS, {
-            message: `Draft is longer than ${MAX_MESSAGE_CHARS} characters`
-          }),
+        draft: z.string().max(MAX_MESSAGE_CHARS, {
+          message: `Draft is longer than ${MAX_MESSAGE_CHARS} characters`
+        }),
         whatIf: ContextConfigPatchSchema.optional()
       })
     ),
@@ -102,6 +125,69 @@ export const contract = {
           message: 'A thread setting needs threadId',
           path: ['threadId']
         })
+    )
+  },
+  memory: {
+    /** The memory manager's list: newest activity first, by category and/or substring. */
+    list: endpoint<MemoryListPage>()(
+      z
+        .strictObject({
+          category: MemoryCategory.optional(),
+          query: z.string().max(500).optional(),
+          limit: z.number().int().min(1).max(500).optional(),
+          offset: z.number().int().min(0).optional()
+        })
+        .optional()
+    ),
+    /** Same text or a near-duplicate (cosine >= 0.92) updates the existing memory instead. */
+    create: endpoint<MemoryChange>()(
+      z.strictObject({
+        content: MemoryContent,
+        category: MemoryCategory.optional(),
+        sourceMessageId: MessageId.optional()
+      })
+    ),
+    update: endpoint<Memory>()(
+      z
+        .strictObject({
+          id: MemoryId,
+          content: MemoryContent.optional(),
+          category: MemoryCategory.optional()
+        })
+        .refine((input) => input.content !== undefined || input.category !== undefined, {
+          message: 'Nothing to change'
+        })
+    ),
+    /** Undo with `restore({id})`: the history keeps the deleted memory. */
+    delete: endpoint<{ deleted: true; id: number }>()(z.strictObject({ id: MemoryId })),
+    restore: endpoint<Memory>()(z.strictObject({ id: MemoryId })),
+    /** Where a memory came from (its source message, if it still exists) and its history. */
+    origin: endpoint<MemoryOrigin>()(z.strictObject({ id: MemoryId })),
+    /** Hybrid recall (vector KNN + full text, fused): memories and messages of every thread. */
+    search: endpoint<MemorySearchResult>()(
+      z.strictObject({
+        query: SearchText,
+        limit: z.number().int().min(1).max(100).optional(),
+        minSimilarity: z.number().min(0).max(1).optional(),
+        categories: z.array(MemoryCategory).max(4).optional(),
+        scope: z.enum(['thread', 'all']).optional(),
+        threadId: ThreadId.optional(),
+        kinds: z
+          .array(z.enum(['memory', 'message']))
+          .min(1)
+          .max(2)
+          .optional()
+      })
+    ),
+    /** The model's state (download progress), indexing progress, and any degradation. */
+    status: endpoint<MemoryStatus>()(NoInput),
+    getSettings: endpoint<MemorySettings>()(NoInput),
+    /** Changing the model folder loads the new model; a different model re-embeds everything. */
+    updateSettings: endpoint<MemorySettings>()(
+      z.strictObject({
+        modelFolder: z.string().trim().min(1).max(4096).nullable().optional(),
+        allowDownload: z.boolean().optional()
+      })
     )
   },
   search: {
@@ -122,7 +208,11 @@ export const events = {
   /** A thread was created, renamed, deleted or received a message. */
   'threads:changed': event<{ threadId: string }>(),
   /** A message was sent: the exact request, for the inspector. */
-  'context:built': event<StoredBuild>()
+  'context:built': event<StoredBuild>(),
+  /** Model loading/download progress and background indexing progress (throttled). */
+  'memory:status': event<MemoryStatus>(),
+  /** A memory was created, updated, deleted or restored. */
+  'memory:changed': event<{ memoryId: number }>()
 } as const
 
 export type Contract = typeof contract

@@ -1,8 +1,30 @@
 import type { BuildWarning, MemoryCandidate } from '@shared/context'
 
-/** The port the memory service implements (local vector + full-text search). */
+export interface MemorySearchOptions {
+  limit: number
+  /** The thread being built; `scope: 'thread'` limits recalled messages to it. */
+  threadId?: string
+  scope?: 'thread' | 'all'
+  /** Messages the caller already sends verbatim, so they are not recalled as well. */
+  excludeMessageIds?: readonly (string | number)[]
+  minSimilarity?: number
+}
+
+/** What a search found, and why it may be incomplete (full text only, model missing...). */
+export interface MemorySearchOutcome {
+  candidates: MemoryCandidate[]
+  warnings?: BuildWarning[]
+}
+
+/**
+ * The port the memory service implements (local vector + full-text search). A plain array is
+ * a complete result; an outcome can also carry warnings, which the build records.
+ */
 export interface MemorySearch {
-  search(query: string, options: { limit: number; threadId?: string }): Promise<MemoryCandidate[]>
+  search(
+    query: string,
+    options: MemorySearchOptions
+  ): Promise<MemoryCandidate[] | MemorySearchOutcome>
 }
 
 export interface Recall {
@@ -18,15 +40,16 @@ export interface Recall {
 export async function recallMemories(
   search: MemorySearch,
   query: string,
-  options: { limit: number; timeoutMs: number; threadId?: string }
+  options: MemorySearchOptions & { timeoutMs: number }
 ): Promise<Recall> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const deadline = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), options.timeoutMs)
   })
   try {
+    const { limit, threadId, scope, excludeMessageIds, minSimilarity } = options
     const result = await Promise.race([
-      search.search(query, { limit: options.limit, threadId: options.threadId }),
+      search.search(query, { limit, threadId, scope, excludeMessageIds, minSimilarity }),
       deadline
     ])
     if (result === 'timeout') {
@@ -40,7 +63,8 @@ export async function recallMemories(
         ]
       }
     }
-    return { memories: result, warnings: [] }
+    if (Array.isArray(result)) return { memories: result, warnings: [] }
+    return { memories: result.candidates, warnings: result.warnings ?? [] }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     return {

@@ -3,7 +3,7 @@ import type { Handlers } from './registry'
 
 /** Thin: each channel forwards its validated input to one service call. */
 export function createHandlers(services: Services): Handlers {
-  const { threads, chat, context, search, settings } = services
+  const { threads, chat, context, search, settings, memory, memoryModel } = services
   return {
     app: {
       info: () => services.info
@@ -24,7 +24,23 @@ export function createHandlers(services: Services): Handlers {
     messages: {
       list: ({ threadId }) => chat.list(threadId),
       send: ({ threadId, content }) => chat.send(threadId, content),
-      setFlags: ({ id, ...flags }) => chat.setFlags(id, flags)
+      setFlags: ({ id, ...flags }) => chat.setFlags(id, flags),
+      remember: ({ id, category }) => memory.rememberMessage(id, category)
+    },
+    memory: {
+      list: (input) => memory.list(input ?? {}),
+      create: ({ content, category, sourceMessageId }) =>
+        sourceMessageId === undefined
+          ? memory.create({ content, category })
+          : memory.createFromMessage(sourceMessageId, { content, category }),
+      update: ({ id, ...change }) => memory.update(id, change),
+      delete: ({ id }) => memory.delete(id),
+      restore: ({ id }) => memory.restore(id),
+      origin: ({ id }) => memory.origin(id),
+      search: ({ query, ...options }) => memory.search(query, options),
+      status: () => memory.status(),
+      getSettings: () => memoryModel.settings(),
+      updateSettings: (patch) => memoryModel.updateSettings(patch)
     },
     context: {
       preview: ({ threadId, draft, whatIf }) => context.preview(threadId, draft, whatIf),

@@ -5,14 +5,23 @@ import { EngineRegistry } from '../context/engine/engineRegistry'
 import type { MemorySearch } from '../context/memorySearch'
 import { o200kCounter } from '../context/tokenCounter'
 import { BuildRepository } from '../store/buildRepository'
+import { EmbeddingQueueRepository } from '../store/embeddingQueueRepository'
+import { MemoryRepository } from '../store/memoryRepository'
 import { MessageRepository } from '../store/messageRepository'
+import { RecallRepository } from '../store/recallRepository'
 import { SearchRepository } from '../store/searchRepository'
 import { SettingsRepository } from '../store/settingsRepository'
 import { ThreadRepository } from '../store/threadRepository'
+import { VectorStore } from '../store/vectorStore'
 import { ChatService } from './chatService'
 import { ContextService } from './contextService'
 import { ThreadMessageCache } from './threadMessageCache'
 import type { Publish } from './events'
+import { AutomaticMemoryExtraction, type MemoryExtractor } from './memoryExtraction'
+import { MemoryIndexer } from './memoryIndexer'
+import { MemoryModelManager, type EmbedderFactory } from './memoryModels'
+import { memoryRecall } from './memoryRecall'
+import { MemoryService } from './memoryService'
 import { SearchService } from './searchService'
 import { SettingsService } from './settingsService'
 import { ThreadService } from './threadService'
@@ -24,6 +33,13 @@ export interface Services {
   context: ContextService
   search: SearchService
   settings: SettingsService
+  /** Long-term memory: curated memories and hybrid recall over every message. */
+  memory: MemoryService
+  /** The embedding model and background indexing; `start()` once, `stop()` at quit. */
+  memoryModel: MemoryModelManager
+  memoryIndexer: MemoryIndexer
+  /** Does nothing until a model provider supplies an extractor (a later issue). */
+  memoryExtraction: AutomaticMemoryExtraction
 }
 
 export interface ServiceOptions {
@@ -32,9 +48,21 @@ export interface ServiceOptions {
   publish: Publish
   now?: () => number
   log?: (message: string, error: unknown) => void
-  /** Long-term memory arrives with the memory issue; until then the section has no candidates. */
+  /**
+   * Replaces the retrieved section's search (tests use fakes). By default it is the memory
+   * service's hybrid recall.
+   */
   memory?: MemorySearch
+  /** Starts the embedding worker for the memory settings; without it recall is full text only. */
+  embeddings?: EmbedderFactory | null
+  /** Background indexing tuning (tests poll faster). */
+  indexing?: { batchSize?: number; idleMs?: number }
+  /** Automatic extraction of preferences and facts; needs a model provider (later issue). */
+  memoryExtractor?: MemoryExtractor | null
 }
+
+/** memory:status is pushed at most this often while indexing runs. */
+const STATUS_INTERVAL_MS = 500
 
 /** Builds kept per thread for the inspector's history. */
 const BUILD_HISTORY = 20
@@ -42,17 +70,57 @@ const BUILD_HISTORY = 20
 /** Threads whose messages stay in memory for fast previews (see ThreadMessageCache). */
 const CACHED_THREADS = 4
 
-const noLongTermMemory: MemorySearch = { search: async () => [] }
-
 /** The composition root shared by the Electron main process and the browser test harness. */
 export function createServices({
   db,
   info,
-  publish,
+  publish: emit,
   now = Date.now,
   log = (message, error) => console.error(`[services] ${message}`, error),
-  memory = noLongTermMemory
+  memory: memorySearch,
+  embeddings = null,
+  indexing = {},
+  memoryExtractor = null
 }: ServiceOptions): Services {
+  const recall = new RecallRepository(db)
+  const vectors = new VectorStore(db)
+  const queue = new EmbeddingQueueRepository(db)
+  const publishStatus = throttle(() => {
+    // A trailing update may fire after the store was closed at quit: nothing left to report.
+    if (db.open) emit('memory:status', memoryService.status())
+  }, STATUS_INTERVAL_MS)
+  const memoryIndexer = new MemoryIndexer({
+    queue,
+    vectors,
+    now,
+    log,
+    changed: publishStatus,
+    ...indexing
+  })
+  // Stored messages wake the indexer; a deleted thread's queued embedding work is cancelled
+  // (its vectors and queue rows went with its messages, by trigger).
+  const publish: Publish = (event, payload) => {
+    emit(event, payload)
+    if (event === 'threads:changed') {
+      const { threadId } = payload as { threadId: string }
+      if (recall.threadExists(threadId)) memoryIndexer.wake()
+      else memoryIndexer.cancelThread(threadId)
+    }
+  }
+  const memoryService = new MemoryService({
+    memories: new MemoryRepository(db),
+    recall,
+    vectors,
+    queue,
+    indexer: memoryIndexer,
+    now,
+    log,
+    changed: (memoryId) => {
+      emit('memory:changed', { memoryId })
+      publishStatus()
+    }
+  })
+
   const threadRepository = new ThreadRepository(db)
   const messages = new MessageRepository(db)
   const settingsRepository = new SettingsRepository(db)
@@ -66,15 +134,25 @@ export function createServices({
     settings: settingsRepository,
     builds: new BuildRepository(db, BUILD_HISTORY),
     engines: new EngineRegistry(),
-    memory,
+    memory: memorySearch ?? memoryRecall(memoryService),
     systemPrompt: () => settings.get().systemPrompt,
     now,
     publish
+  })
+  const memoryModel = new MemoryModelManager({
+    settings: settingsRepository,
+    indexer: memoryIndexer,
+    factory: embeddings,
+    log
   })
   return {
     info,
     threads,
     context,
+    memory: memoryService,
+    memoryModel,
+    memoryIndexer,
+    memoryExtraction: new AutomaticMemoryExtraction(memoryService, memoryExtractor, log),
     chat: new ChatService(messages, cache, threads, context, {
       now,
       tokens: o200kCounter,
@@ -83,5 +161,26 @@ export function createServices({
     }),
     search: new SearchService(new SearchRepository(db)),
     settings
+  }
+}
+
+/** Runs `fn` at most once per `ms`, always once more after the last call (trailing edge). */
+function throttle(fn: () => void, ms: number): () => void {
+  let last = 0
+  let timer: ReturnType<typeof setTimeout> | null = null
+  return () => {
+    const wait = last + ms - Date.now()
+    if (wait <= 0) {
+      last = Date.now()
+      fn()
+      return
+    }
+    if (timer) return
+    timer = setTimeout(() => {
+      timer = null
+      last = Date.now()
+      fn()
+    }, wait)
+    timer.unref?.()
   }
 }

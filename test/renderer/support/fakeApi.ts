@@ -19,6 +19,7 @@ import type {
   Thread,
   ThreadListItem
 } from '@shared/domain'
+import { createFakeMemoryApi } from './fakeMemoryApi'
 import { fail, ok, type IpcError, type IpcResult } from '@shared/result'
 import { fakeBuild, fakeTokens } from './fakeBuild'
 
@@ -163,6 +164,16 @@ export function createFakeBackend(): FakeBackend {
     }
   }
 
+  const memoryFake = createFakeMemoryApi({
+    message: (id) => {
+      for (const [threadId, list] of messages) {
+        const found = list.find((message) => message.id === id)
+        if (found) return { content: found.content, threadId }
+      }
+      return undefined
+    }
+  })
+
   backend.api = {
     app: {
       info: handle('app:info', () =>
@@ -258,7 +269,8 @@ export function createFakeBackend(): FakeBackend {
           }
           return fail({ code: 'not_found', message: 'Message not found' })
         }
-      )
+      ),
+      remember: memoryFake.remember
     },
     context: {
       preview: handle(
@@ -294,6 +306,7 @@ export function createFakeBackend(): FakeBackend {
         }
       )
     },
+    memory: memoryFake.memory,
     search: {
       query: handle('search:query', ({ query }: { query: string; limit?: number }) => {
         const needle = query.trim().toLowerCase()

@@ -1,0 +1,78 @@
+/**
+ * The pure parts of hybrid recall: which words of a query go to the full-text index, and how
+ * the vector and full-text rankings are fused (reciprocal-rank fusion).
+ */
+
+/** RRF's k: 60 as in Cormack et al. (2009); it damps the difference between ranks 1 and 2. */
+export const RRF_K = 60
+
+/** Query words that say nothing about the topic; matching them in FTS only adds noise. */
+const STOPWORDS = new Set(
+  (
+    'the and for are but not you your yours all any can had has have her his him how its our out ' +
+    'was were who whom why what when where which will with would should could shall this that ' +
+    'these those there their they them then than from into onto about also just like some such ' +
+    "very does did doing done been being i’m i'm it's don't my mine me we us she he it is am " +
+    'do of to in on at by or if so as be an a please tell remember know think want need'
+  ).split(/\s+/u)
+)
+
+/** CJK characters that alone carry no topic (pronouns, particles, question words). */
+const CJK_FUNCTION_CHARS = new Set([
+  ...'我你他她它们的了是在吗呢吧啊么什怎哪个这那有和也都就不要会能请帮一'
+])
+
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu
+const MAX_TERMS = 24
+
+/**
+ * Terms for the trigram FTS index: words of 3+ characters that are not stopwords, and every
+ * three-character window of a CJK run (the trigram tokenizer matches those as substrings),
+ * skipping windows made only of function characters. Two-character Chinese words cannot use
+ * the trigram index; the vector search covers them.
+ */
+export function recallTerms(query: string): string[] {
+  const text = query.normalize('NFKC').toLowerCase()
+  const terms: string[] = []
+  for (const run of text.match(CJK_RUN) ?? []) {
+    const chars = [...run]
+    for (let i = 0; i + 3 <= chars.length; i++) {
+      const window = chars.slice(i, i + 3)
+      if (window.every((c) => CJK_FUNCTION_CHARS.has(c))) continue
+      terms.push(window.join(''))
+    }
+  }
+  const latin = text.replace(CJK_RUN, ' ')
+  for (const word of latin.match(WORD) ?? []) {
+    if ([...word].length >= 3 && !STOPWORDS.has(word)) terms.push(word)
+  }
+  return [...new Set(terms)].slice(0, MAX_TERMS)
+}
+
+/** Any term may match (BM25 ranks by how many and how rare); every term is a quoted literal. */
+export function orExpression(terms: readonly string[]): string {
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ')
+}
+
+/** The share of `terms` that occur in `content` (case-insensitive). */
+export function matchedShare(content: string, terms: readonly string[]): number {
+  if (terms.length === 0) return 0
+  const lower = content.normalize('NFKC').toLowerCase()
+  return terms.filter((term) => lower.includes(term)).length / terms.length
+}
+
+/** Whether `content` contains a CJK trigram term or a Latin term of 4+ characters. */
+export function hasStrongTerm(content: string, terms: readonly string[]): boolean {
+  const lower = content.normalize('NFKC').toLowerCase()
+  return terms.some(
+    (term) => (term.match(CJK_RUN) || [...term].length >= 4) && lower.includes(term)
+  )
+}
+
+/** Each ranked list contributes 1 / (k + rank); ranks start at 1. */
+export function rrfScore(ranks: readonly (number | undefined)[], lists: number): number {
+  const raw = ranks.reduce<number>((sum, rank) => (rank ? sum + 1 / (RRF_K + rank) : sum), 0)
+  // Scaled so that first place in every list is 1: readable in the inspector.
+  return raw / (lists / (RRF_K + 1))
+}

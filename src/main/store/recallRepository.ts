@@ -1,0 +1,84 @@
+import type Database from 'better-sqlite3'
+import type { Role } from '@shared/domain'
+
+/** A stored message as recall reads it. */
+export interface RecallMessage {
+  id: number
+  threadId: string
+  threadTitle: string
+  seq: number
+  role: Role
+  content: string
+  createdAt: number
+  excluded: boolean
+}
+
+interface Row {
+  id: number
+  thread_id: string
+  title: string
+  seq: number
+  role: Role
+  content: string
+  created_at: number
+  excluded: number
+}
+
+/** Roles recall brings back: a tool result without its call, or a system prompt, would mislead. */
+export const RECALLED_ROLES: readonly Role[] = ['user', 'assistant']
+
+/** Reads over messages for long-term recall (full text and lookups by id). */
+export class RecallRepository {
+  constructor(private readonly db: Database.Database) {}
+
+  messages(ids: readonly number[]): Map<number, RecallMessage> {
+    if (ids.length === 0) return new Map()
+    const rows = this.db
+      .prepare(
+        `SELECT m.id, m.thread_id, t.title, m.seq, m.role, m.content, m.created_at, m.excluded
+           FROM messages m JOIN threads t ON t.id = m.thread_id
+          WHERE m.id IN (${ids.map(() => '?').join(',')})`
+      )
+      .all(...ids) as Row[]
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          id: row.id,
+          threadId: row.thread_id,
+          threadTitle: row.title,
+          seq: row.seq,
+          role: row.role,
+          content: row.content,
+          createdAt: row.created_at,
+          excluded: row.excluded === 1
+        }
+      ])
+    )
+  }
+
+  /** BM25-ranked ids of recallable messages (never excluded ones) matching an FTS5 expression. */
+  ftsMessages(match: string, limit: number, threadId?: string): number[] {
+    const roles = RECALLED_ROLES.map((r) => `'${r}'`).join(',')
+    return this.db
+      .prepare(
+        `SELECT m.id FROM messages_fts f JOIN messages m ON m.id = f.rowid
+          WHERE messages_fts MATCH ? AND m.excluded = 0 AND m.role IN (${roles})
+                ${threadId === undefined ? '' : 'AND m.thread_id = ?'}
+          ORDER BY f.rank LIMIT ?`
+      )
+      .pluck()
+      .all(...(threadId === undefined ? [match, limit] : [match, threadId, limit])) as number[]
+  }
+
+  totals(): { messages: number; memories: number } {
+    return {
+      messages: this.db.prepare('SELECT count(*) FROM messages').pluck().get() as number,
+      memories: this.db.prepare('SELECT count(*) FROM memories').pluck().get() as number
+    }
+  }
+
+  threadExists(id: string): boolean {
+    return this.db.prepare('SELECT 1 FROM threads WHERE id = ?').get(id) !== undefined
+  }
+}

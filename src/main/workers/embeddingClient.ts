@@ -1,0 +1,261 @@
+/**
+ * The main-process side of the embedding worker: a small typed client with a bounded queue,
+ * batching, query priority and cancellation by tag. It never runs a model itself.
+ */
+import { cpus } from 'node:os'
+import { Worker } from 'node:worker_threads'
+import {
+  EmbedderUnavailableError,
+  EmbeddingCancelledError,
+  EmbeddingQueueFullError,
+  type EmbedOptions,
+  type Embedder,
+  type EmbedderStatus
+} from './embedder'
+import type { EmbeddingModelSpec, ModelSource } from './embeddingModels'
+import type { FromWorker, ToWorker, WorkerInit } from './embeddingProtocol'
+
+export interface EmbeddingClientOptions {
+  /** The built worker file (out/main/embeddingWorker.js in the app). */
+  workerPath: string
+  spec: EmbeddingModelSpec
+  source: ModelSource
+  /** Texts per forward pass. Small batches keep a waiting query's delay short. */
+  maxBatch?: number
+  /** Characters per forward pass, so a batch of long messages stays short too. */
+  maxBatchChars?: number
+  /** Texts waiting at most; more is refused with `EmbeddingQueueFullError`. */
+  maxQueued?: number
+  threads?: number
+}
+
+interface Job {
+  texts: string[]
+  priority: 'query' | 'background'
+  tag: string | undefined
+  resolve: (vectors: Float32Array[]) => void
+  reject: (error: Error) => void
+}
+
+interface Batch {
+  jobs: Job[]
+}
+
+export class EmbeddingClient implements Embedder {
+  private readonly worker: Worker
+  private readonly queue: Job[] = []
+  private readonly inFlight = new Map<number, Batch>()
+  private readonly listeners = new Set<(status: EmbedderStatus) => void>()
+  private readonly readyPromise: Promise<{ modelId: string; dimension: number }>
+  private current: EmbedderStatus
+  private nextId = 1
+  private queuedTexts = 0
+  private closed = false
+  private readonly maxBatch: number
+  private readonly maxBatchChars: number
+  private readonly maxQueued: number
+
+  constructor(options: EmbeddingClientOptions) {
+    this.maxBatch = options.maxBatch ?? 16
+    this.maxBatchChars = options.maxBatchChars ?? 8_000
+    this.maxQueued = options.maxQueued ?? 1_024
+    this.current = {
+      state: options.source.kind === 'hub' ? 'downloading' : 'loading',
+      modelId: options.spec.id,
+      dimension: null,
+      progress: [],
+      error: null
+    }
+    const init: WorkerInit = {
+      spec: options.spec,
+      source: options.source,
+      threads: options.threads ?? Math.max(1, Math.floor(cpus().length / 2))
+    }
+    this.worker = new Worker(options.workerPath, { workerData: init })
+    // The worker must not keep the process alive on its own (tests, app quit).
+    this.worker.unref()
+    this.readyPromise = new Promise((resolve, reject) => {
+      this.worker.on('message', (message: FromWorker) => {
+        switch (message.type) {
+          case 'progress':
+            this.setStatus({ progress: mergeProgress(this.current.progress, message) })
+            return
+          case 'ready':
+            this.setStatus({ state: 'ready', dimension: message.dimension, progress: [] })
+            resolve({ modelId: message.modelId, dimension: message.dimension })
+            this.pump()
+            return
+          case 'failed':
+            this.fail(message.message)
+            reject(new EmbedderUnavailableError(message.message))
+            return
+          case 'result':
+            this.settle(message.id, null, message)
+            return
+          case 'error':
+            this.settle(message.id, new Error(message.message), null)
+            return
+        }
+      })
+      this.worker.on('error', (error) => {
+        this.fail(error.message)
+        reject(new EmbedderUnavailableError(error.message))
+      })
+      this.worker.on('exit', (code) => {
+        if (this.closed) return
+        const reason = `the embedding worker exited (code ${code})`
+        this.fail(reason)
+        reject(new EmbedderUnavailableError(reason))
+      })
+    })
+    // Callers that never await ready() must not see an unhandled rejection.
+    this.readyPromise.catch(() => {})
+  }
+
+  status(): EmbedderStatus {
+    return this.current
+  }
+
+  ready(): Promise<{ modelId: string; dimension: number }> {
+    return this.readyPromise
+  }
+
+  embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    if (this.current.state === 'unavailable') {
+      return Promise.reject(new EmbedderUnavailableError(this.current.error ?? 'unavailable'))
+    }
+    if (texts.length === 0) return Promise.resolve([])
+    if (this.queuedTexts + texts.length > this.maxQueued) {
+      return Promise.reject(new EmbeddingQueueFullError(this.maxQueued))
+    }
+    return new Promise((resolve, reject) => {
+      const job: Job = {
+        texts: [...texts],
+        priority: options.priority ?? 'background',
+        tag: options.tag,
+        resolve,
+        reject
+      }
+      if (job.priority === 'query') {
+        const firstBackground = this.queue.findIndex((j) => j.priority === 'background')
+        this.queue.splice(firstBackground === -1 ? this.queue.length : firstBackground, 0, job)
+      } else {
+        this.queue.push(job)
+      }
+      this.queuedTexts += job.texts.length
+      this.pump()
+    })
+  }
+
+  cancel(tag: string): number {
+    let cancelled = 0
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const job = this.queue[i] as Job
+      if (job.tag !== tag) continue
+      this.queue.splice(i, 1)
+      this.queuedTexts -= job.texts.length
+      job.reject(new EmbeddingCancelledError())
+      cancelled++
+    }
+    // A batch already in the worker finishes, but its tagged results are thrown away.
+    for (const batch of this.inFlight.values()) {
+      for (const job of batch.jobs) {
+        if (job.tag === tag) {
+          job.reject(new EmbeddingCancelledError())
+          job.resolve = () => {}
+          cancelled++
+        }
+      }
+    }
+    return cancelled
+  }
+
+  onStatus(listener: (status: EmbedderStatus) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    for (const job of this.queue.splice(0)) job.reject(new EmbeddingCancelledError())
+    for (const batch of this.inFlight.values()) {
+      for (const job of batch.jobs) job.reject(new EmbeddingCancelledError())
+    }
+    this.inFlight.clear()
+    this.queuedTexts = 0
+    await this.worker.terminate()
+  }
+
+  /** Sends the next batch when the worker is idle: queries first, then background jobs. */
+  private pump(): void {
+    if (this.current.state !== 'ready' || this.inFlight.size > 0 || this.queue.length === 0) return
+    const jobs: Job[] = []
+    let count = 0
+    let chars = 0
+    while (this.queue.length > 0) {
+      const next = this.queue[0] as Job
+      const nextChars = next.texts.reduce((sum, t) => sum + Math.min(t.length, 2_000), 0)
+      const fits =
+        count + next.texts.length <= this.maxBatch && chars + nextChars <= this.maxBatchChars
+      if (jobs.length > 0 && !fits) break
+      this.queue.shift()
+      jobs.push(next)
+      count += next.texts.length
+      chars += nextChars
+    }
+    this.queuedTexts -= count
+    const id = this.nextId++
+    this.inFlight.set(id, { jobs })
+    const message: ToWorker = { type: 'embed', id, texts: jobs.flatMap((j) => j.texts) }
+    this.worker.postMessage(message)
+  }
+
+  private settle(
+    id: number,
+    error: Error | null,
+    result: { dimension: number; vectors: Float32Array } | null
+  ): void {
+    const batch = this.inFlight.get(id)
+    this.inFlight.delete(id)
+    if (batch) {
+      let row = 0
+      for (const job of batch.jobs) {
+        if (error || !result) {
+          job.reject(error ?? new Error('no result'))
+          continue
+        }
+        const vectors = job.texts.map((_, i) => {
+          const start = (row + i) * result.dimension
+          return result.vectors.slice(start, start + result.dimension)
+        })
+        row += job.texts.length
+        job.resolve(vectors)
+      }
+    }
+    this.pump()
+  }
+
+  private fail(reason: string): void {
+    this.setStatus({ state: 'unavailable', error: reason, progress: [] })
+    for (const job of this.queue.splice(0)) job.reject(new EmbedderUnavailableError(reason))
+    for (const batch of this.inFlight.values()) {
+      for (const job of batch.jobs) job.reject(new EmbedderUnavailableError(reason))
+    }
+    this.inFlight.clear()
+    this.queuedTexts = 0
+  }
+
+  private setStatus(change: Partial<EmbedderStatus>): void {
+    this.current = { ...this.current, ...change }
+    for (const listener of this.listeners) listener(this.current)
+  }
+}
+
+function mergeProgress(
+  list: EmbedderStatus['progress'],
+  update: { file: string; loaded: number; total: number }
+): EmbedderStatus['progress'] {
+  const others = list.filter((p) => p.file !== update.file)
+  return [...others, { file: update.file, loaded: update.loaded, total: update.total }]
+}

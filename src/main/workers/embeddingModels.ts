@@ -1,0 +1,83 @@
+/**
+ * What the app knows about each sentence-embedding model it can run, and where a model's files
+ * come from. Pure data and path logic; the worker and the services both read it.
+ */
+
+export type Pooling = 'mean' | 'cls'
+
+export interface EmbeddingModelSpec {
+  /** The transformers.js / Hugging Face id, also the folder name under a models root. */
+  id: string
+  pooling: Pooling
+  /**
+   * bge-small-zh-v1.5's tokenizer does not lowercase, so capitalised English words become
+   * [UNK] ("I", "Coffee"); lowercasing first keeps them in the vocabulary.
+   */
+  lowercase: boolean
+  /** Which ONNX file: `q8` reads onnx/model_quantized.onnx. */
+  dtype: 'q8' | 'fp32'
+  /**
+   * The raw cosine at which this model calls two texts related. Raw cosines are not comparable
+   * across models (bge puts unrelated English pairs near 0.6), so `minSimilarity` is applied to
+   * a calibrated value that maps this point to 0.6 (see `calibratedSimilarity`).
+   */
+  relatedCosine: number
+  /** Characters embedded per text at most; the tokenizer also truncates at 512 tokens. */
+  maxChars: number
+  /** Per-language centering (workers/centering.ts), or none. Part of the space's identity. */
+  centering: 'lang-v1' | null
+}
+
+export const DEFAULT_MODEL_ID = 'Xenova/bge-small-zh-v1.5'
+
+const KNOWN: Record<string, Omit<EmbeddingModelSpec, 'id'>> = {
+  [DEFAULT_MODEL_ID]: {
+    pooling: 'mean',
+    lowercase: true,
+    dtype: 'q8',
+    // After centering, paraphrases of one statement mostly score 0.25-0.6 and unrelated
+    // pairs 0.0-0.2 (docs/MEMORY.md has the measurements).
+    relatedCosine: 0.2,
+    maxChars: 2000,
+    centering: 'lang-v1'
+  }
+}
+
+/** A spec for `id`: the known one, or mean pooling with no calibration for an unknown model. */
+export function modelSpec(
+  id: string,
+  overrides: Partial<EmbeddingModelSpec> = {}
+): EmbeddingModelSpec {
+  const known = KNOWN[id] ?? KNOWN[id.replace(/^.*\//, 'Xenova/')]
+  return {
+    id,
+    pooling: 'mean',
+    lowercase: false,
+    dtype: 'q8',
+    relatedCosine: 0.6,
+    maxChars: 2000,
+    centering: null,
+    ...known,
+    ...overrides
+  }
+}
+
+/** The threshold scale: `relatedCosine` maps to 0.6 and 1 to 1, linearly, clamped to [0, 1]. */
+export function calibratedSimilarity(cosine: number, relatedCosine: number): number {
+  const value = 0.6 + (0.4 * (cosine - relatedCosine)) / (1 - relatedCosine)
+  return Math.min(1, Math.max(0, value))
+}
+
+/**
+ * Where the worker reads the model. `folder`: a models root that holds `<id>/config.json` etc.
+ * and nothing is downloaded. `hub`: the same layout under `cacheDir`, filled from the Hugging
+ * Face hub on first use (the only network access memory ever makes, and it sends no user data).
+ */
+export type ModelSource =
+  /** `name` is the model's folder under `root` (often, but not always, the spec's id). */
+  { kind: 'folder'; root: string; name: string } | { kind: 'hub'; cacheDir: string }
+
+/** The identity of a vector space: vectors of different spaces are never compared. */
+export function spaceKey(spec: EmbeddingModelSpec, dimension: number): string {
+  return `${spec.id}|${spec.pooling}|${spec.lowercase ? 'lc' : 'raw'}|${spec.centering ?? 'raw'}|${dimension}`
+}

@@ -1,0 +1,19 @@
+/** Messages between the main process and the embedding worker (structured-clone data). */
+import type { EmbeddingModelSpec, ModelSource } from './embeddingModels'
+
+export interface WorkerInit {
+  spec: EmbeddingModelSpec
+  source: ModelSource
+  /** ONNX Runtime intra-op threads; the main process keeps at least one core. */
+  threads: number
+}
+
+export type ToWorker = { type: 'embed'; id: number; texts: string[] } | { type: 'close' }
+
+export type FromWorker =
+  | { type: 'progress'; file: string; loaded: number; total: number }
+  | { type: 'ready'; modelId: string; dimension: number }
+  | { type: 'failed'; message: string }
+  /** `vectors` is texts.length × dimension floats, row after row (transferred, not copied). */
+  | { type: 'result'; id: number; dimension: number; vectors: Float32Array }
+  | { type: 'error'; id: number; message: string }

@@ -1,0 +1,129 @@
+/**
+ * The embedding worker: a worker_threads entry (built to out/main/embeddingWorker.js) that
+ * loads a sentence-embedding model with transformers.js and turns batches of text into
+ * mean-pooled (or CLS), unit-length vectors, centred per language when the model's spec says
+ * so (workers/centering.ts). Inference never runs on the Electron main thread
+ * or in the renderer. Everything it reads comes from `workerData`; it writes nothing but the
+ * model cache when the source is the hub.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers'
+import { center, cjkWeight, meanOf, REFERENCE_EN, REFERENCE_ZH } from './centering'
+import type { FromWorker, ToWorker, WorkerInit } from './embeddingProtocol'
+
+if (!parentPort) throw new Error('embeddingWorker must run in a worker thread')
+const port = parentPort
+const init = workerData as WorkerInit
+const post = (message: FromWorker, transfer: ArrayBuffer[] = []) =>
+  port.postMessage(message, transfer)
+
+interface ProgressInfo {
+  status: string
+  file?: string
+  loaded?: number
+  total?: number
+}
+
+async function load(): Promise<FeatureExtractionPipeline> {
+  const { spec, source } = init
+  env.allowLocalModels = true
+  if (source.kind === 'folder') {
+    env.allowRemoteModels = false
+    env.localModelPath = withSlash(source.root)
+    env.useFSCache = false
+  } else {
+    // The hub cache uses the same <id>/<file> layout, so the folder is read locally next time.
+    env.allowRemoteModels = true
+    env.localModelPath = withSlash(source.cacheDir)
+    env.cacheDir = source.cacheDir
+    env.useFSCache = true
+  }
+  const name = source.kind === 'folder' ? source.name : spec.id
+  const extractor = await pipeline('feature-extraction', name, {
+    dtype: spec.dtype,
+    session_options: { intraOpNumThreads: init.threads, interOpNumThreads: 1 },
+    progress_callback: (info: ProgressInfo) => {
+      if (info.status === 'progress' && info.file) {
+        post({
+          type: 'progress',
+          file: info.file,
+          loaded: info.loaded ?? 0,
+          total: info.total ?? 0
+        })
+      }
+    }
+  })
+  return extractor
+}
+
+function withSlash(path: string): string {
+  return path.endsWith('/') || path.endsWith('\\') ? path : `${path}/`
+}
+
+function prepare(text: string): string {
+  const cut = text.length > init.spec.maxChars ? text.slice(0, init.spec.maxChars) : text
+  const flat = cut.replace(/\s+/gu, ' ').trim() || ' '
+  return init.spec.lowercase ? flat.toLowerCase() : flat
+}
+
+/** Pooled, normalised rows, one per text. */
+async function embedRows(
+  extractor: FeatureExtractionPipeline,
+  texts: string[]
+): Promise<Float32Array[]> {
+  const output = await extractor(texts.map(prepare), {
+    pooling: init.spec.pooling,
+    normalize: true
+  })
+  const dimension = output.dims[1] as number
+  const data = output.data as Float32Array
+  return texts.map((_, i) => data.slice(i * dimension, (i + 1) * dimension))
+}
+
+async function main(): Promise<void> {
+  let extractor: FeatureExtractionPipeline
+  let means: { en: Float32Array; zh: Float32Array } | null = null
+  let dimension: number
+  try {
+    extractor = await load()
+    const [probe] = await embedRows(extractor, ['probe'])
+    dimension = (probe as Float32Array).length
+    if (init.spec.centering) {
+      means = {
+        en: meanOf(await embedRows(extractor, REFERENCE_EN)),
+        zh: meanOf(await embedRows(extractor, REFERENCE_ZH))
+      }
+    }
+    post({ type: 'ready', modelId: init.spec.id, dimension })
+  } catch (error) {
+    post({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
+    return
+  }
+
+  // One batch at a time: the client sends the next batch only after this one answers, which is
+  // what lets a query overtake queued background work.
+  port.on('message', async (message: ToWorker) => {
+    if (message.type === 'close') {
+      await extractor.dispose().catch(() => {})
+      port.close()
+      return
+    }
+    try {
+      const rows = await embedRows(extractor, message.texts)
+      const vectors = new Float32Array(rows.length * dimension)
+      rows.forEach((row, i) => {
+        const text = message.texts[i] as string
+        vectors.set(means ? center(row, cjkWeight(text), means) : row, i * dimension)
+      })
+      post({ type: 'result', id: message.id, dimension, vectors }, [vectors.buffer as ArrayBuffer])
+    } catch (error) {
+      post({
+        type: 'error',
+        id: message.id,
+        message: error instanceof Error ? error.message : String(error)
+      })
+    }
+  })
+}
+
+void main()

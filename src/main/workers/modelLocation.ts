@@ -1,0 +1,91 @@
+/**
+ * Finds the embedding model on this machine. In order: the folder set in the memory settings,
+ * a folder named by CONTEXT_LENS_MODELS_DIR (development), the copy shipped in the packaged
+ * app's resources, the copy downloaded earlier into the user-data folder; failing all of
+ * those, a one-time download from the Hugging Face hub into the user-data folder when allowed.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import type { MemorySettings } from '@shared/domain'
+import {
+  DEFAULT_MODEL_ID,
+  modelSpec,
+  type EmbeddingModelSpec,
+  type ModelSource
+} from './embeddingModels'
+
+const REQUIRED = ['config.json', 'tokenizer.json', 'tokenizer_config.json']
+
+export function isModelFolder(folder: string, dtype: 'q8' | 'fp32' = 'q8'): boolean {
+  const weights = dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx'
+  return [...REQUIRED, weights].every((file) => existsSync(join(folder, file)))
+}
+
+/** The id a folder declares (context-lens-model.json, written by the fetch script), if any. */
+function declaredId(folder: string): string | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(join(folder, 'context-lens-model.json'), 'utf8')) as {
+      id?: unknown
+    }
+    return typeof manifest.id === 'string' ? manifest.id : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A folder given by the user may be the model folder itself or a models root holding
+ * `<id>/...` (the layout transformers.js and our cache use).
+ */
+export function folderSource(
+  folder: string,
+  modelId: string = DEFAULT_MODEL_ID
+): { spec: EmbeddingModelSpec; source: ModelSource } | null {
+  if (isModelFolder(folder)) {
+    const id = declaredId(folder) ?? basename(folder)
+    return {
+      spec: modelSpec(id),
+      source: { kind: 'folder', root: dirname(folder), name: basename(folder) }
+    }
+  }
+  const nested = join(folder, modelId)
+  if (isModelFolder(nested)) {
+    return {
+      spec: modelSpec(declaredId(nested) ?? modelId),
+      source: { kind: 'folder', root: folder, name: modelId }
+    }
+  }
+  return null
+}
+
+export interface ModelLocations {
+  settings: MemorySettings
+  /** CONTEXT_LENS_MODELS_DIR, for development against the test cache. */
+  envFolder?: string
+  /** process.resourcesPath/models in a packaged app. */
+  resourcesFolder?: string
+  /** <userData>/models: where a downloaded model is kept. */
+  userModels: string
+}
+
+export function locateModel(
+  where: ModelLocations
+): { spec: EmbeddingModelSpec; source: ModelSource; origin: string } | null {
+  const candidates: [string, string | undefined | null][] = [
+    ['settings', where.settings.modelFolder],
+    ['environment', where.envFolder],
+    ['resources', where.resourcesFolder],
+    ['user data', where.userModels]
+  ]
+  for (const [origin, folder] of candidates) {
+    if (!folder) continue
+    const found = folderSource(folder)
+    if (found) return { ...found, origin }
+  }
+  if (!where.settings.allowDownload) return null
+  return {
+    spec: modelSpec(DEFAULT_MODEL_ID),
+    source: { kind: 'hub', cacheDir: where.userModels },
+    origin: 'download'
+  }
+}

