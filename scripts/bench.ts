@@ -13,6 +13,7 @@ import { countMessageTokens } from '../src/main/context/messageTokens'
 import { estimateCounter, o200kCounter, tokenCounterFor } from '../src/main/context/tokenCounter'
 import type { BuildRequest } from '@shared/context'
 import { syntheticMemories, syntheticText, syntheticThread } from './bench/syntheticThread'
+import { vectorSearchFigures } from './bench/vectorSearch'
 
 const SIZES = [1_000, 10_000, 100_000]
 /** Enough samples for a stable p95; the baseline gets fewer where one build takes seconds. */
@@ -128,10 +129,23 @@ for (const t of throughput) {
   )
 }
 
+const vectorSearch = [10_000, 100_000].map(vectorSearchFigures)
+console.log(
+  '\nmessage vector search, k = 10 | two-stage p50 | p95 | exact sqlite-vec p50 | p95 | recall@10'
+)
+for (const v of vectorSearch) {
+  console.log(
+    `${String(v.vectors).padStart(7)} x ${v.dimension}-d vectors |${ms(v.twoStage.p50)} ms |${ms(v.twoStage.p95)} ms |${ms(v.exact.p50)} ms |${ms(v.exact.p95)} ms | ${v.recallAt10.toFixed(3)}`
+  )
+}
+console.log(
+  '(two-stage: Hamming scan of binary codes in memory, exact re-scoring of 400 candidates)'
+)
+
 const out = resolve(process.cwd(), 'bench-results')
 mkdirSync(out, { recursive: true })
 writeFileSync(
   resolve(out, 'bench.json'),
-  `${JSON.stringify({ node: process.version, cores: cpus().length, model: config.model, builds, throughput }, null, 2)}\n`
+  `${JSON.stringify({ node: process.version, cores: cpus().length, model: config.model, builds, throughput, vectorSearch }, null, 2)}\n`
 )
 console.log(`\nwritten to ${resolve(out, 'bench.json')}`)

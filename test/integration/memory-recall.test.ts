@@ -149,7 +149,7 @@ describe('recall of messages from every thread', () => {
     services.threads.delete(thread.id)
     expect((await services.memory.search('院子里有什么果树？')).hits).toEqual([])
     const space = db.prepare("SELECT id FROM vector_spaces WHERE state = 'active'").pluck().get()
-    expect(db.prepare(`SELECT count(*) FROM vec_messages_${space}`).pluck().get()).toBe(0)
+    expect(db.prepare(`SELECT count(*) FROM message_vectors_${space}`).pluck().get()).toBe(0)
     expect(db.prepare('SELECT count(*) FROM embedding_queue').pluck().get()).toBe(0)
   })
 

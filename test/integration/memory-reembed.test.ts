@@ -77,7 +77,7 @@ describe('a model change', () => {
     // The old space's tables are gone.
     const old = setup.db
       .prepare('SELECT name FROM sqlite_master WHERE name IN (?, ?)')
-      .all(`vec_messages_${oldId}`, `vec_memories_${oldId}`)
+      .all(`message_vectors_${oldId}`, `vec_memories_${oldId}`)
     expect(old).toEqual([])
     const status = services.memory.status()
     expect(status.model).toMatchObject({ state: 'ready', id: 'test/second-model', dimension: 512 })

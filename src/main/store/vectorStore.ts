@@ -1,13 +1,20 @@
 import type Database from 'better-sqlite3'
+import { MessageCodeIndex } from './messageCodeIndex'
 
 /**
- * sqlite-vec tables, one pair per vector space. A space is one model with one pooling and one
+ * Vector tables, one pair per vector space. A space is one model with one pooling and one
  * dimension; vectors of different spaces are never compared. Searches read only the active
  * space; switching model makes a new active space, re-queues everything, and drops the old
  * space's tables once the new one is complete.
  *
- *   vec_messages_<space>(message_id PK, embedding float[D] cosine, thread_id metadata)
- *   vec_memories_<space>(memory_id PK, embedding float[D] cosine, category metadata)
+ *   message_vectors_<space>(message_id PK, thread_id, embedding float32 BLOB, code BLOB)
+ *   vec_memories_<space>(memory_id PK, embedding float[D] cosine, category metadata)  -- vec0
+ *
+ * Messages can number in the hundreds of thousands, so their search is two-stage: a Hamming
+ * scan of binary codes in memory (MessageCodeIndex), then exact cosine re-scoring of the
+ * best candidates with sqlite-vec's vec_distance_cosine. Memories are few; they use vec0's
+ * exact KNN. (Point reads from a vec0 table cost about 0.5 ms each, far too slow for
+ * re-scoring hundreds of candidates; a plain table answers 400 of them in about 1 ms.)
  *
  * Triggers on `messages` and `memories` delete a row's vector with the row, so a deleted
  * thread's messages stop being recalled in the same transaction that deletes them.
@@ -47,11 +54,22 @@ const blob = (vector: Float32Array): Buffer =>
   Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
 
 const tables = (space: { id: number }) => ({
-  messages: `vec_messages_${space.id}`,
+  messages: `message_vectors_${space.id}`,
   memories: `vec_memories_${space.id}`
 })
 
+/**
+ * Candidates re-scored per message search: at least this many, and this many per result.
+ * Measured on 100,000 clustered 512-d vectors: 400 candidates give recall@10 of 1.00 against
+ * exact search (200 give 0.90); see docs/MEMORY.md.
+ */
+const MIN_CANDIDATES = 400
+const CANDIDATES_PER_RESULT = 40
+
 export class VectorStore {
+  /** Code indexes by space id, loaded on first search and kept in step by putMessages. */
+  private readonly codeIndexes = new Map<number, MessageCodeIndex>()
+
   constructor(private readonly db: Database.Database) {}
 
   active(): VectorSpace | undefined {
@@ -134,6 +152,7 @@ export class VectorStore {
       DROP TABLE IF EXISTS ${t.memories};
     `)
     this.db.prepare('DELETE FROM vector_spaces WHERE id = ?').run(space.id)
+    this.codeIndexes.delete(space.id)
   }
 
   /**
@@ -144,22 +163,29 @@ export class VectorStore {
     const t = tables(space)
     const remove = this.db.prepare(`DELETE FROM ${t.messages} WHERE message_id = ?`)
     const insert = this.db.prepare(
-      `INSERT INTO ${t.messages} (message_id, embedding, thread_id)
-       SELECT id, ?, thread_id FROM messages WHERE id = ?`
+      `INSERT INTO ${t.messages} (message_id, thread_id, embedding, code)
+       SELECT id, thread_id, @vector, vec_quantize_binary(@vector) FROM messages WHERE id = @id
+       RETURNING thread_id, code`
     )
     const dequeue = this.db.prepare(
       "DELETE FROM embedding_queue WHERE kind = 'message' AND item_id = ?"
     )
-    return this.db.transaction(() => {
-      let written = 0
+    const written = this.db.transaction(() => {
+      const stored: { id: number; threadId: string; code: Buffer }[] = []
       for (const row of rows) {
         this.check(space, row.vector)
         remove.run(BigInt(row.id))
-        written += insert.run(blob(row.vector), row.id).changes
+        const added = insert.get({ vector: blob(row.vector), id: row.id }) as
+          { thread_id: string; code: Buffer } | undefined
+        if (added) stored.push({ id: row.id, threadId: added.thread_id, code: added.code })
         dequeue.run(row.id)
       }
-      return written
+      return stored
     })()
+    // After the commit, so the in-memory index never holds a code the table rolled back.
+    const index = this.codeIndexes.get(space.id)
+    for (const row of written) index?.add(row.id, row.threadId, row.code)
+    return written.length
   }
 
   putMemories(space: VectorSpace, rows: readonly { id: number; vector: Float32Array }[]): number {
@@ -194,7 +220,11 @@ export class VectorStore {
     }
   }
 
-  /** Exact KNN (cosine) over message vectors, optionally within one thread. */
+  /**
+   * The k nearest message vectors (cosine), optionally within one thread: Hamming candidates
+   * from the in-memory codes, re-scored exactly. Exact whenever the candidates cover every
+   * eligible message (small threads, small stores).
+   */
   nearestMessages(
     space: VectorSpace,
     query: Float32Array,
@@ -203,15 +233,34 @@ export class VectorStore {
   ): VectorHit[] {
     this.check(space, query)
     const t = tables(space)
-    const filter = threadId === undefined ? '' : 'AND thread_id = ?'
-    const params: unknown[] = [blob(query), k]
-    if (threadId !== undefined) params.push(threadId)
-    return this.db
+    const queryBlob = blob(query)
+    const code = this.db.prepare('SELECT vec_quantize_binary(?)').pluck().get(queryBlob) as Buffer
+    const limit = Math.max(MIN_CANDIDATES, k * CANDIDATES_PER_RESULT)
+    const ids = this.codeIndex(space).candidates(code, limit, { threadId })
+    if (ids.length === 0) return []
+    // The ids come from our own index (numbers), so they are inlined rather than bound.
+    const rows = this.db
       .prepare(
-        `SELECT message_id AS id, distance FROM ${t.messages}
-          WHERE embedding MATCH ? AND k = ? ${filter} ORDER BY distance`
+        `SELECT message_id AS id, vec_distance_cosine(embedding, ?) AS distance
+           FROM ${t.messages} WHERE message_id IN (${ids.join(',')})`
       )
-      .all(...params) as VectorHit[]
+      .all(queryBlob) as VectorHit[]
+    if (rows.length < ids.length) this.codeIndexes.delete(space.id) // deleted rows: reload next time
+    return rows.sort((a, b) => a.distance - b.distance).slice(0, k)
+  }
+
+  private codeIndex(space: VectorSpace): MessageCodeIndex {
+    let index = this.codeIndexes.get(space.id)
+    if (!index) {
+      index = new MessageCodeIndex(space.dimension / 8)
+      const rows = this.db
+        .prepare(`SELECT message_id, thread_id, code FROM ${tables(space).messages}`)
+        .raw()
+        .iterate() as IterableIterator<[number, string, Buffer]>
+      for (const [id, thread, code] of rows) index.add(id, thread, code)
+      this.codeIndexes.set(space.id, index)
+    }
+    return index
   }
 
   nearestMemories(
@@ -274,10 +323,11 @@ export class VectorStore {
     const t = tables(space)
     const dim = Math.floor(space.dimension)
     this.db.exec(`
-      CREATE VIRTUAL TABLE ${t.messages} USING vec0 (
+      CREATE TABLE ${t.messages} (
         message_id INTEGER PRIMARY KEY,
-        embedding float[${dim}] distance_metric=cosine,
-        thread_id text
+        thread_id  TEXT NOT NULL,
+        embedding  BLOB NOT NULL CHECK (length(embedding) = ${dim * 4}),
+        code       BLOB NOT NULL
       );
       CREATE VIRTUAL TABLE ${t.memories} USING vec0 (
         memory_id INTEGER PRIMARY KEY,

@@ -79,5 +79,7 @@ export type ModelSource =
 
 /** The identity of a vector space: vectors of different spaces are never compared. */
 export function spaceKey(spec: EmbeddingModelSpec, dimension: number): string {
-  return `${spec.id}|${spec.pooling}|${spec.lowercase ? 'lc' : 'raw'}|${spec.centering ?? 'raw'}|${dimension}`
+  // `codes`: message vectors are stored with binary codes (store/messageCodeIndex.ts); a space
+  // written by an older layout is re-embedded rather than read wrongly.
+  return `${spec.id}|${spec.pooling}|${spec.lowercase ? 'lc' : 'raw'}|${spec.centering ?? 'raw'}|${dimension}|codes`
 }

@@ -1,0 +1,123 @@
+/**
+ * Message vector search at 10k and 100k vectors, through the app's own VectorStore (binary
+ * codes in memory, exact re-scoring in SQLite) beside sqlite-vec's exact brute-force KNN over
+ * the same vectors, with recall@10 of the former against the latter. Vectors are seeded,
+ * clustered unit vectors of the embedding model's dimension: search cost does not depend on
+ * what they mean, and clusters make recall a real test (uniform random vectors are easy).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openDatabase } from '../../src/main/store/database'
+import { VectorStore } from '../../src/main/store/vectorStore'
+
+const DIMENSION = 512
+const K = 10
+const QUERIES = 60
+
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function clusteredVectors(seed: number) {
+  const random = seededRandom(seed)
+  const gauss = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random())
+  const centers = Array.from({ length: 200 }, () => Float32Array.from({ length: DIMENSION }, gauss))
+  return (): Float32Array => {
+    const center = centers[Math.floor(random() * centers.length)] as Float32Array
+    const v = Float32Array.from(
+      { length: DIMENSION },
+      (_, i) => (center[i] as number) + 1.2 * gauss()
+    )
+    const norm = Math.hypot(...v)
+    return v.map((x) => x / norm)
+  }
+}
+
+const blob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength)
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number
+}
+
+export interface VectorSearchFigures {
+  vectors: number
+  dimension: number
+  twoStage: { p50: number; p95: number }
+  exact: { p50: number; p95: number }
+  recallAt10: number
+}
+
+export function vectorSearchFigures(count: number): VectorSearchFigures {
+  const dir = mkdtempSync(join(tmpdir(), 'context-lens-knn-'))
+  try {
+    const db = openDatabase(join(dir, 'bench.sqlite'))
+    const sample = clusteredVectors(count)
+    db.prepare(
+      "INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t', 'bench', 0, 0)"
+    ).run()
+    const insertMessage = db.prepare(
+      "INSERT INTO messages (thread_id, seq, role, content, token_count, created_at) VALUES ('t', ?, 'user', 'x', 1, 0)"
+    )
+    db.transaction(() => {
+      for (let i = 1; i <= count; i++) insertMessage.run(i)
+    })()
+    const store = new VectorStore(db)
+    const { space } = store.activate(`bench|${DIMENSION}`, 'bench', DIMENSION, 0)
+    db.exec(
+      `CREATE VIRTUAL TABLE exact_knn USING vec0 (id INTEGER PRIMARY KEY, embedding float[${DIMENSION}] distance_metric=cosine)`
+    )
+    const insertExact = db.prepare('INSERT INTO exact_knn (id, embedding) VALUES (?, ?)')
+    const batch: { id: number; vector: Float32Array }[] = []
+    const flush = () => {
+      store.putMessages(space, batch)
+      db.transaction(() =>
+        batch.forEach((row) => insertExact.run(BigInt(row.id), blob(row.vector)))
+      )()
+      batch.length = 0
+    }
+    for (let id = 1; id <= count; id++) {
+      batch.push({ id, vector: sample() })
+      if (batch.length === 1000) flush()
+    }
+    flush()
+
+    const exactQuery = db.prepare(
+      'SELECT id, distance FROM exact_knn WHERE embedding MATCH ? AND k = ? ORDER BY distance'
+    )
+    const queries = Array.from({ length: QUERIES }, sample)
+    store.nearestMessages(space, queries[0] as Float32Array, K) // loads the code index once
+    const twoStage: number[] = []
+    const exact: number[] = []
+    let found = 0
+    for (const query of queries) {
+      let start = performance.now()
+      const approximate = store.nearestMessages(space, query, K)
+      twoStage.push(performance.now() - start)
+      start = performance.now()
+      const truth = exactQuery.all(blob(query), K) as { id: number }[]
+      exact.push(performance.now() - start)
+      const truthIds = new Set(truth.map((row) => row.id))
+      found += approximate.filter((hit) => truthIds.has(hit.id)).length
+    }
+    db.close()
+    twoStage.sort((a, b) => a - b)
+    exact.sort((a, b) => a - b)
+    return {
+      vectors: count,
+      dimension: DIMENSION,
+      twoStage: { p50: percentile(twoStage, 50), p95: percentile(twoStage, 95) },
+      exact: { p50: percentile(exact, 50), p95: percentile(exact, 95) },
+      recallAt10: found / (QUERIES * K)
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
