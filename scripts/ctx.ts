@@ -1,12 +1,20 @@
 /**
- * Headless ContextBuilder: `npm run ctx -- build --input <file.json>` prints the BuiltContext
- * the app would build for that input. Exit codes: 0 built, 1 bad input, 2 bad command line.
+ * The context core, headless:
+ * - `npm run ctx -- build --input <file.json>` prints the BuiltContext the app would build;
+ * - `npm run ctx -- compress --input <file.json>` compresses OpenAI-format messages;
+ * - `npm run ctx -- cache --input <file.json>` adds Anthropic cache breakpoints to them.
+ * Exit codes: 0 done, 1 bad input, 2 bad command line.
  */
 import { readFileSync } from 'node:fs'
 import { prepareBuild } from '../src/main/context/buildInput'
+import { runCompressCommand } from '../src/main/context/compressor/compressInput'
 import { EngineRegistry } from '../src/main/context/engine/engineRegistry'
+import { runCacheCommand } from '../src/main/context/promptCacheInput'
 
-const USAGE = 'usage: npm run ctx -- build --input <file.json>'
+const COMMANDS = ['build', 'compress', 'cache'] as const
+type Command = (typeof COMMANDS)[number]
+
+const USAGE = `usage: npm run ctx -- <${COMMANDS.join('|')}> --input <file.json>`
 
 class CliError extends Error {
   constructor(
@@ -17,14 +25,16 @@ class CliError extends Error {
   }
 }
 
-function inputPath(args: string[]): string {
+function commandLine(args: string[]): { command: Command; path: string } {
   const [command, ...rest] = args
-  if (command !== 'build') throw new CliError(`unknown command "${command ?? ''}"\n${USAGE}`, 2)
+  if (!COMMANDS.includes(command as Command)) {
+    throw new CliError(`unknown command "${command ?? ''}"\n${USAGE}`, 2)
+  }
   const flag = rest.indexOf('--input')
   const path = flag === -1 ? undefined : rest[flag + 1]
   if (path === undefined || path.startsWith('--'))
     throw new CliError(`missing --input <file>\n${USAGE}`, 2)
-  return path
+  return { command: command as Command, path }
 }
 
 function readJson(path: string): unknown {
@@ -45,23 +55,34 @@ function readJson(path: string): unknown {
   }
 }
 
-function main(args: string[]): void {
-  const path = inputPath(args)
-  const prepared = prepareBuild(readJson(path))
-  if (!prepared.ok) {
-    throw new CliError(
-      `${path} does not match the input shape:\n  ${prepared.issues.join('\n  ')}`,
-      1
-    )
-  }
-  const built = new EngineRegistry().build(prepared.request, prepared.config)
-  process.stdout.write(`${JSON.stringify(built, null, 2)}\n`)
+function badShape(path: string, issues: string[]): CliError {
+  return new CliError(`${path} does not match the input shape:\n  ${issues.join('\n  ')}`, 1)
 }
 
-try {
-  main(process.argv.slice(2))
-} catch (error) {
+async function run(command: Command, path: string, json: unknown): Promise<unknown> {
+  if (command === 'compress') {
+    const result = await runCompressCommand(json)
+    if (!result.ok) throw badShape(path, result.issues)
+    return result.output
+  }
+  if (command === 'cache') {
+    const result = runCacheCommand(json)
+    if (!result.ok) throw badShape(path, result.issues)
+    return result.output
+  }
+  const prepared = prepareBuild(json)
+  if (!prepared.ok) throw badShape(path, prepared.issues)
+  return new EngineRegistry().build(prepared.request, prepared.config)
+}
+
+async function main(args: string[]): Promise<void> {
+  const { command, path } = commandLine(args)
+  const output = await run(command, path, readJson(path))
+  process.stdout.write(`${JSON.stringify(output, null, 2)}\n`)
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
   if (!(error instanceof CliError)) throw error
   process.stderr.write(`ctx: ${error.message}\n`)
   process.exitCode = error.exitCode
-}
+})

@@ -1,9 +1,24 @@
 import type { ContextConfig } from '@shared/contextConfig'
 import type { BuildRequest, BuildWarning, BuiltContext } from '@shared/context'
+import { CompressorEngine, type CompressorEngineOptions } from '../compressor/compressorEngine'
 import { BuilderEngine } from './builderEngine'
 import type { ContextEngine } from './contextEngine'
 
 export const DEFAULT_ENGINE = 'builder'
+
+export interface EngineRegistryOptions {
+  /** Options for the built-in `compressor` engine (its summarizer, threshold...). */
+  compressor?: CompressorEngineOptions
+}
+
+/**
+ * Engines that ship with the app besides the builder. Each is created the first time its name
+ * is selected, so a registry (and the inspector's list of engines) only holds what is used; an
+ * engine registered under the same name takes precedence.
+ */
+const BUILT_IN: Record<string, (options: EngineRegistryOptions) => ContextEngine> = {
+  compressor: (options) => new CompressorEngine(options.compressor)
+}
 
 export interface EngineSelection {
   engine: ContextEngine
@@ -15,7 +30,10 @@ export interface EngineSelection {
 export class EngineRegistry {
   private readonly engines = new Map<string, ContextEngine>()
 
-  constructor(engines: readonly ContextEngine[] = []) {
+  constructor(
+    engines: readonly ContextEngine[] = [],
+    private readonly options: EngineRegistryOptions = {}
+  ) {
     this.register(new BuilderEngine())
     engines.forEach((engine) => this.register(engine))
   }
@@ -32,8 +50,18 @@ export class EngineRegistry {
     return [...this.engines.keys()]
   }
 
+  /** Registered engines plus the built-in ones not created yet. */
+  availableNames(): string[] {
+    return [...new Set([...this.names(), ...Object.keys(BUILT_IN)])]
+  }
+
   select(name: string): EngineSelection {
-    const engine = this.engines.get(name)
+    let engine = this.engines.get(name)
+    const builtIn = Object.hasOwn(BUILT_IN, name) ? BUILT_IN[name] : undefined
+    if (!engine && builtIn) {
+      engine = builtIn(this.options)
+      this.register(engine)
+    }
     if (engine) return { engine, warning: null }
     return {
       engine: this.engines.get(DEFAULT_ENGINE) as ContextEngine,

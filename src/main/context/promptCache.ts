@@ -1,0 +1,93 @@
+/**
+ * Anthropic prompt-cache breakpoints in Hermes Agent's `system_and_3` layout: one on the system
+ * prompt, which never changes within a thread, and a rolling window on the last three messages
+ * that can carry one, so each request reads the previous request's prefix from the cache and
+ * writes its own. Anthropic honours at most four `cache_control` markers per request; this
+ * layout uses at most four and never marks the same message twice.
+ *
+ * Which messages can carry a marker (Anthropic puts it on a content block):
+ * - a user, assistant or system message with non-blank text (an empty text block is rejected,
+ *   and so is a marker on one);
+ * - an assistant message with tool calls, blank text or not: the marker goes on its last
+ *   tool_use block;
+ * - a tool result, even an empty one: the marker goes on the tool_result block.
+ * A message that cannot is skipped and the window reaches one further back. System messages
+ * after the first (the builder's summary, memories and pinning block) are not in the rolling
+ * window: Anthropic lifts system text out of the conversation.
+ *
+ * The markers are request-local: new message objects are returned, the input is untouched.
+ */
+import type { ProviderMessage } from '@shared/context'
+
+export type CacheTtl = '5m' | '1h'
+
+/** Anthropic's marker. `ttl` is omitted for the default five minutes, as Anthropic's API does. */
+export interface CacheControl {
+  type: 'ephemeral'
+  ttl?: '1h'
+}
+
+export type CachedProviderMessage = ProviderMessage & { cacheControl?: CacheControl }
+
+export const MAX_CACHE_BREAKPOINTS = 4
+/** Markers in the rolling window after the system prompt. */
+export const ROLLING_BREAKPOINTS = 3
+
+export interface CacheBreakpointOptions {
+  /** From settings; default 5m. */
+  ttl?: CacheTtl
+}
+
+export function cacheControlFor(ttl: CacheTtl = '5m'): CacheControl {
+  return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' }
+}
+
+export function canCarryCacheMarker(message: ProviderMessage): boolean {
+  if (message.role === 'tool') return true
+  if (message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0) return true
+  return message.content.trim().length > 0
+}
+
+function copyWithMarker(
+  message: ProviderMessage,
+  marker: CacheControl | null
+): CachedProviderMessage {
+  const copy: CachedProviderMessage = { role: message.role, content: message.content }
+  if (message.toolCalls) copy.toolCalls = message.toolCalls.map((call) => ({ ...call }))
+  if (message.toolCallId !== undefined) copy.toolCallId = message.toolCallId
+  if (marker) copy.cacheControl = { ...marker }
+  return copy
+}
+
+/** Indexes that get a marker: the system prompt, then the last three markable turns. */
+export function cacheBreakpointIndexes(messages: readonly ProviderMessage[]): number[] {
+  const marked: number[] = []
+  const first = messages[0]
+  if (first?.role === 'system' && canCarryCacheMarker(first)) marked.push(0)
+  const rolling: number[] = []
+  for (let i = messages.length - 1; i >= 0 && rolling.length < ROLLING_BREAKPOINTS; i--) {
+    const m = messages[i]!
+    if (m.role !== 'system' && canCarryCacheMarker(m)) rolling.push(i)
+  }
+  return [...marked, ...rolling.reverse()].slice(0, MAX_CACHE_BREAKPOINTS)
+}
+
+/** New messages with `cacheControl` on the breakpoints; an existing marker is not kept. */
+export function applyCacheBreakpoints(
+  messages: readonly ProviderMessage[],
+  options: CacheBreakpointOptions = {}
+): CachedProviderMessage[] {
+  const marker = cacheControlFor(options.ttl)
+  const marked = new Set(cacheBreakpointIndexes(messages))
+  return messages.map((m, i) => copyWithMarker(m, marked.has(i) ? marker : null))
+}
+
+/**
+ * The marker in the shape the Vercel AI SDK's Anthropic provider reads from a message's
+ * `providerOptions`; it puts a message-level marker on the message's last content part.
+ */
+export function anthropicCacheOptions(marker: CacheControl): {
+  anthropic: { cacheControl: CacheControl }
+} {
+  return { anthropic: { cacheControl: { ...marker } } }
+}
