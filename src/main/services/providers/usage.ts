@@ -1,0 +1,72 @@
+/**
+ * What a reply cost, from provider-reported usage and the model's prices. `promptTokens`
+ * includes the cached parts, so the uncached input is what remains after cache reads and
+ * writes; each part is billed at its own price. Unknown input or output prices make the cost
+ * unknown (null), never zero: "free" is only what a price of 0 says.
+ */
+import type { ChatUsage, ModelPrices } from './types'
+
+export interface CostBreakdown {
+  input: number
+  cacheRead: number
+  cacheWrite: number
+  output: number
+  total: number
+}
+
+const PER_MILLION = 1_000_000
+
+/** The cost split by token kind, in US dollars; null when the model has no input/output price. */
+export function costBreakdown(usage: ChatUsage, prices: ModelPrices): CostBreakdown | null {
+  const { inputPrice, outputPrice } = prices
+  if (inputPrice === undefined || outputPrice === undefined) return null
+  const cacheRead = Math.max(0, usage.cacheReadTokens)
+  const cacheWrite = Math.max(0, usage.cacheWriteTokens)
+  const uncached = Math.max(0, usage.promptTokens - cacheRead - cacheWrite)
+  // Without a specific cache price the full input price is the honest upper bound.
+  const parts = {
+    input: (uncached * inputPrice) / PER_MILLION,
+    cacheRead: (cacheRead * (prices.cacheReadPrice ?? inputPrice)) / PER_MILLION,
+    cacheWrite: (cacheWrite * (prices.cacheWritePrice ?? inputPrice)) / PER_MILLION,
+    output: (Math.max(0, usage.completionTokens) * outputPrice) / PER_MILLION
+  }
+  return { ...parts, total: parts.input + parts.cacheRead + parts.cacheWrite + parts.output }
+}
+
+export function costOf(usage: ChatUsage, prices: ModelPrices): number | null {
+  return costBreakdown(usage, prices)?.total ?? null
+}
+
+export interface UsageTotals extends ChatUsage {
+  /** Replies counted. */
+  replies: number
+  /** Sum of the known costs; null when no reply had a known cost. */
+  cost: number | null
+  /** Replies whose cost is unknown (the total then understates what was spent). */
+  unpricedReplies: number
+}
+
+/** Per-thread (or any) totals over stored replies: `cost` is what `costOf` gave each one. */
+export function sumUsage(
+  replies: Iterable<{ usage: ChatUsage; cost: number | null }>
+): UsageTotals {
+  const totals: UsageTotals = {
+    promptTokens: 0,
+    completionTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    replies: 0,
+    cost: null,
+    unpricedReplies: 0
+  }
+  for (const { usage, cost } of replies) {
+    totals.replies += 1
+    totals.promptTokens += usage.promptTokens
+    totals.completionTokens += usage.completionTokens
+    totals.cacheReadTokens += usage.cacheReadTokens
+    totals.cacheWriteTokens += usage.cacheWriteTokens
+    if (cost === null) totals.unpricedReplies += 1
+    else totals.cost = (totals.cost ?? 0) + cost
+  }
+  return totals
+}
