@@ -98,7 +98,9 @@ export const contract = {
     /** "Remember this": the message's text becomes a memory linked to it (deduplicated). */
     remember: endpoint<MemoryChange>()(
       z.strictObject({ id: MessageId, category: MemoryCategory.optional() })
-    )
+    ),
+    /** Where a message lives, so a message recalled from another thread can be opened there. */
+    locate: endpoint<{ threadId: string; seq: number }>()(z.strictObject({ id: MessageId }))
   },
   context: {
     /** The build the draft would get; called as the user types. `whatIf` is not saved. */

@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { MemorySearchHit, Message } from '@shared/domain'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { ThreadSidebar } from '@renderer/features/threads/ThreadSidebar'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
@@ -220,5 +221,106 @@ describe('ThreadSidebar search', () => {
     await user.type(screen.getByTestId('search-input'), 'zebra')
 
     expect(await screen.findByText('Nothing matches “zebra”.')).toBeInTheDocument()
+  })
+})
+
+describe('ThreadSidebar semantic matches', () => {
+  /** What main's hybrid search returns for a message, as the embedding model would match it. */
+  const messageHit = (
+    message: Message,
+    threadTitle: string,
+    matchedBy: MemorySearchHit['matchedBy'] = ['vector']
+  ): MemorySearchHit => ({
+    kind: 'message',
+    ref: `message:${message.id}`,
+    id: message.id,
+    content: message.content,
+    score: 0.5,
+    similarity: 0.68,
+    cosine: 0.36,
+    matchedBy,
+    category: null,
+    threadId: message.threadId,
+    threadTitle,
+    messageId: message.id,
+    seq: message.seq,
+    role: message.role,
+    createdAt: message.createdAt
+  })
+
+  it('lists messages related by meaning in their own group, never repeating a full-text hit', async () => {
+    const drinks = backend.addThread('Drinks')
+    const [tea, sugar] = backend.addMessages(drinks.id, [
+      '我喜欢喝乌龙茶，不加糖',
+      'No sugar in anything, please'
+    ])
+    const other = backend.addThread('Other')
+    const [wordsOnly] = backend.addMessages(other.id, ['A text-only match'])
+    backend.memory.related = (query) =>
+      query === 'sugar'
+        ? [
+            messageHit(tea!, 'Drinks'),
+            messageHit(sugar!, 'Drinks'),
+            messageHit(wordsOnly!, 'Other', ['text'])
+          ]
+        : []
+    const user = await renderSidebar()
+
+    await user.type(screen.getByTestId('search-input'), 'sugar')
+
+    const related = await screen.findAllByTestId('semantic-hit')
+    expect(related.map((hit) => hit.dataset.messageId)).toEqual([String(tea!.id)])
+    expect(related[0]).toHaveTextContent('我喜欢喝乌龙茶，不加糖')
+    expect(related[0]).toHaveTextContent('similarity 0.68')
+    expect(screen.getAllByTestId('search-hit').map((hit) => hit.dataset.messageId)).toEqual([
+      String(sugar!.id)
+    ])
+    expect(screen.getByRole('heading', { name: 'Related by meaning' })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Matching words' })).toBeInTheDocument()
+    expect(backend.calls.find((c) => c.channel === 'memory:search')?.input).toEqual({
+      query: 'sugar',
+      kinds: ['message'],
+      scope: 'all',
+      limit: 8
+    })
+
+    await user.click(related[0]!)
+
+    expect(itemFor(drinks.id)).toHaveAttribute('data-active', 'true')
+    expect(useChatStore.getState().reveal).toEqual({ threadId: drinks.id, messageId: tea!.id })
+    expect(screen.getByTestId('search-input')).toHaveValue('')
+  })
+
+  it('shows a paraphrase with no word in common when full text finds nothing', async () => {
+    const drinks = backend.addThread('Drinks')
+    const [tea] = backend.addMessages(drinks.id, ['我喜欢喝乌龙茶，不加糖'])
+    backend.memory.related = () => [messageHit(tea!, 'Drinks')]
+    const user = await renderSidebar()
+
+    await user.type(screen.getByTestId('search-input'), '我平时喝什么茶')
+
+    expect(await screen.findByTestId('semantic-hit')).toHaveAttribute(
+      'data-message-id',
+      String(tea!.id)
+    )
+    expect(screen.queryByTestId('search-hit')).toBeNull()
+    expect(screen.queryByText(/Nothing matches/)).toBeNull()
+    expect(screen.queryByRole('heading', { name: 'Matching words' })).toBeNull()
+  })
+
+  it('keeps the full-text hits when the semantic search fails', async () => {
+    const thread = backend.addThread('Cooking')
+    backend.addMessages(thread.id, ['Dumplings need a hot pan'])
+    backend.failNext('memory:search', { code: 'internal', message: 'worker crashed' })
+    const user = await renderSidebar()
+
+    await user.type(screen.getByTestId('search-input'), 'dumplings')
+
+    expect(await screen.findAllByTestId('search-hit')).toHaveLength(1)
+    await vi.waitFor(() =>
+      expect(backend.calls.some((c) => c.channel === 'memory:search')).toBe(true)
+    )
+    expect(screen.queryByTestId('semantic-hit')).toBeNull()
+    expect(screen.queryByTestId('error-banner')).toBeNull()
   })
 })

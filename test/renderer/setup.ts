@@ -4,6 +4,10 @@ import { afterEach, vi } from 'vitest'
 import { i18n, initI18n } from '@renderer/i18n'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { useInspectorStore } from '@renderer/features/inspector/inspectorStore'
+import { useMemoryListStore } from '@renderer/features/memory/memoryListStore'
+import { useMemoryStatusStore } from '@renderer/features/memory/memoryStatusStore'
+import { useMemoryViewStore } from '@renderer/features/memory/memoryViewStore'
+import { useRememberStore } from '@renderer/features/memory/rememberStore'
 import { useSearchStore } from '@renderer/features/threads/searchStore'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
@@ -37,11 +41,16 @@ afterEach(async () => {
   // Stores are module singletons: every test starts from the state the app starts with.
   useSearchStore.getState().clear() // also cancels a pending debounced search
   useInspectorStore.getState().stop() // cancels a scheduled preview
+  useMemoryListStore.getState().dismissUndo() // cancels the undo offer's timer
   useThreadsStore.setState(useThreadsStore.getInitialState(), true)
   useChatStore.setState(useChatStore.getInitialState(), true)
   useSearchStore.setState(useSearchStore.getInitialState(), true)
   useSettingsStore.setState(useSettingsStore.getInitialState(), true)
   useInspectorStore.setState(useInspectorStore.getInitialState(), true)
+  useMemoryListStore.setState(useMemoryListStore.getInitialState(), true)
+  useMemoryStatusStore.setState(useMemoryStatusStore.getInitialState(), true)
+  useMemoryViewStore.setState(useMemoryViewStore.getInitialState(), true)
+  useRememberStore.setState(useRememberStore.getInitialState(), true)
   localStorage.clear()
   await i18n.changeLanguage('en')
 })

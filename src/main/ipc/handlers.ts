@@ -25,7 +25,8 @@ export function createHandlers(services: Services): Handlers {
       list: ({ threadId }) => chat.list(threadId),
       send: ({ threadId, content }) => chat.send(threadId, content),
       setFlags: ({ id, ...flags }) => chat.setFlags(id, flags),
-      remember: ({ id, category }) => memory.rememberMessage(id, category)
+      remember: ({ id, category }) => memory.rememberMessage(id, category),
+      locate: ({ id }) => chat.locate(id)
     },
     memory: {
       list: (input) => memory.list(input ?? {}),

@@ -61,4 +61,11 @@ export class ChatService {
     this.cache.updated(message)
     return message
   }
+
+  /** The thread and position of a message, for opening one found outside the open thread. */
+  locate(id: number): { threadId: string; seq: number } {
+    const found = this.messages.locate(id)
+    if (!found) throw new AppError('not_found', 'This message no longer exists.')
+    return found
+  }
 }

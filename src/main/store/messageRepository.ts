@@ -92,6 +92,13 @@ export class MessageRepository {
     return rows.map(toMessage)
   }
 
+  /** A primary-key lookup that reads no content: the caller only needs where the message is. */
+  locate(id: number): { threadId: string; seq: number } | undefined {
+    return this.db
+      .prepare('SELECT thread_id AS threadId, seq FROM messages WHERE id = ?')
+      .get(id) as { threadId: string; seq: number } | undefined
+  }
+
   setFlags(id: number, flags: { pinned?: boolean; excluded?: boolean }): Message | undefined {
     const row = this.db
       .prepare(

@@ -2,18 +2,24 @@ import { useEffect } from 'react'
 import { RecoveryNotice } from './components/RecoveryNotice'
 import { ChatPane } from './features/chat/ChatPane'
 import { InspectorPanel } from './features/inspector/InspectorPanel'
+import { MemoryManager } from './features/memory/MemoryManager'
+import { useMemoryStatusStore } from './features/memory/memoryStatusStore'
+import { useMemoryViewStore } from './features/memory/memoryViewStore'
 import { ThreadSidebar } from './features/threads/ThreadSidebar'
 import { useThreadsStore } from './features/threads/threadsStore'
 
 export function App() {
   // The thread list stays in step with main for the whole session.
   useEffect(() => useThreadsStore.getState().watch(), [])
+  // So is recall's status, which the sidebar shows at all times.
+  useEffect(() => useMemoryStatusStore.getState().watch(), [])
+  const memoryOpen = useMemoryViewStore((state) => state.open)
 
   return (
     <div className="app">
       <RecoveryNotice />
       <ThreadSidebar />
-      <ChatPane />
+      {memoryOpen ? <MemoryManager /> : <ChatPane />}
       <InspectorPanel />
     </div>
   )

@@ -17,6 +17,7 @@ import { createRegistry } from '../../../src/main/ipc/registry'
 import { createServices, type Services } from '../../../src/main/services/createServices'
 import type { Publish } from '../../../src/main/services/events'
 import { openDatabase } from '../../../src/main/store/database'
+import { prepareEmbeddings, testEmbeddings } from '../../support/embeddings'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
 const RENDERER_DIR = join(ROOT, 'out/renderer')
@@ -76,6 +77,11 @@ export interface HarnessOptions {
   databasePath: string
   /** What `app.info` reports as the OS locale. */
   systemLocale?: string
+  /**
+   * Runs the real embedding model (bge-small-zh-v1.5 from .cache/models, in the real worker)
+   * and background indexing, as the app does. Without it memory recall is full text only.
+   */
+  embeddings?: boolean
 }
 
 export interface Harness {
@@ -103,6 +109,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   }
   const bridge = await bridgeScript()
   const { databasePath } = options
+  const embeddings = options.embeddings ? testEmbeddings(await prepareEmbeddings()) : null
   const db = openDatabase(databasePath)
 
   const sseClients = new Set<ServerResponse>()
@@ -116,6 +123,9 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const services = createServices({
     db,
     publish,
+    embeddings,
+    // The test polls the queue faster than the app's default, so indexing settles sooner.
+    ...(embeddings && { indexing: { idleMs: 50 } }),
     info: {
       version: 'e2e',
       systemLocale: options.systemLocale ?? 'en-US',
@@ -123,6 +133,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       recoveredFromBackup: null
     }
   })
+  if (embeddings) services.memoryModel.start()
   const registry = createRegistry(createHandlers(services), (channel, error) => {
     unexpectedErrors.push({ channel, error })
     console.error(`[e2e harness] ${channel} failed`, error)
@@ -197,6 +208,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await new Promise<void>((done, reject) =>
         server.close((error) => (error ? reject(error) : done()))
       )
+      // The indexer may be writing a batch: stop it and the worker before the store closes.
+      if (embeddings) await services.memoryModel.stop()
       db.close()
     }
   }

@@ -19,7 +19,7 @@ import type {
   Thread,
   ThreadListItem
 } from '@shared/domain'
-import { createFakeMemoryApi } from './fakeMemoryApi'
+import { createFakeMemoryApi, type FakeMemoryApi } from './fakeMemoryApi'
 import { fail, ok, type IpcError, type IpcResult } from '@shared/result'
 import { fakeBuild, fakeTokens } from './fakeBuild'
 
@@ -42,6 +42,8 @@ export interface FakeBackend {
   /** Sent builds per thread, oldest first. */
   buildsOf(threadId: string): StoredBuild[]
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void
+  /** The memory domain's state (memories, status, semantic matches), for setup and assertions. */
+  memory: FakeMemoryApi
 }
 
 const BASE_TIME = Date.UTC(2025, 0, 15, 9, 0, 0)
@@ -110,6 +112,7 @@ export function createFakeBackend(): FakeBackend {
     messagesOf: (threadId) => messages.get(threadId) ?? [],
     contextConfig: { global: {}, threads: new Map() },
     buildsOf: (threadId) => builds.get(threadId) ?? [],
+    memory: undefined as unknown as FakeMemoryApi,
     emit(event, payload) {
       for (const listener of listeners.get(event) ?? []) listener(payload as never)
     }
@@ -117,7 +120,7 @@ export function createFakeBackend(): FakeBackend {
 
   /** Wraps a handler the way IPC does: async, recorded, and able to fail on request. */
   const handle =
-    <I, O>(channel: string, handler: (input: I) => IpcResult<O>) =>
+    <I, O>(channel: string, handler: (input: I) => IpcResult<O> | Promise<IpcResult<O>>) =>
     async (input: I): Promise<IpcResult<O>> => {
       calls.push({ channel, input })
       const gate = holds.get(channel)
@@ -164,15 +167,29 @@ export function createFakeBackend(): FakeBackend {
     }
   }
 
+  const findMessage = (id: number): Message | undefined => {
+    for (const list of messages.values()) {
+      const found = list.find((message) => message.id === id)
+      if (found) return found
+    }
+    return undefined
+  }
+
   const memoryFake = createFakeMemoryApi({
     message: (id) => {
-      for (const [threadId, list] of messages) {
-        const found = list.find((message) => message.id === id)
-        if (found) return { content: found.content, threadId }
-      }
-      return undefined
-    }
+      const found = findMessage(id)
+      return found && { ...found, threadTitle: threads.get(found.threadId)?.title ?? '' }
+    },
+    changed: (memoryId) => backend.emit('memory:changed', { memoryId })
   })
+  backend.memory = memoryFake
+  // Every memory channel is recorded and can be failed or held like the others.
+  const memoryApi = Object.fromEntries(
+    Object.entries(memoryFake.memory).map(([method, handler]) => [
+      method,
+      handle(`memory:${method}`, handler as (input: unknown) => Promise<IpcResult<unknown>>)
+    ])
+  ) as Api['memory']
 
   backend.api = {
     app: {
@@ -270,7 +287,13 @@ export function createFakeBackend(): FakeBackend {
           return fail({ code: 'not_found', message: 'Message not found' })
         }
       ),
-      remember: memoryFake.remember
+      remember: handle('messages:remember', memoryFake.remember),
+      locate: handle('messages:locate', ({ id }: { id: number }) => {
+        const found = findMessage(id)
+        return found
+          ? ok({ threadId: found.threadId, seq: found.seq })
+          : fail({ code: 'not_found', message: 'This message no longer exists.' })
+      })
     },
     context: {
       preview: handle(
@@ -306,7 +329,7 @@ export function createFakeBackend(): FakeBackend {
         }
       )
     },
-    memory: memoryFake.memory,
+    memory: memoryApi,
     search: {
       query: handle('search:query', ({ query }: { query: string; limit?: number }) => {
         const needle = query.trim().toLowerCase()

@@ -1,12 +1,17 @@
 /**
  * An in-memory `window.api.memory` (and `messages.remember`) for renderer tests of the memory
- * UI: real state, the same result shapes as main, no model. Spread it into a fake backend:
- *
- *   const memoryFake = createFakeMemoryApi({ messageText: (id) => ... })
- *   api.messages.remember = memoryFake.remember; api.memory = memoryFake.memory
+ * UI: real state, the same result shapes as main, no model. fakeApi.ts wires it into the fake
+ * backend (as `backend.memory`); `related` stands in for the embedding model's matches.
  */
 import type { Api } from '@shared/api'
-import type { Memory, MemoryCategory, MemoryHistoryEntry, MemoryStatus } from '@shared/domain'
+import type {
+  Memory,
+  MemoryCategory,
+  MemoryHistoryEntry,
+  MemorySearchHit,
+  MemoryStatus,
+  Role
+} from '@shared/domain'
 import { fail, ok } from '@shared/result'
 
 export interface FakeMemoryApi {
@@ -15,16 +20,32 @@ export interface FakeMemoryApi {
   /** The memories as stored, for assertions. */
   memories: Map<number, Memory>
   status: MemoryStatus
+  /** What "the model" finds related to a query (vector hits); nothing unless a test says so. */
+  related: (query: string) => MemorySearchHit[]
+}
+
+/** A stored message as the fake backend knows it. */
+export interface FakeSourceMessage {
+  content: string
+  threadId: string
+  threadTitle?: string
+  seq?: number
+  role?: Role
+  createdAt?: number
 }
 
 export function createFakeMemoryApi(
   options: {
     now?: () => number
-    /** The text and thread of a message, for `messages.remember`. */
-    message?: (id: number) => { content: string; threadId: string } | undefined
+    /** A stored message, for `messages.remember` and a memory's origin. */
+    message?: (id: number) => FakeSourceMessage | undefined
+    /** Called like main's `memory:changed` event. */
+    changed?: (memoryId: number) => void
   } = {}
 ): FakeMemoryApi {
-  const now = options.now ?? (() => Date.UTC(2025, 0, 15, 9, 0, 0))
+  // A second per reading, so "newest first" has an order to show.
+  let clock = Date.UTC(2025, 0, 15, 9, 0, 0)
+  const now = options.now ?? (() => (clock += 1000))
   const memories = new Map<number, Memory>()
   const history: MemoryHistoryEntry[] = []
   let nextId = 1
@@ -95,9 +116,11 @@ export function createFakeMemoryApi(
     }
     memories.set(memory.id, memory)
     record(memory, 'create', messageId === null ? 'explicit' : 'remember_message')
+    changed(memory.id)
     return ok({ memory, action: 'created' as const, dedup: null, similarity: null })
   }
   const missing = () => fail({ code: 'not_found', message: 'This memory no longer exists.' })
+  const changed = (memoryId: number) => options.changed?.(memoryId)
 
   const memory: Api['memory'] = {
     list: async (input) => {
@@ -129,6 +152,7 @@ export function createFakeMemoryApi(
       }
       memories.set(id, after)
       record(after, 'update', 'edit', before)
+      changed(id)
       return ok(after)
     },
     delete: async ({ id }) => {
@@ -136,6 +160,7 @@ export function createFakeMemoryApi(
       if (!before) return missing()
       memories.delete(id)
       record(before, 'delete', 'user_delete')
+      changed(id)
       return ok({ deleted: true as const, id })
     },
     restore: async ({ id }) => {
@@ -153,14 +178,31 @@ export function createFakeMemoryApi(
       }
       memories.set(id, restored)
       record(restored, 'restore', 'undo_delete')
+      changed(id)
       return ok(restored)
     },
     origin: async ({ id }) => {
       const found = memories.get(id)
       if (!found) return missing()
-      return ok({ memory: found, source: null, history: history.filter((h) => h.memoryId === id) })
+      const message =
+        found.sourceMessageId === null ? undefined : options.message?.(found.sourceMessageId)
+      const source = message && {
+        threadId: message.threadId,
+        threadTitle: message.threadTitle ?? '',
+        messageId: found.sourceMessageId,
+        seq: message.seq ?? null,
+        role: message.role ?? null,
+        excerpt: message.content.slice(0, 200),
+        createdAt: message.createdAt ?? null
+      }
+      return ok({
+        memory: found,
+        source: source ?? null,
+        history: history.filter((h) => h.memoryId === id)
+      })
     },
-    search: async ({ query }) => {
+    search: async ({ query, kinds }) => {
+      const related = fake.related(query).filter((hit) => !kinds || kinds.includes(hit.kind))
       const hits = [...memories.values()]
         .filter((m) => m.content.toLowerCase().includes(query.toLowerCase()))
         .map((m) => ({
@@ -180,7 +222,13 @@ export function createFakeMemoryApi(
           role: null,
           createdAt: m.updatedAt
         }))
-      return ok({ hits, mode: 'text_only' as const, warnings: [], tookMs: 0 })
+      const texts = !kinds || kinds.includes('memory') ? hits : []
+      return ok({
+        hits: [...related, ...texts],
+        mode: related.length > 0 ? ('hybrid' as const) : ('text_only' as const),
+        warnings: [],
+        tookMs: 0
+      })
     },
     status: async () => ok(status),
     getSettings: async () => ok({ modelFolder: null, allowDownload: true }),
@@ -194,5 +242,6 @@ export function createFakeMemoryApi(
     return create(message.content, category ?? 'user_preference', message.threadId, id)
   }
 
-  return { memory, remember, memories, status }
+  const fake: FakeMemoryApi = { memory, remember, memories, status, related: () => [] }
+  return fake
 }

@@ -15,7 +15,9 @@ const paths = {
   exclude: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM5.6 5.6l12.8 12.8',
   copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
   check: 'M5 12.5l4.5 4.5L19 7.5',
-  back: 'M19 12H5M11 6l-6 6 6 6'
+  back: 'M19 12H5M11 6l-6 6 6 6',
+  bookmark: 'M7 4h10v16l-5-3.5L7 20z',
+  link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1'
 } as const
 
 export type IconName = keyof typeof paths

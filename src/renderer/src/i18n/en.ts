@@ -35,7 +35,12 @@ export const en = {
     resultsLabel: 'Search results',
     searching: 'Searching…',
     noResults: 'Nothing matches “{{query}}”.',
-    titleMatch: 'Title'
+    titleMatch: 'Title',
+    exactTitle: 'Matching words',
+    semanticTitle: 'Related by meaning',
+    semanticSearching: 'Looking for related messages…',
+    /** Calibrated similarity: 0.6 means related, 1 means the same. */
+    similarity: 'similarity {{value}}'
   },
   chat: {
     noThreadTitle: 'Start a conversation',
@@ -136,7 +141,8 @@ export const en = {
       unknown_model: 'Unknown model: its context window is assumed.',
       engine_fallback:
         'The configured context engine does not exist; the default builder was used.',
-      upstream: 'Memory search failed or timed out; sent without memories.'
+      /** Main's English detail is in the tooltip; known causes get their own text (memory.warnings). */
+      upstream: 'Memory search did not run normally; hover for the details.'
     },
     decisions: {
       included: 'included',
@@ -157,7 +163,13 @@ export const en = {
       },
       message: '#{{seq}} · {{role}}',
       messageMissing: 'message no longer in this thread',
-      memory: 'score {{score}} · {{source}}',
+      score: 'score {{score}}',
+      sourceMemory: 'memory · {{category}}',
+      sourceMessage: 'message #{{seq}} in “{{title}}”',
+      sourceMessageUntitled: 'message #{{seq}}',
+      openMemory: 'Open this memory in the memory manager',
+      openMessage: 'Open this message in its thread',
+      openFailed: 'Could not open it: {{message}}',
       tokensTitle_one: '{{count, number}} token',
       tokensTitle_other: '{{count, number}} tokens',
       reveal: 'Show message #{{seq}} in the chat',
@@ -205,6 +217,139 @@ export const en = {
       tokens_other: '{{count, number}} tokens',
       messages_one: '{{count, number}} message',
       messages_other: '{{count, number}} messages'
+    }
+  },
+  memory: {
+    open: 'Memory',
+    openHint: 'What the assistant remembers across threads',
+    title: 'Memory',
+    intro: 'Recalled in any thread when it matters. Everything stays on this computer.',
+    count_one: '{{count, number}} memory',
+    count_other: '{{count, number}} memories',
+    close: 'Back to the chat',
+    categories: {
+      user_preference: 'Preference',
+      fact: 'Fact',
+      task: 'Task',
+      other: 'Other'
+    },
+    allCategories: 'All categories',
+    searchLabel: 'Search memories',
+    searchPlaceholder: 'Search memories',
+    filterLabel: 'Filter by category',
+    newMemory: 'New memory',
+    listLabel: 'Memories',
+    loading: 'Loading memories…',
+    loadFailed: 'Could not load the memories: {{message}}',
+    emptyTitle: 'Nothing remembered yet',
+    emptyBody:
+      'Use “Remember this” on a message, or add a memory here. Memories come back in any thread when they matter.',
+    noMatches: 'No memory matches.',
+    showMore: 'Show more',
+    updated: 'Updated {{time}}',
+    actionsFor: 'Actions for this memory',
+    edit: 'Edit',
+    delete: 'Delete',
+    origin: 'Where it came from',
+    changeFailed: 'Could not save the change: {{message}}',
+    missing: 'That memory no longer exists.',
+    createdSimilar: 'A memory said nearly the same; it was updated instead.',
+    createdSame: 'This is already remembered.',
+    deleted: 'Memory deleted.',
+    undo: 'Undo',
+    editor: {
+      contentLabel: 'Memory text',
+      placeholder: 'Something to keep in mind, e.g. “I prefer metric units.”',
+      categoryLabel: 'Category',
+      save: 'Save',
+      add: 'Add memory'
+    },
+    originPanel: {
+      label: 'Where this memory came from',
+      loading: 'Loading its origin…',
+      failed: 'Could not load its origin: {{message}}',
+      fromMessage: 'From message #{{seq}} ({{role}}) in “{{title}}”',
+      fromThread: 'From “{{title}}”; that message was deleted.',
+      typed: 'Added by hand in the memory manager.',
+      gone: 'Its thread was deleted; the memory stays.',
+      openMessage: 'Open the message',
+      history: 'History',
+      actions: {
+        create: 'Created',
+        update: 'Updated',
+        delete: 'Deleted',
+        restore: 'Restored'
+      },
+      reasons: {
+        explicit: 'added by hand',
+        remember_message: 'with “Remember this”',
+        edit: 'edited',
+        dedup_hash: 'the same text was remembered again',
+        dedup_similar: 'a similar memory was remembered',
+        user_delete: 'by you',
+        undo_delete: 'undo',
+        extraction: 'extracted automatically'
+      },
+      before: 'Before: {{content}}'
+    },
+    status: {
+      label: 'Memory search status',
+      ready: 'Meaning-based recall ready',
+      loading: 'Loading the embedding model…',
+      downloading: 'Downloading the embedding model… {{percent}} %',
+      downloadingFile: '{{file}}: {{loaded}} of {{total}}',
+      idle: 'No embedding model: words only',
+      unavailable: 'Model not available: words only',
+      model: '{{model}} · {{dimension}} dimensions',
+      messages_one: '{{done}} of {{count, number}} message indexed',
+      messages_other: '{{done}} of {{count, number}} messages indexed',
+      memories_one: '{{done}} of {{count, number}} memory indexed',
+      memories_other: '{{done}} of {{count, number}} memories indexed',
+      indexing: 'Indexing {{count, number}} more…',
+      failed_one: '{{count, number}} item could not be embedded; full text still finds it.',
+      failed_other: '{{count, number}} items could not be embedded; full text still finds them.',
+      reembedding:
+        'Re-embedding for the new model; items not done yet are found by their words only.',
+      loadFailed: 'Could not read the memory status: {{message}}'
+    },
+    warnings: {
+      noModel: 'No embedding model is set up: memory search matches words only, not meaning.',
+      loading: 'The embedding model is still loading: memory search matches words only for now.',
+      downloading:
+        'The embedding model is being downloaded: memory search matches words only for now.',
+      unavailable:
+        'The embedding model could not be loaded ({{reason}}): memory search matches words only.',
+      indexing:
+        'The embedding model is preparing its index: memory search matches words only for now.',
+      slow: 'Your text could not be embedded within {{ms}} ms: memory search matched words only.',
+      embedFailed:
+        'Your text could not be embedded ({{reason}}): memory search matched words only.',
+      timeout: 'Memory search took over {{ms}} ms and was skipped: this request has no memories.',
+      failed: 'Memory search failed ({{reason}}): this request has no memories.'
+    },
+    settings: {
+      title: 'Model settings',
+      folderLabel: 'Model folder',
+      folderHint:
+        'A folder holding the model, or a models folder with Xenova/bge-small-zh-v1.5 in it. Empty: the default places.',
+      folderPlaceholder: 'Default',
+      save: 'Use this folder',
+      reset: 'Use the default',
+      allowDownload:
+        'Download the model once if no folder has it (about 24 MB from Hugging Face; nothing of yours is sent)',
+      saved: 'Saved. The model is reloading.',
+      failed: 'Could not save the model settings: {{message}}'
+    },
+    remember: {
+      action: 'Remember this',
+      hint: 'Keep this message as a memory, recalled in any thread',
+      pending: 'Remembering…',
+      created: 'Remembered',
+      updatedSimilar: 'Updated a similar memory',
+      updated: 'Updated the memory',
+      unchanged: 'Already remembered',
+      failed: 'Not remembered: {{message}}',
+      open: 'Open in Memory'
     }
   },
   settings: {

@@ -36,7 +36,11 @@ export const zhCN: Translation = {
     resultsLabel: '搜索结果',
     searching: '正在搜索…',
     noResults: '没有与“{{query}}”匹配的内容。',
-    titleMatch: '标题'
+    titleMatch: '标题',
+    exactTitle: '文字匹配',
+    semanticTitle: '语义相关',
+    semanticSearching: '正在查找语义相关的消息…',
+    similarity: '相似度 {{value}}'
   },
   chat: {
     noThreadTitle: '开始一段对话',
@@ -133,7 +137,7 @@ export const zhCN: Translation = {
       estimated_tokens: '此模型没有精确的分词器：token 数为估算值。',
       unknown_model: '未知模型：其上下文窗口为假定值。',
       engine_fallback: '所配置的上下文引擎不存在，已改用默认构建器。',
-      upstream: '记忆检索失败或超时，本次未附带记忆。'
+      upstream: '记忆检索未正常完成，悬停查看详情。'
     },
     decisions: {
       included: '已包含',
@@ -154,7 +158,13 @@ export const zhCN: Translation = {
       },
       message: '#{{seq}} · {{role}}',
       messageMissing: '此消息已不在对话中',
-      memory: '相关度 {{score}} · {{source}}',
+      score: '得分 {{score}}',
+      sourceMemory: '记忆 · {{category}}',
+      sourceMessage: '“{{title}}”中的第 {{seq}} 条消息',
+      sourceMessageUntitled: '第 {{seq}} 条消息',
+      openMemory: '在记忆管理中打开这条记忆',
+      openMessage: '在所在对话中打开这条消息',
+      openFailed: '无法打开：{{message}}',
       tokensTitle_one: '{{count, number}} 个 token',
       tokensTitle_other: '{{count, number}} 个 token',
       reveal: '在对话中显示第 {{seq}} 条消息',
@@ -202,6 +212,133 @@ export const zhCN: Translation = {
       tokens_other: '{{count, number}} 个 token',
       messages_one: '{{count, number}} 条消息',
       messages_other: '{{count, number}} 条消息'
+    }
+  },
+  memory: {
+    open: '记忆',
+    openHint: '助手跨对话记住的内容',
+    title: '记忆',
+    intro: '需要时会在任意对话中被召回。所有内容都保存在这台电脑上。',
+    count_one: '{{count, number}} 条记忆',
+    count_other: '{{count, number}} 条记忆',
+    close: '返回对话',
+    categories: {
+      user_preference: '偏好',
+      fact: '事实',
+      task: '任务',
+      other: '其他'
+    },
+    allCategories: '全部类别',
+    searchLabel: '搜索记忆',
+    searchPlaceholder: '搜索记忆',
+    filterLabel: '按类别筛选',
+    newMemory: '新建记忆',
+    listLabel: '记忆',
+    loading: '正在加载记忆…',
+    loadFailed: '无法加载记忆：{{message}}',
+    emptyTitle: '还没有记忆',
+    emptyBody: '在消息上点击“记住这条”，或在这里添加记忆。需要时，记忆会在任意对话中被召回。',
+    noMatches: '没有匹配的记忆。',
+    showMore: '显示更多',
+    updated: '更新于 {{time}}',
+    actionsFor: '这条记忆的操作',
+    edit: '编辑',
+    delete: '删除',
+    origin: '来源',
+    changeFailed: '无法保存修改：{{message}}',
+    missing: '这条记忆已不存在。',
+    createdSimilar: '已有一条几乎相同的记忆，已改为更新它。',
+    createdSame: '这条内容已经记住了。',
+    deleted: '记忆已删除。',
+    undo: '撤销',
+    editor: {
+      contentLabel: '记忆内容',
+      placeholder: '需要记住的内容，例如“我习惯使用公制单位。”',
+      categoryLabel: '类别',
+      save: '保存',
+      add: '添加记忆'
+    },
+    originPanel: {
+      label: '这条记忆的来源',
+      loading: '正在加载来源…',
+      failed: '无法加载来源：{{message}}',
+      fromMessage: '来自“{{title}}”中的第 {{seq}} 条消息（{{role}}）',
+      fromThread: '来自“{{title}}”，原消息已被删除。',
+      typed: '在记忆管理中手动添加。',
+      gone: '所在对话已被删除，记忆仍然保留。',
+      openMessage: '打开原消息',
+      history: '历史',
+      actions: {
+        create: '创建',
+        update: '更新',
+        delete: '删除',
+        restore: '恢复'
+      },
+      reasons: {
+        explicit: '手动添加',
+        remember_message: '通过“记住这条”',
+        edit: '编辑',
+        dedup_hash: '再次记住了相同的内容',
+        dedup_similar: '记住了一条相似的内容',
+        user_delete: '由你删除',
+        undo_delete: '撤销删除',
+        extraction: '自动提取'
+      },
+      before: '之前：{{content}}'
+    },
+    status: {
+      label: '记忆检索状态',
+      ready: '语义召回已就绪',
+      loading: '正在加载嵌入模型…',
+      downloading: '正在下载嵌入模型… {{percent}} %',
+      downloadingFile: '{{file}}：{{loaded}} / {{total}}',
+      idle: '无嵌入模型：仅文字匹配',
+      unavailable: '模型不可用：仅文字匹配',
+      model: '{{model}} · {{dimension}} 维',
+      messages_one: '已索引 {{done}} / {{count, number}} 条消息',
+      messages_other: '已索引 {{done}} / {{count, number}} 条消息',
+      memories_one: '已索引 {{done}} / {{count, number}} 条记忆',
+      memories_other: '已索引 {{done}} / {{count, number}} 条记忆',
+      indexing: '还有 {{count, number}} 项正在索引…',
+      failed_one: '{{count, number}} 项无法生成向量，仍可通过全文检索找到。',
+      failed_other: '{{count, number}} 项无法生成向量，仍可通过全文检索找到。',
+      reembedding: '正在为新模型重新生成向量，尚未完成的条目只能按文字匹配。',
+      loadFailed: '无法读取记忆状态：{{message}}'
+    },
+    warnings: {
+      noModel: '未配置嵌入模型：记忆检索只按文字匹配，不理解语义。',
+      loading: '嵌入模型仍在加载：记忆检索暂时只按文字匹配。',
+      downloading: '正在下载嵌入模型：记忆检索暂时只按文字匹配。',
+      unavailable: '无法加载嵌入模型（{{reason}}）：记忆检索只按文字匹配。',
+      indexing: '嵌入模型正在准备索引：记忆检索暂时只按文字匹配。',
+      slow: '未能在 {{ms}} 毫秒内为你的文字生成向量：本次记忆检索只按文字匹配。',
+      embedFailed: '无法为你的文字生成向量（{{reason}}）：本次记忆检索只按文字匹配。',
+      timeout: '记忆检索超过 {{ms}} 毫秒，已跳过：本次请求不含记忆。',
+      failed: '记忆检索失败（{{reason}}）：本次请求不含记忆。'
+    },
+    settings: {
+      title: '模型设置',
+      folderLabel: '模型文件夹',
+      folderHint:
+        '存放模型的文件夹，或包含 Xenova/bge-small-zh-v1.5 的模型根目录。留空则使用默认位置。',
+      folderPlaceholder: '默认',
+      save: '使用此文件夹',
+      reset: '恢复默认',
+      allowDownload:
+        '若各文件夹中都没有模型，则下载一次（约 24 MB，来自 Hugging Face；不会发送你的任何数据）',
+      saved: '已保存，模型正在重新加载。',
+      failed: '无法保存模型设置：{{message}}'
+    },
+    remember: {
+      action: '记住这条',
+      hint: '把这条消息保存为记忆，可在任意对话中召回',
+      pending: '正在记住…',
+      created: '已记住',
+      updatedSimilar: '已更新相似的记忆',
+      updated: '已更新记忆',
+      unchanged: '已经记住了',
+      failed: '未能记住：{{message}}',
+      open: '在记忆中打开'
     }
   },
   settings: {

@@ -1,6 +1,7 @@
 import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Message } from '@shared/domain'
+import { RememberAction } from '@renderer/features/memory/RememberAction'
 import { formatActivityTime, formatFullTime } from '@renderer/lib/formatTime'
 import { MarkdownContent } from './MarkdownContent'
 import { MessageFlagToggles } from './MessageFlagToggles'
@@ -42,6 +43,7 @@ export const MessageView = memo(function MessageView({ message, highlighted }: M
           excluded={message.excluded}
           testIdPrefix="message"
         />
+        <RememberAction messageId={message.id} />
       </header>
       <div className="message__body">
         <MarkdownContent text={message.content} />

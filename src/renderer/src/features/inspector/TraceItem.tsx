@@ -5,6 +5,7 @@ import type { Message } from '@shared/domain'
 import { MessageFlagToggles } from '@renderer/features/chat/MessageFlagToggles'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { DecisionBadge } from './DecisionBadge'
+import { RetrievedSource } from './RetrievedSource'
 
 interface TraceItemProps {
   entry: TraceEntry
@@ -19,7 +20,10 @@ const SNIPPET_CHARS = 140
 
 const snippetOf = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_CHARS)
 
-/** One candidate and what the build did with it; a message row opens that message in the chat. */
+/**
+ * One candidate and what the build did with it. A message row opens that message in the chat;
+ * a retrieved row links to the memory or the message it was recalled from.
+ */
 function TraceItemView({ entry, message, editable, onReveal }: TraceItemProps) {
   const { t } = useTranslation()
   const format = useFormatNumber()
@@ -38,6 +42,7 @@ function TraceItemView({ entry, message, editable, onReveal }: TraceItemProps) {
         </span>
       </span>
       {detail && <span className="trace-item__detail">{detail}</span>}
+      {entry.kind === 'memory' && <RetrievedSource entry={entry} />}
       {entry.note && <span className="trace-item__note">{entry.note}</span>}
     </>
   )
@@ -94,13 +99,7 @@ function describe(
         detail: message ? snippetOf(message.content) : null
       }
     case 'memory':
-      return {
-        label: entry.preview ? snippetOf(entry.preview) : entry.id,
-        detail: t('inspector.trace.memory', {
-          score: entry.score?.toFixed(2) ?? '–',
-          source: entry.source ?? ''
-        })
-      }
+      return { label: entry.preview ? snippetOf(entry.preview) : entry.id, detail: null }
     default:
       return { label: t(`inspector.trace.kinds.${entry.kind}`), detail: null }
   }

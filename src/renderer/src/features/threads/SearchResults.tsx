@@ -1,19 +1,31 @@
+import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SearchHit } from '@shared/domain'
 import { ErrorBanner } from '@renderer/components/ErrorBanner'
 import { HighlightedText } from './HighlightedText'
+import { SemanticResults } from './SemanticResults'
+import { semanticMatches, type SemanticHit } from './semanticMatches'
 import { useSearchStore } from './searchStore'
 
 interface SearchResultsProps {
   onPick: (hit: SearchHit) => void
+  onPickSemantic: (hit: SemanticHit) => void
 }
 
-export function SearchResults({ onPick }: SearchResultsProps) {
+/** Full-text hits (the query's words, marked), then messages related by meaning. */
+export function SearchResults({ onPick, onPickSemantic }: SearchResultsProps) {
   const { t } = useTranslation()
   const query = useSearchStore((state) => state.query)
   const hits = useSearchStore((state) => state.hits)
   const status = useSearchStore((state) => state.status)
   const error = useSearchStore((state) => state.error)
+  const semanticHits = useSearchStore((state) => state.semanticHits)
+  const semanticStatus = useSearchStore((state) => state.semanticStatus)
+  // Shown once the full text has answered, so a message never jumps from one group to the other.
+  const related = useMemo(
+    () => (status === 'ready' ? semanticMatches(hits, semanticHits) : []),
+    [status, hits, semanticHits]
+  )
 
   if (status === 'error') {
     return (
@@ -22,7 +34,8 @@ export function SearchResults({ onPick }: SearchResultsProps) {
       </div>
     )
   }
-  if (status === 'ready' && hits.length === 0) {
+  const settled = status === 'ready' && semanticStatus === 'ready'
+  if (settled && hits.length === 0 && related.length === 0) {
     return <p className="sidebar__message">{t('search.noResults', { query: query.trim() })}</p>
   }
 
@@ -30,6 +43,9 @@ export function SearchResults({ onPick }: SearchResultsProps) {
     <div className="search-results" aria-busy={status === 'pending'}>
       {status === 'pending' && hits.length === 0 && (
         <p className="sidebar__message">{t('search.searching')}</p>
+      )}
+      {related.length > 0 && hits.length > 0 && (
+        <h3 className="search-group__title">{t('search.exactTitle')}</h3>
       )}
       <ul className="search-results__list" aria-label={t('search.resultsLabel')}>
         {hits.map((hit) => (
@@ -59,6 +75,10 @@ export function SearchResults({ onPick }: SearchResultsProps) {
           </li>
         ))}
       </ul>
+      {related.length > 0 && <SemanticResults hits={related} onPick={onPickSemantic} />}
+      {status === 'ready' && semanticStatus === 'pending' && (
+        <p className="sidebar__message search-results__pending">{t('search.semanticSearching')}</p>
+      )}
     </div>
   )
 }

@@ -4,11 +4,14 @@ import type { SearchHit, ThreadListItem } from '@shared/domain'
 import { ConfirmDialog } from '@renderer/components/ConfirmDialog'
 import { ErrorBanner } from '@renderer/components/ErrorBanner'
 import { Icon } from '@renderer/components/Icon'
-import { useChatStore } from '@renderer/features/chat/chatStore'
+import { MemorySidebarEntry } from '@renderer/features/memory/MemorySidebarEntry'
+import { useMemoryViewStore } from '@renderer/features/memory/memoryViewStore'
+import { openThreadAt } from '@renderer/features/memory/navigation'
 import { LanguageSelect } from '@renderer/features/settings/LanguageSelect'
 import { SettingsError } from '@renderer/features/settings/SettingsError'
 import { SearchBox } from './SearchBox'
 import { SearchResults } from './SearchResults'
+import type { SemanticHit } from './semanticMatches'
 import { ThreadItem } from './ThreadItem'
 import { useSearchStore } from './searchStore'
 import { useThreadsStore } from './threadsStore'
@@ -20,16 +23,25 @@ export function ThreadSidebar() {
   const status = useThreadsStore((state) => state.status)
   const selectedId = useThreadsStore((state) => state.selectedId)
   const error = useThreadsStore((state) => state.error)
-  const { create, select, remove, dismissError } = useThreadsStore.getState()
+  const { create, remove, dismissError } = useThreadsStore.getState()
   const searching = useSearchStore((state) => state.query.trim() !== '')
   const [pendingDelete, setPendingDelete] = useState<ThreadListItem | null>(null)
   const [deleting, setDeleting] = useState(false)
 
   const pickHit = (hit: SearchHit) => {
-    // Ask for the reveal before switching, so the list scrolls there instead of to the bottom.
-    if (hit.messageId !== null) useChatStore.getState().revealMessage(hit.threadId, hit.messageId)
-    select(hit.threadId)
+    openThreadAt(hit.threadId, hit.messageId)
     useSearchStore.getState().clear()
+  }
+
+  const pickSemanticHit = (hit: SemanticHit) => {
+    openThreadAt(hit.threadId, hit.id)
+    useSearchStore.getState().clear()
+  }
+
+  // A new thread opens in the chat column, which the memory manager may be covering.
+  const createThread = () => {
+    useMemoryViewStore.getState().hide()
+    void create()
   }
 
   const confirmDelete = async () => {
@@ -53,7 +65,7 @@ export function ThreadSidebar() {
           type="button"
           className="button button--primary sidebar__new"
           data-testid="new-thread"
-          onClick={() => void create()}
+          onClick={createThread}
         >
           <Icon name="plus" />
           {t('threads.newThread')}
@@ -69,7 +81,7 @@ export function ThreadSidebar() {
 
       <nav className="sidebar__body" aria-label={t('threads.listLabel')}>
         {searching ? (
-          <SearchResults onPick={pickHit} />
+          <SearchResults onPick={pickHit} onPickSemantic={pickSemanticHit} />
         ) : status !== 'ready' ? (
           <p className="sidebar__message">{t('threads.loading')}</p>
         ) : threads.length === 0 ? (
@@ -84,7 +96,7 @@ export function ThreadSidebar() {
                 key={thread.id}
                 thread={thread}
                 active={thread.id === selectedId}
-                onSelect={select}
+                onSelect={openThreadAt}
                 onRequestDelete={setPendingDelete}
               />
             ))}
@@ -93,6 +105,7 @@ export function ThreadSidebar() {
       </nav>
 
       <footer className="sidebar__footer">
+        <MemorySidebarEntry />
         <SettingsError />
         <LanguageSelect />
       </footer>

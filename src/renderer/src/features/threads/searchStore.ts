@@ -1,9 +1,12 @@
 import { create } from 'zustand'
-import type { SearchHit } from '@shared/domain'
+import type { MemorySearchHit, SearchHit } from '@shared/domain'
 import { call, describeError } from '@renderer/lib/call'
 
 /** Long enough to skip the intermediate keystrokes of a word, short enough to feel live. */
 export const SEARCH_DEBOUNCE_MS = 200
+
+/** Messages related by meaning shown under the full-text hits; more reads as noise. */
+const SEMANTIC_LIMIT = 8
 
 type SearchStatus = 'idle' | 'pending' | 'ready' | 'error'
 
@@ -13,6 +16,9 @@ interface SearchState {
   hits: SearchHit[]
   status: SearchStatus
   error: string | null
+  /** Messages the embedding model finds related, whatever their words (see semanticMatches). */
+  semanticHits: MemorySearchHit[]
+  semanticStatus: Exclude<SearchStatus, 'error'>
   setQuery(query: string): void
   clear(): void
 }
@@ -22,7 +28,7 @@ export const useSearchStore = create<SearchState>()((set, get) => {
   // Answers can arrive out of order; only the one for the latest query is shown.
   let querySeq = 0
 
-  const run = async (query: string, seq: number): Promise<void> => {
+  const runFullText = async (query: string, seq: number): Promise<void> => {
     try {
       const hits = await call(window.api.search.query({ query }))
       if (seq === querySeq) set({ hits, status: 'ready', error: null })
@@ -31,22 +37,47 @@ export const useSearchStore = create<SearchState>()((set, get) => {
     }
   }
 
+  // Runs beside the full-text search, never in its way: it waits for the embedding model, and
+  // a failure only means no "related" group (the memory status line says why recall is down).
+  const runSemantic = async (query: string, seq: number): Promise<void> => {
+    try {
+      const result = await call(
+        window.api.memory.search({ query, kinds: ['message'], scope: 'all', limit: SEMANTIC_LIMIT })
+      )
+      if (seq === querySeq) set({ semanticHits: result.hits, semanticStatus: 'ready' })
+    } catch {
+      if (seq === querySeq) set({ semanticHits: [], semanticStatus: 'ready' })
+    }
+  }
+
   return {
     query: '',
     hits: [],
     status: 'idle',
     error: null,
+    semanticHits: [],
+    semanticStatus: 'idle',
 
     setQuery(query) {
       clearTimeout(timer)
       const seq = ++querySeq
       const trimmed = query.trim()
       if (trimmed === '') {
-        set({ query, hits: [], status: 'idle', error: null })
+        set({
+          query,
+          hits: [],
+          status: 'idle',
+          error: null,
+          semanticHits: [],
+          semanticStatus: 'idle'
+        })
         return
       }
-      set({ query, status: 'pending' })
-      timer = setTimeout(() => void run(trimmed, seq), SEARCH_DEBOUNCE_MS)
+      set({ query, status: 'pending', semanticStatus: 'pending' })
+      timer = setTimeout(() => {
+        void runFullText(trimmed, seq)
+        void runSemantic(trimmed, seq)
+      }, SEARCH_DEBOUNCE_MS)
     },
 
     clear: () => get().setQuery('')

@@ -1,0 +1,90 @@
+import { useEffect, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ErrorBanner } from '@renderer/components/ErrorBanner'
+import { useMemoryStatusStore } from './memoryStatusStore'
+
+/** Where the embedding model is read from, and whether it may be downloaded once. */
+export function MemorySettingsForm() {
+  const { t } = useTranslation()
+  const folderId = useId()
+  const hintId = useId()
+  const settings = useMemoryStatusStore((state) => state.settings)
+  const error = useMemoryStatusStore((state) => state.settingsError)
+  const saved = useMemoryStatusStore((state) => state.settingsSaved)
+  const { loadSettings, saveSettings } = useMemoryStatusStore.getState()
+  // What is typed; null follows the stored value.
+  const [draft, setDraft] = useState<string | null>(null)
+
+  useEffect(() => {
+    void loadSettings()
+  }, [loadSettings])
+
+  if (!settings)
+    return error ? (
+      <ErrorBanner>{t('memory.settings.failed', { message: error })}</ErrorBanner>
+    ) : null
+
+  const folder = draft ?? settings.modelFolder ?? ''
+  // The contract takes null, not an empty string, for "the default places".
+  const saveFolder = async (value: string | null) => {
+    if (await saveSettings({ modelFolder: value })) setDraft(null)
+  }
+
+  return (
+    <form
+      className="memory-settings"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void saveFolder(folder.trim() || null)
+      }}
+    >
+      <label className="memory-settings__label" htmlFor={folderId}>
+        {t('memory.settings.folderLabel')}
+      </label>
+      <div className="memory-settings__row">
+        <input
+          id={folderId}
+          className="memory-input"
+          data-testid="memory-model-folder"
+          aria-describedby={hintId}
+          placeholder={t('memory.settings.folderPlaceholder')}
+          value={folder}
+          maxLength={4096}
+          spellCheck={false}
+          onChange={(event) => setDraft(event.target.value)}
+        />
+        <button
+          type="submit"
+          className="button"
+          data-testid="memory-model-folder-save"
+          disabled={folder.trim() === (settings.modelFolder ?? '')}
+        >
+          {t('memory.settings.save')}
+        </button>
+        {settings.modelFolder !== null && (
+          <button type="button" className="button" onClick={() => void saveFolder(null)}>
+            {t('memory.settings.reset')}
+          </button>
+        )}
+      </div>
+      <p id={hintId} className="memory-settings__hint">
+        {t('memory.settings.folderHint')}
+      </p>
+      <label className="memory-settings__check">
+        <input
+          type="checkbox"
+          data-testid="memory-allow-download"
+          checked={settings.allowDownload}
+          onChange={(event) => void saveSettings({ allowDownload: event.target.checked })}
+        />
+        {t('memory.settings.allowDownload')}
+      </label>
+      {saved && !error && (
+        <p className="memory-settings__hint" role="status">
+          {t('memory.settings.saved')}
+        </p>
+      )}
+      {error && <ErrorBanner>{t('memory.settings.failed', { message: error })}</ErrorBanner>}
+    </form>
+  )
+}

@@ -1,0 +1,52 @@
+import { useTranslation } from 'react-i18next'
+import { Icon } from '@renderer/components/Icon'
+import { CategorySelect } from './CategorySelect'
+import { useMemoryListStore } from './memoryListStore'
+
+/** Search and category filter over the list, and the way to add a memory by hand. */
+export function MemoryToolbar({ onCreate }: { onCreate: () => void }) {
+  const { t } = useTranslation()
+  const query = useMemoryListStore((state) => state.query)
+  const category = useMemoryListStore((state) => state.category)
+  const { setQuery, setCategory } = useMemoryListStore.getState()
+
+  return (
+    <div className="memory-toolbar">
+      <div className="search-box memory-toolbar__search" role="search">
+        <Icon name="search" />
+        <input
+          type="search"
+          className="search-box__input"
+          data-testid="memory-search"
+          aria-label={t('memory.searchLabel')}
+          placeholder={t('memory.searchPlaceholder')}
+          value={query}
+          maxLength={500}
+          onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && query) {
+              event.preventDefault()
+              setQuery('')
+            }
+          }}
+        />
+      </div>
+      <CategorySelect
+        value={category}
+        onChange={setCategory}
+        allowAll
+        label={t('memory.filterLabel')}
+        testId="memory-category-filter"
+      />
+      <button
+        type="button"
+        className="button button--primary"
+        data-testid="memory-create"
+        onClick={onCreate}
+      >
+        <Icon name="plus" />
+        {t('memory.newMemory')}
+      </button>
+    </div>
+  )
+}
