@@ -12,7 +12,9 @@
 //   node scripts/fetch-embedding-model.mjs --check    exit 1 if the cache is incomplete
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { get as httpsGet } from 'node:https'
 import { dirname, join, resolve } from 'node:path'
+import { rootCertificates } from 'node:tls'
 import { inflateRawSync } from 'node:zlib'
 
 const ROOT = resolve(import.meta.dirname, '..')
@@ -133,13 +135,47 @@ function unzipEntry(zip, name) {
   throw new Error(`${name} is not in the archive`)
 }
 
+/**
+ * Node trusts only its bundled CA list (Node 20 has no --use-system-ca), so behind a
+ * TLS-inspecting proxy whose CA is only in the operating system's store, every download would
+ * fail unless NODE_EXTRA_CA_CERTS happens to be set. Trust the system bundle explicitly.
+ */
+const SYSTEM_CA_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt']
+
+function trustedCertificates() {
+  const bundle = SYSTEM_CA_BUNDLES.find((path) => existsSync(path))
+  return bundle ? [...rootCertificates, readFileSync(bundle, 'utf8')] : undefined
+}
+
+function get(url, redirects = 5) {
+  return new Promise((resolveGet, reject) => {
+    const request = httpsGet(url, { ca: trustedCertificates(), timeout: 180_000 }, (response) => {
+      const { statusCode = 0, headers } = response
+      if (statusCode >= 300 && statusCode < 400 && headers.location && redirects > 0) {
+        response.resume()
+        resolveGet(get(new URL(headers.location, url).href, redirects - 1))
+        return
+      }
+      if (statusCode !== 200) {
+        response.resume()
+        reject(new Error(`HTTP ${statusCode} for ${url}`))
+        return
+      }
+      const chunks = []
+      response.on('data', (chunk) => chunks.push(chunk))
+      response.on('end', () => resolveGet(Buffer.concat(chunks)))
+      response.on('error', reject)
+    })
+    request.on('timeout', () => request.destroy(new Error(`timed out downloading ${url}`)))
+    request.on('error', reject)
+  })
+}
+
 async function download(url) {
   let lastError
   for (let attempt = 1; attempt <= 3; attempt++) {
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(180_000) })
-      if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`)
-      return Buffer.from(await response.arrayBuffer())
+      return await get(url)
     } catch (error) {
       lastError = error
       log(`download attempt ${attempt} failed: ${error instanceof Error ? error.message : error}`)
