@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, session } from 'electron'
 import type Database from 'better-sqlite3'
 import type { AppInfo } from '@shared/domain'
 import { createHandlers } from './ipc/handlers'
@@ -14,6 +14,7 @@ import type { Publish } from './services/events'
 import { DatabaseOpenError, openDatabase, type OpenOptions } from './store/database'
 import { discardDamagedDatabase } from './store/recovery'
 import type { EmbedderFactory } from './services/memoryModels'
+import type { Cipher } from './services/providers/secretStore'
 import { EmbeddingClient } from './workers/embeddingClient'
 import { locateModel } from './workers/modelLocation'
 
@@ -61,6 +62,20 @@ const embeddings: EmbedderFactory = (settings) => {
   return { embedder, spec: located.spec }
 }
 
+/**
+ * API keys are encrypted with the OS keychain (Keychain, DPAPI, libsecret/kwallet). On Linux
+ * without a keyring Electron falls back to `basic_text`, a hard-coded password: that is not
+ * encryption, so it counts as unavailable and keys are refused.
+ */
+const safeStorageCipher: Cipher = {
+  isAvailable() {
+    if (!safeStorage.isEncryptionAvailable()) return false
+    return process.platform !== 'linux' || safeStorage.getSelectedStorageBackend() !== 'basic_text'
+  },
+  encrypt: (plaintext) => safeStorage.encryptString(plaintext),
+  decrypt: (ciphertext) => safeStorage.decryptString(ciphertext)
+}
+
 /** Never resets silently: the user sees what happened and chooses. */
 function openStore(
   storeOptions: OpenOptions
@@ -104,7 +119,13 @@ function start(): void {
   const publish: Publish = (event, payload) => {
     for (const window of BrowserWindow.getAllWindows()) window.webContents.send(event, payload)
   }
-  const services = createServices({ db: store.db, info, publish, embeddings })
+  const services = createServices({
+    db: store.db,
+    info,
+    publish,
+    embeddings,
+    cipher: safeStorageCipher
+  })
   services.memoryModel.start()
   const registry = createRegistry(createHandlers(services), (channel, error) =>
     console.error(`[ipc] ${channel} failed`, error)
@@ -121,8 +142,11 @@ function start(): void {
     // The indexer may be writing a batch: stop it and the worker before closing the store.
     closing = true
     event.preventDefault()
-    void services.memoryModel
-      .stop()
+    for (const thread of services.threads.list()) services.chat.stop(thread.id)
+    void services.chat
+      .settled()
+      .then(() => services.summaries.settled())
+      .then(() => services.memoryModel.stop())
       .catch((error: unknown) => console.error('[memory] stopping failed', error))
       .finally(() => {
         store.db.close()

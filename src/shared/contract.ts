@@ -11,6 +11,10 @@ import {
   MEMORY_CATEGORIES,
   type AppInfo,
   type AppSettings,
+  type ChatDelta,
+  type ChatDone,
+  type ChatErrorEvent,
+  type ChatRetry,
   type Memory,
   type MemoryChange,
   type MemoryListPage,
@@ -22,8 +26,18 @@ import {
   type SearchHit,
   type SendOutcome,
   type Thread,
-  type ThreadListItem
+  type ThreadListItem,
+  type ThreadSummaryView
 } from './domain'
+import {
+  ProviderInputSchema,
+  ProviderPatchSchema,
+  type ConnectionTestResult,
+  type OllamaDetection,
+  type ProviderCatalogView,
+  type ProviderView,
+  type UsageTotals
+} from './providers'
 
 /** An endpoint's result type is carried as a phantom; only the input needs a runtime schema. */
 const endpoint =
@@ -43,6 +57,10 @@ const Title = z
 
 /** Generous, but bounded so one paste cannot exhaust memory in the main process. */
 export const MAX_MESSAGE_CHARS = 2_000_000
+
+const ProviderId = z.string().trim().min(1).max(200)
+const ModelId = z.string().trim().min(1).max(200)
+const ModelRefSchema = z.strictObject({ providerId: ProviderId, modelId: ModelId })
 
 const MemoryId = z.number().int().positive()
 const MemoryCategory = z.enum(MEMORY_CATEGORIES)
@@ -75,7 +93,9 @@ export const contract = {
         systemPrompt: z
           .string()
           .max(100_000, { message: 'System prompt is longer than 100,000 characters' })
-          .optional()
+          .optional(),
+        defaultModel: ModelRefSchema.nullable().optional(),
+        promptCacheTtl: z.enum(['5m', '1h']).optional()
       })
     )
   },
@@ -83,11 +103,59 @@ export const contract = {
     list: endpoint<ThreadListItem[]>()(NoInput),
     create: endpoint<Thread>()(z.strictObject({ title: Title.optional() }).optional()),
     rename: endpoint<Thread>()(z.strictObject({ id: ThreadId, title: Title })),
-    delete: endpoint<{ deleted: true }>()(z.strictObject({ id: ThreadId }))
+    delete: endpoint<{ deleted: true }>()(z.strictObject({ id: ThreadId })),
+    /** The thread's provider and model (null on both clears it: the default applies again). */
+    setModel: endpoint<Thread>()(
+      z.strictObject({
+        threadId: ThreadId,
+        providerId: ProviderId.nullable(),
+        modelId: ModelId.nullable()
+      })
+    )
+  },
+  providers: {
+    /** Configured providers, never with keys: `hasApiKey` and a masked `apiKeyHint`. */
+    list: endpoint<ProviderView[]>()(NoInput),
+    /** The built-in table of well-known models (window, max output, prices) and its date. */
+    catalog: endpoint<ProviderCatalogView>()(NoInput),
+    create: endpoint<ProviderView>()(ProviderInputSchema),
+    update: endpoint<ProviderView>()(
+      z.strictObject({ id: ProviderId, patch: ProviderPatchSchema })
+    ),
+    remove: endpoint<{ removed: true }>()(z.strictObject({ id: ProviderId })),
+    /** A saved provider (`id`) or an unsaved form (`draft`); optionally one model. */
+    test: endpoint<ConnectionTestResult>()(
+      z.union([
+        z.strictObject({ id: ProviderId, modelId: ModelId.optional() }),
+        z.strictObject({ draft: ProviderInputSchema, modelId: ModelId.optional() })
+      ])
+    ),
+    listRemoteModels: endpoint<string[]>()(z.strictObject({ id: ProviderId })),
+    /** Whether API keys can be stored (encrypted) on this system. */
+    encryptionStatus: endpoint<{ available: boolean }>()(NoInput),
+    detectOllama: endpoint<OllamaDetection>()(NoInput)
+  },
+  chat: {
+    /** The thread's usage and cost over its model replies (superseded ones included). */
+    usage: endpoint<UsageTotals>()(z.strictObject({ threadId: ThreadId })),
+    /** Aborts the thread's streaming reply; the partial text is stored, marked `stopped`. */
+    stop: endpoint<{ stopped: boolean }>()(z.strictObject({ threadId: ThreadId })),
+    /**
+     * A new reply to the thread's last user message; earlier replies to it are kept, marked
+     * superseded (and excluded from later requests).
+     */
+    regenerate: endpoint<{ streamId: string; build: StoredBuild }>()(
+      z.strictObject({ threadId: ThreadId })
+    )
   },
   messages: {
     list: endpoint<Message[]>()(z.strictObject({ threadId: ThreadId })),
     send: endpoint<SendOutcome>()(z.strictObject({ threadId: ThreadId, content: MessageContent })),
+    /**
+     * Edit-and-resend: the edited text becomes a NEW user message (the original is kept,
+     * excluded from later requests together with the replies after it), then sends as usual.
+     */
+    editResend: endpoint<SendOutcome>()(z.strictObject({ id: MessageId, content: MessageContent })),
     setFlags: endpoint<Message>()(
       z.strictObject({
         id: MessageId,
@@ -127,6 +195,17 @@ export const contract = {
           message: 'A thread setting needs threadId',
           path: ['threadId']
         })
+    )
+  },
+  summary: {
+    /** The thread's stored summary (the builder's summary section); null before the first. */
+    get: endpoint<ThreadSummaryView | null>()(z.strictObject({ threadId: ThreadId })),
+    /** The user's edit; it keeps what the summary covers and becomes the next version. */
+    update: endpoint<ThreadSummaryView>()(
+      z.strictObject({
+        threadId: ThreadId,
+        content: z.string().max(100_000, { message: 'A summary is longer than 100,000 characters' })
+      })
     )
   },
   memory: {
@@ -214,7 +293,19 @@ export const events = {
   /** Model loading/download progress and background indexing progress (throttled). */
   'memory:status': event<MemoryStatus>(),
   /** A memory was created, updated, deleted or restored. */
-  'memory:changed': event<{ memoryId: number }>()
+  'memory:changed': event<{ memoryId: number }>(),
+  /** A provider was created, updated or removed. */
+  'providers:changed': event<{ providerId: string }>(),
+  /** One text chunk of a streaming reply (`messageId` is the send's `streamId`). */
+  'chat:delta': event<ChatDelta>(),
+  /** The reply finished and is stored (with usage and cost). */
+  'chat:done': event<ChatDone>(),
+  /** The reply failed (or was stopped: kind `aborted`); the partial text, if any, is stored. */
+  'chat:error': event<ChatErrorEvent>(),
+  /** The provider said the prompt was too long; rebuilt smaller and retried once. */
+  'chat:retry': event<ChatRetry>(),
+  /** A thread's summary was updated (in the background after a turn, or by the user). */
+  'summary:changed': event<ThreadSummaryView>()
 } as const
 
 export type Contract = typeof contract

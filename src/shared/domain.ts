@@ -1,5 +1,6 @@
 /** Plain data shapes shared by main, preload and renderer. No behaviour lives here. */
 import type { StoredBuild } from './context'
+import type { ChatUsage, ModelRef, ProviderErrorInfo } from './providers'
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
 
@@ -35,6 +36,26 @@ export interface Message {
   createdAt: number
   pinned: boolean
   excluded: boolean
+  /** Set on assistant replies produced by a model: which one, how it ended, usage and cost. */
+  reply?: ReplyInfo
+}
+
+/** complete: the model finished; stopped: the user pressed Stop; failed: an error cut it off. */
+export type ReplyStatus = 'complete' | 'stopped' | 'failed'
+
+export interface ReplyInfo {
+  providerId: string | null
+  modelId: string
+  status: ReplyStatus
+  /** As the provider reported it; null when it reported none (stopped replies, some servers). */
+  usage: ChatUsage | null
+  /** US dollars; null when the model's price is unknown or there is no usage. */
+  cost: number | null
+  /** The build's prompt tokens as we counted them, to show next to the provider's figure. */
+  estimatedPromptTokens: number | null
+  finishReason: string | null
+  /** A later reply to the same user message replaced this one (regenerate); it is kept. */
+  supersededBy: number | null
 }
 
 export interface SearchHit {
@@ -56,6 +77,10 @@ export interface AppSettings {
   inspectorOpen: boolean
   /** The system section of every build. */
   systemPrompt: string
+  /** The model new threads (and threads without their own) chat with; null = none chosen. */
+  defaultModel: ModelRef | null
+  /** Anthropic prompt-cache TTL. */
+  promptCacheTtl: '5m' | '1h'
 }
 
 export interface AppInfo {
@@ -66,14 +91,82 @@ export interface AppInfo {
   recoveredFromBackup: string | null
 }
 
-/** The message is stored; no model provider exists yet, so no reply follows. */
-export interface SendOutcome {
+/**
+ * What `messages.send` did. The user's message is always stored first.
+ * - `no_model_configured`: neither the thread nor the default names a provider and model.
+ * - `streaming`: the reply streams in the background as `chat:delta` events with `streamId`,
+ *   then `chat:done` (the stored reply) or `chat:error`.
+ * - `build_failed`: a model is configured but the request could not be built (`buildError`).
+ */
+export type SendOutcome =
+  | {
+      message: Message
+      status: 'no_model_configured'
+      /** The request that would be sent, as the inspector shows it; null if building failed. */
+      build: StoredBuild | null
+      /** Why there is no build; the message is stored regardless. */
+      buildError: string | null
+    }
+  | {
+      message: Message
+      status: 'streaming'
+      streamId: string
+      model: ModelRef
+      build: StoredBuild
+      buildError: null
+    }
+  | {
+      message: Message
+      status: 'build_failed'
+      model: ModelRef
+      build: null
+      buildError: string
+    }
+
+/** One text chunk of a streaming reply. */
+export interface ChatDelta {
+  threadId: string
+  /** The `streamId` of the send (or regenerate) that started it. */
+  messageId: string
+  delta: string
+}
+
+export interface ChatDone {
+  threadId: string
+  streamId: string
+  /** The stored assistant message, with `reply` (usage, cost, status). */
   message: Message
-  status: 'no_model_configured'
-  /** The request that would be sent, as the inspector shows it; null if building failed. */
-  build: StoredBuild | null
-  /** Why there is no build; the message is stored regardless. */
-  buildError: string | null
+}
+
+export interface ChatErrorEvent {
+  threadId: string
+  streamId: string
+  error: ProviderErrorInfo
+  /** The partial reply stored before the error, if any text had arrived. */
+  message: Message | null
+}
+
+/** A context-length error made the service rebuild with a smaller budget and retry once. */
+export interface ChatRetry {
+  threadId: string
+  streamId: string
+  reason: 'context_length'
+  /** The budget of the retried build, in tokens. */
+  budget: number
+  build: StoredBuild
+}
+
+/** A thread's stored summary (the builder's summary section). */
+export interface ThreadSummaryView {
+  threadId: string
+  content: string
+  /** Messages with seq <= this are represented by the summary, not sent verbatim. */
+  lastMessageSeq: number
+  /** 1 for the first summary, +1 for every update (by the model, the fallback or the user). */
+  version: number
+  /** `fallback`: the extractive summary, written without a model; `user`: edited by hand. */
+  source: 'model' | 'fallback' | 'user'
+  updatedAt: number
 }
 
 // ---- Long-term memory -----------------------------------------------------------------------

@@ -44,7 +44,9 @@ describe('the IPC handler registry', () => {
       data: {
         locale: 'zh-CN',
         inspectorOpen: true,
-        systemPrompt: expect.stringContaining('Context Lens')
+        systemPrompt: expect.stringContaining('Context Lens'),
+        defaultModel: null,
+        promptCacheTtl: '5m'
       }
     })
     expect(await registry.invoke('settings:get', undefined)).toMatchObject({

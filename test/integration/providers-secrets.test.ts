@@ -1,4 +1,3 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -12,29 +11,11 @@ import {
 } from '../../src/main/services/providers/secretStore'
 import { openDatabase } from '../../src/main/store/database'
 import { SettingsRepository } from '../../src/main/store/settingsRepository'
+import { aesCipher } from '../support/testCipher'
 import { useTempDir } from '../support/tempDir'
 
 const tempDir = useTempDir()
 const KEY = 'sk-proj-Plaintext-Never-At-Rest-7f3e9a1b2c4d'
-
-/** Stands in for Electron's safeStorage: AES-256-GCM under a key the "OS" holds. */
-function aesCipher(available = true): Cipher {
-  const key = randomBytes(32)
-  return {
-    isAvailable: () => available,
-    encrypt(plaintext) {
-      const iv = randomBytes(12)
-      const cipher = createCipheriv('aes-256-gcm', key, iv)
-      const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
-      return Buffer.concat([iv, cipher.getAuthTag(), body])
-    },
-    decrypt(data) {
-      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12))
-      decipher.setAuthTag(data.subarray(12, 28))
-      return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8')
-    }
-  }
-}
 
 /** A real settings table in a real SQLite file, and the raw bytes of that file (and its WAL). */
 function sqliteSettings() {

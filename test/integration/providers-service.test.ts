@@ -1,4 +1,3 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 import { createServer, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppError } from '@shared/result'
@@ -8,11 +7,11 @@ import { ProviderService } from '../../src/main/services/providers/providerServi
 import { ProviderInputSchema } from '../../src/main/services/providers/schema'
 import {
   EncryptedSecretStore,
-  type Cipher,
   type KeyValueStore
 } from '../../src/main/services/providers/secretStore'
 import type { ProviderRecord } from '../../src/main/services/providers/types'
 import { startScriptedProvider, type ScriptedProvider } from '../support/scriptedProvider'
+import { aesCipher } from '../support/testCipher'
 
 const KEY = 'sk-right-key-1234567890abcd'
 
@@ -23,23 +22,7 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-function cipher(available = true): Cipher {
-  const key = randomBytes(32)
-  return {
-    isAvailable: () => available,
-    encrypt(text) {
-      const iv = randomBytes(12)
-      const c = createCipheriv('aes-256-gcm', key, iv)
-      const body = Buffer.concat([c.update(text, 'utf8'), c.final()])
-      return Buffer.concat([iv, c.getAuthTag(), body])
-    },
-    decrypt(data) {
-      const d = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12))
-      d.setAuthTag(data.subarray(12, 28))
-      return Buffer.concat([d.update(data.subarray(28)), d.final()]).toString('utf8')
-    }
-  }
-}
+const cipher = aesCipher
 
 function memoryStore(): KeyValueStore & { data: Map<string, string> } {
   // JSON round trip, as the SQLite settings table does.

@@ -281,7 +281,9 @@ describe('settings store', () => {
     expect(useSettingsStore.getState().settings).toEqual({
       locale: 'system',
       inspectorOpen: true,
-      systemPrompt: ''
+      systemPrompt: '',
+      defaultModel: null,
+      promptCacheTtl: '5m'
     })
     expect(useSettingsStore.getState().error?.kind).toBe('load')
   })

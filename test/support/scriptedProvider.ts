@@ -65,6 +65,8 @@ export interface ScriptedProvider {
   enqueue(...scripts: Script[]): void
   /** Used when the queue is empty. */
   fallback: Script
+  /** Chooses a script by the request body before the queue is consulted (undefined: the queue). */
+  route: ((body: unknown) => Script | undefined) | null
   /** Served by /v1/models and /api/tags. */
   models: string[]
   /** When set, completion and model-list requests carrying any other key get a 401. */
@@ -98,6 +100,7 @@ export async function startScriptedProvider(
       ),
     enqueue: (...scripts) => void queue.push(...scripts),
     fallback: { type: 'reply', chunks: ['Hello', ' from', ' the', ' script.'] },
+    route: null,
     models: options.models ?? ['scripted-model', 'scripted-small'],
     requiredKey: options.requiredKey ?? null,
     disconnects: 0,
@@ -149,7 +152,8 @@ export async function startScriptedProvider(
     if (req.method !== 'POST' || dialect === null) return json(res, 404, { error: 'not found' })
     if (!keyAccepted(req)) return sendError(res, dialect, unauthorized)
 
-    const script = queue.shift() ?? provider.fallback
+    const script =
+      provider.route?.(requestsLast()?.body ?? null) ?? queue.shift() ?? provider.fallback
     const model = String((requestsLast()?.body as { model?: unknown } | null)?.model ?? 'scripted')
     await play(res, dialect, model, script)
   }

@@ -3,7 +3,12 @@ import type Database from 'better-sqlite3'
 import type { EventName } from '@shared/contract'
 import type { MemorySearch } from '../../src/main/context/memorySearch'
 import { openDatabase } from '../../src/main/store/database'
-import { createServices, type Services } from '../../src/main/services/createServices'
+import {
+  createServices,
+  type ServiceOptions,
+  type Services
+} from '../../src/main/services/createServices'
+import { aesCipher } from './testCipher'
 
 /** Real services over a real SQLite file in `dir`, recording every event they publish. */
 export interface TestServices {
@@ -17,7 +22,10 @@ export interface TestServices {
 export function servicesIn(
   dir: string,
   now: () => number = Date.now,
-  memory?: MemorySearch
+  memory?: MemorySearch,
+  extra: Partial<
+    Pick<ServiceOptions, 'cipher' | 'detectOllama' | 'streamTimeouts' | 'summaryMinTokens'>
+  > = {}
 ): TestServices {
   const db = openDatabase(join(dir, 'store.sqlite'))
   const published: { event: EventName; payload: unknown }[] = []
@@ -26,6 +34,8 @@ export function servicesIn(
     db,
     now,
     memory,
+    cipher: aesCipher(),
+    ...extra,
     log: (message) => logged.push(message),
     publish: (event, payload) => published.push({ event, payload }),
     info: {

@@ -3,7 +3,8 @@ import type { Handlers } from './registry'
 
 /** Thin: each channel forwards its validated input to one service call. */
 export function createHandlers(services: Services): Handlers {
-  const { threads, chat, context, search, settings, memory, memoryModel } = services
+  const { threads, chat, context, search, settings, memory, memoryModel, providers, summaries } =
+    services
   return {
     app: {
       info: () => services.info
@@ -17,13 +18,49 @@ export function createHandlers(services: Services): Handlers {
       create: (input) => threads.create(input?.title),
       rename: ({ id, title }) => threads.rename(id, title),
       delete: ({ id }) => {
+        chat.stop(id)
         threads.delete(id)
         return { deleted: true as const }
+      },
+      setModel: ({ threadId, providerId, modelId }) =>
+        threads.setModel(
+          threadId,
+          providerId !== null && modelId !== null ? { providerId, modelId } : null
+        )
+    },
+    providers: {
+      list: () => providers.list(),
+      catalog: () => providers.catalog(),
+      create: (input) => providers.create(input),
+      update: ({ id, patch }) => providers.update(id, patch),
+      remove: ({ id }) => {
+        providers.remove(id)
+        return { removed: true as const }
+      },
+      test: ({ modelId, ...target }) => providers.test(target, modelId),
+      listRemoteModels: ({ id }) => providers.listRemoteModels(id),
+      encryptionStatus: () => ({ available: providers.encryptionAvailable() }),
+      detectOllama: () => providers.detectOllama()
+    },
+    summary: {
+      get: ({ threadId }) => {
+        threads.get(threadId)
+        return summaries.get(threadId)
+      },
+      update: ({ threadId, content }) => {
+        threads.get(threadId)
+        return summaries.update(threadId, content)
       }
+    },
+    chat: {
+      usage: ({ threadId }) => chat.usage(threadId),
+      stop: ({ threadId }) => chat.stop(threadId),
+      regenerate: ({ threadId }) => chat.regenerate(threadId)
     },
     messages: {
       list: ({ threadId }) => chat.list(threadId),
       send: ({ threadId, content }) => chat.send(threadId, content),
+      editResend: ({ id, content }) => chat.editResend(id, content),
       setFlags: ({ id, ...flags }) => chat.setFlags(id, flags),
       remember: ({ id, category }) => memory.rememberMessage(id, category),
       locate: ({ id }) => chat.locate(id)

@@ -1,57 +1,180 @@
-import type { Message, SendOutcome } from '@shared/domain'
+import { randomUUID } from 'node:crypto'
+import type { BuiltContext, StoredBuild } from '@shared/context'
+import type { Message, ReplyInfo, ReplyStatus, SendOutcome } from '@shared/domain'
+import type { ChatFinishReason, ChatUsage, ModelRef, UsageTotals } from '@shared/providers'
 import { AppError } from '@shared/result'
 import { countMessageTokens } from '../context/messageTokens'
+import { applyCacheBreakpoints, type CacheTtl } from '../context/promptCache'
 import type { TokenCounter } from '../context/tokenCounter'
 import type { MessageRepository } from '../store/messageRepository'
 import type { ContextService } from './contextService'
 import type { ThreadMessageCache } from './threadMessageCache'
 import type { Publish } from './events'
 import type { ThreadService } from './threadService'
+import type { ResolvedModel } from './providers/catalog'
+import { toProviderError } from './providers/errors'
+import { streamChat, type StreamTimeouts } from './providers/modelClient'
+import type { ProviderService } from './providers/providerService'
+import { ProviderError, type ProviderRecord } from './providers/types'
+import { costOf, sumUsage } from './providers/usage'
+
+/** The context-length retry rebuilds with this share of the failed build's budget. */
+export const RETRY_BUDGET_SHARE = 0.8
+
+export interface ChatServiceDeps {
+  now: () => number
+  tokens: TokenCounter
+  publish: Publish
+  log: (message: string, error: unknown) => void
+  providers: ProviderService
+  /** The global default model (settings), used when the thread has none of its own. */
+  defaultModel: () => ModelRef | null
+  cacheTtl: () => CacheTtl
+  newId?: () => string
+  /** Stall limits for streams (tests shorten them). */
+  timeouts?: Partial<StreamTimeouts>
+  /** After each turn (background work such as the thread summary); must not throw or block. */
+  afterTurn?: (
+    threadId: string,
+    build: BuiltContext,
+    inputSeq: number,
+    target: ChatTarget | null
+  ) => void
+}
+
+/** A thread's model, resolved against the configured providers. */
+export interface ChatTarget {
+  ref: ModelRef
+  provider: ProviderRecord
+  model: ResolvedModel
+}
+
+interface ActiveStream {
+  streamId: string
+  controller: AbortController
+  done: Promise<void>
+}
+
+interface StreamJob {
+  threadId: string
+  streamId: string
+  /** The user message the reply answers. */
+  input: Message
+  build: StoredBuild
+  target: ChatTarget
+  /** Earlier replies to the same input (regenerate): superseded once the new one is stored. */
+  replaces: Message[]
+}
 
 export class ChatService {
+  private readonly active = new Map<string, ActiveStream>()
+  private readonly newId: () => string
+
   constructor(
     private readonly messages: MessageRepository,
     private readonly cache: ThreadMessageCache,
     private readonly threads: ThreadService,
     private readonly context: ContextService,
-    private readonly deps: {
-      now: () => number
-      tokens: TokenCounter
-      publish: Publish
-      log: (message: string, error: unknown) => void
-    }
-  ) {}
+    private readonly deps: ChatServiceDeps
+  ) {
+    this.newId = deps.newId ?? randomUUID
+  }
 
   list(threadId: string): Message[] {
     this.threads.get(threadId)
     return this.cache.get(threadId)
   }
 
+  /** The thread's own model, else the default; null when none names an existing provider. */
+  targetFor(threadId: string): ChatTarget | null {
+    for (const ref of [this.threads.modelOf(threadId), this.deps.defaultModel()]) {
+      if (!ref) continue
+      const found = this.deps.providers.describeModel(ref.providerId, ref.modelId)
+      if (found) return { ref, ...found }
+    }
+    return null
+  }
+
   /**
    * The user's words are written first, before anything that can fail. Then the request is
-   * built exactly as it would be sent; a failed build is reported, never a lost message. No
-   * model provider exists yet, so the outcome says so instead of inventing a reply.
+   * built exactly as it will be sent. With a model configured the reply streams in the
+   * background (`chat:delta`, then `chat:done` or `chat:error`); without one the outcome says
+   * so instead of inventing a reply.
    */
   async send(threadId: string, content: string): Promise<SendOutcome> {
     this.threads.get(threadId)
-    const message = this.messages.append({
-      threadId,
-      role: 'user',
-      content,
-      tokenCount: countMessageTokens(this.deps.tokens, { content }),
-      createdAt: this.deps.now()
-    })
-    this.cache.appended(message)
-    this.threads.adoptTitleFrom(threadId, content)
-    this.deps.publish('threads:changed', { threadId })
-    try {
-      const build = await this.context.buildTurn(threadId, message)
-      return { message, status: 'no_model_configured', build, buildError: null }
-    } catch (error) {
-      this.deps.log(`context build for message ${message.id} failed`, error)
-      const reason = error instanceof Error ? error.message : String(error)
-      return { message, status: 'no_model_configured', build: null, buildError: reason }
+    this.requireIdle(threadId)
+    const message = this.appendUser(threadId, content)
+    return this.answer(threadId, message)
+  }
+
+  /**
+   * Edit-and-resend: the edited text is stored as a new user message; the original and the
+   * messages after it stay stored, excluded from later requests (the conversation branches).
+   */
+  async editResend(id: number, content: string): Promise<SendOutcome> {
+    const original = this.messages.get(id)
+    if (!original) throw new AppError('not_found', 'This message no longer exists.')
+    if (original.role !== 'user') {
+      throw new AppError('invalid_input', 'Only your own messages can be edited and resent.')
     }
+    this.requireIdle(original.threadId)
+    for (const later of this.cache.get(original.threadId)) {
+      if (later.seq < original.seq || later.excluded) continue
+      const updated = this.messages.setFlags(later.id, { excluded: true })
+      if (updated) this.cache.updated(updated)
+    }
+    const message = this.appendUser(original.threadId, content)
+    return this.answer(original.threadId, message)
+  }
+
+  /** A new reply to the last user message; the earlier replies are kept and marked superseded. */
+  async regenerate(threadId: string): Promise<{ streamId: string; build: StoredBuild }> {
+    this.threads.get(threadId)
+    this.requireIdle(threadId)
+    const all = this.cache.get(threadId)
+    const input = [...all].reverse().find((m) => m.role === 'user')
+    if (!input) throw new AppError('invalid_input', 'There is no message to answer yet.')
+    const target = this.targetFor(threadId)
+    if (!target) {
+      throw new AppError('invalid_input', 'No model is configured; add a provider in Settings.')
+    }
+    const replaces = all.filter(
+      (m) => m.seq > input.seq && m.role === 'assistant' && !m.reply?.supersededBy
+    )
+    const build = await this.context.buildTurn(threadId, input, { retry: true })
+    const streamId = this.start({
+      threadId,
+      streamId: this.newId(),
+      input,
+      build,
+      target,
+      replaces
+    })
+    return { streamId, build }
+  }
+
+  /** Usage and cost summed over the thread's model replies (all of them were paid for). */
+  usage(threadId: string): UsageTotals {
+    return sumUsage(
+      this.list(threadId).flatMap((m) =>
+        m.reply?.usage ? [{ usage: m.reply.usage, cost: m.reply.cost }] : []
+      )
+    )
+  }
+
+  /** Aborts the thread's streaming reply; its partial text is stored, marked `stopped`. */
+  stop(threadId: string): { stopped: boolean } {
+    const stream = this.active.get(threadId)
+    if (!stream) return { stopped: false }
+    stream.controller.abort()
+    return { stopped: true }
+  }
+
+  /** Resolves once the thread has no streaming reply (tests, and quitting cleanly). */
+  async settled(threadId?: string): Promise<void> {
+    const streams = threadId === undefined ? [...this.active.values()] : [this.active.get(threadId)]
+    await Promise.all(streams.map((s) => s?.done))
   }
 
   /** Pinned messages are always sent; excluded ones never are (the ContextBuilder reads both). */
@@ -67,5 +190,209 @@ export class ChatService {
     const found = this.messages.locate(id)
     if (!found) throw new AppError('not_found', 'This message no longer exists.')
     return found
+  }
+
+  private afterTurn(
+    threadId: string,
+    build: BuiltContext,
+    inputSeq: number,
+    target: ChatTarget | null
+  ): void {
+    try {
+      this.deps.afterTurn?.(threadId, build, inputSeq, target)
+    } catch (error) {
+      this.deps.log(`after-turn work for ${threadId} failed`, error)
+    }
+  }
+
+  private requireIdle(threadId: string): void {
+    if (this.active.has(threadId)) {
+      throw new AppError('invalid_input', 'A reply is still streaming; stop it first.')
+    }
+  }
+
+  private appendUser(threadId: string, content: string): Message {
+    const message = this.messages.append({
+      threadId,
+      role: 'user',
+      content,
+      tokenCount: countMessageTokens(this.deps.tokens, { content }),
+      createdAt: this.deps.now()
+    })
+    this.cache.appended(message)
+    this.threads.adoptTitleFrom(threadId, content)
+    this.deps.publish('threads:changed', { threadId })
+    return message
+  }
+
+  private async answer(threadId: string, message: Message): Promise<SendOutcome> {
+    const target = this.targetFor(threadId)
+    let build: StoredBuild
+    try {
+      build = await this.context.buildTurn(threadId, message)
+    } catch (error) {
+      this.deps.log(`context build for message ${message.id} failed`, error)
+      const reason = error instanceof Error ? error.message : String(error)
+      return target
+        ? { message, status: 'build_failed', model: target.ref, build: null, buildError: reason }
+        : { message, status: 'no_model_configured', build: null, buildError: reason }
+    }
+    if (!target) {
+      this.afterTurn(threadId, build.context, message.seq, null)
+      return { message, status: 'no_model_configured', build, buildError: null }
+    }
+    const streamId = this.start({
+      threadId,
+      streamId: this.newId(),
+      input: message,
+      build,
+      target,
+      replaces: []
+    })
+    return { message, status: 'streaming', streamId, model: target.ref, build, buildError: null }
+  }
+
+  private start(job: StreamJob): string {
+    const controller = new AbortController()
+    const stream: ActiveStream = {
+      streamId: job.streamId,
+      controller,
+      done: Promise.resolve()
+    }
+    this.active.set(job.threadId, stream)
+    stream.done = this.run(job, controller.signal)
+      .catch((error: unknown) => this.deps.log(`reply in ${job.threadId} failed`, error))
+      .finally(() => {
+        if (this.active.get(job.threadId) === stream) this.active.delete(job.threadId)
+      })
+    return job.streamId
+  }
+
+  private async run(job: StreamJob, signal: AbortSignal): Promise<void> {
+    const { threadId, streamId, target } = job
+    let build = job.build
+    let text = ''
+    let usage: ChatUsage | null = null
+    let finish: ChatFinishReason | null = null
+    let retried = false
+    try {
+      const apiKey = this.key(target)
+      for (;;) {
+        try {
+          const ttl = this.deps.cacheTtl()
+          const reserve = build.context.tokenStats.outputReserve
+          for await (const event of streamChat({
+            provider: target.provider,
+            modelId: target.ref.modelId,
+            ...(apiKey !== undefined && { apiKey }),
+            messages: build.context.messages,
+            ...(reserve > 0 && { maxOutputTokens: reserve }),
+            signal,
+            anthropicCache: (messages) => applyCacheBreakpoints(messages, { ttl }),
+            ...(this.deps.timeouts && { timeouts: this.deps.timeouts })
+          })) {
+            if (event.type === 'text') {
+              text += event.delta
+              this.deps.publish('chat:delta', { threadId, messageId: streamId, delta: event.delta })
+            } else if (event.type === 'usage') usage = event.usage
+            else finish = event.reason
+          }
+          break
+        } catch (error) {
+          const failure = toProviderError(error)
+          // Too long for the model: rebuild with a smaller budget and try once more.
+          if (failure.kind === 'context_length' && !retried && text === '') {
+            retried = true
+            const budget = Math.max(
+              1,
+              Math.floor(build.context.tokenStats.budget * RETRY_BUDGET_SHARE)
+            )
+            build = await this.context.buildTurn(threadId, job.input, {
+              totalBudget: budget,
+              retry: true
+            })
+            this.deps.publish('chat:retry', {
+              threadId,
+              streamId,
+              reason: 'context_length',
+              budget,
+              build
+            })
+            continue
+          }
+          throw failure
+        }
+      }
+      const message = this.storeReply(job, build, text, 'complete', usage, finish)
+      if (usage) {
+        try {
+          this.context.recordUsage(threadId, build.context, usage)
+        } catch (error) {
+          this.deps.log(`calibration after message ${message.id} failed`, error)
+        }
+      }
+      this.deps.publish('chat:done', { threadId, streamId, message })
+      this.afterTurn(threadId, build.context, job.input.seq, target)
+    } catch (error) {
+      const failure = error instanceof ProviderError ? error : toProviderError(error)
+      // The thread was deleted while the reply streamed: nothing to store or report.
+      if (!this.threads.list().some((t) => t.id === threadId)) return
+      const status: ReplyStatus = failure.kind === 'aborted' ? 'stopped' : 'failed'
+      const message =
+        text.length > 0 ? this.storeReply(job, build, text, status, usage, finish) : null
+      if (failure.kind === 'aborted' && message) {
+        this.deps.publish('chat:done', { threadId, streamId, message })
+      } else {
+        this.deps.publish('chat:error', { threadId, streamId, error: failure.toJSON(), message })
+      }
+    }
+  }
+
+  /** The decrypted key for this call; an unreadable key is an auth failure the user can fix. */
+  private key(target: ChatTarget): string | undefined {
+    try {
+      return this.deps.providers.resolve(target.ref.providerId, target.ref.modelId).apiKey
+    } catch (error) {
+      if (error instanceof AppError)
+        throw new ProviderError({ kind: 'auth', message: error.message })
+      throw error
+    }
+  }
+
+  private storeReply(
+    job: StreamJob,
+    build: StoredBuild,
+    text: string,
+    status: ReplyStatus,
+    usage: ChatUsage | null,
+    finish: ChatFinishReason | null
+  ): Message {
+    const reply: ReplyInfo = {
+      providerId: job.target.ref.providerId,
+      modelId: job.target.ref.modelId,
+      status,
+      usage,
+      cost: usage ? costOf(usage, job.target.model) : null,
+      estimatedPromptTokens: build.context.tokenStats.total,
+      finishReason: finish,
+      supersededBy: null
+    }
+    const message = this.messages.appendReply(
+      {
+        threadId: job.threadId,
+        role: 'assistant',
+        content: text,
+        tokenCount: countMessageTokens(this.deps.tokens, { content: text }),
+        createdAt: this.deps.now()
+      },
+      reply
+    )
+    this.cache.appended(message)
+    for (const old of job.replaces) {
+      const updated = this.messages.supersede(old.id, message.id)
+      if (updated) this.cache.updated(updated)
+    }
+    this.deps.publish('threads:changed', { threadId: job.threadId })
+    return message
   }
 }

@@ -6,7 +6,7 @@ import {
   type ContextConfigPatch,
   type ContextConfigView
 } from '@shared/contextConfig'
-import type { ActiveTaskState } from '@shared/context'
+import type { ActiveTaskState, ThreadSummary } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { AppError } from '@shared/result'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
@@ -24,6 +24,10 @@ const CONFIG_KEY = 'context'
 const TASK_KEY = 'taskState'
 
 const MEMORY_LIMIT = 20
+const MIN_CORRECTION = 0.5
+const MAX_CORRECTION = 2
+
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value))
 const MEMORY_TIMEOUT_MS = 500
 
 export interface ContextServiceDeps {
@@ -37,7 +41,30 @@ export interface ContextServiceDeps {
   systemPrompt: () => string
   now: () => number
   publish: Publish
+  /**
+   * The chat model of a thread, when a provider is configured: its id (the tokenizer and the
+   * correction factor) over the user's settings, its window and max output under them.
+   */
+  chatModel?: (threadId: string) => ChatModelLimits | null
+  /** The thread's stored summary for the builder's summary section. */
+  summary?: (threadId: string) => ThreadSummary | null
 }
+
+export interface ChatModelLimits {
+  model: string
+  contextWindow: number
+  outputReserve: number
+}
+
+export interface BuildTurnOptions {
+  /** A fixed total budget (the context-length retry shrinks it). */
+  totalBudget?: number
+  /** A rebuild of the same turn: the active-task state has already seen the message. */
+  retry?: boolean
+}
+
+/** Provider prompt tokens / our count is smoothed with this weight for the newest reply. */
+const CALIBRATION_WEIGHT = 0.5
 
 /**
  * Gathers a thread's data, runs the configured engine and keeps what was sent. Previews and
@@ -92,7 +119,7 @@ export class ContextService {
     draft: string,
     whatIf?: ContextConfigPatch
   ): Promise<BuiltContext> {
-    const config = this.resolve(this.globalPatch(), this.threadPatch(threadId), whatIf ?? {})
+    const config = this.configFor(threadId, whatIf ?? {})
     const messages = this.deps.cache.get(threadId)
     return this.build(threadId, messages, draft, this.taskState(threadId), config)
   }
@@ -101,15 +128,27 @@ export class ContextService {
    * Builds the request for a user message that is already stored (it is the input, so it is
    * not also a window candidate), records it as sent and pushes it to the inspector.
    */
-  async buildTurn(threadId: string, message: Message): Promise<StoredBuild> {
-    const config = this.resolve(this.globalPatch(), this.threadPatch(threadId))
-    const history = this.deps.cache.get(threadId).filter((m) => m.id !== message.id)
+  async buildTurn(
+    threadId: string,
+    message: Message,
+    options: BuildTurnOptions = {}
+  ): Promise<StoredBuild> {
+    const config = this.configFor(
+      threadId,
+      options.totalBudget === undefined ? {} : { totalBudget: options.totalBudget }
+    )
+    // Everything before the input; a regenerated turn's earlier replies come after it.
+    const history = this.deps.cache
+      .get(threadId)
+      .filter((m) => m.id !== message.id && m.seq < message.seq)
     const before = this.taskState(threadId)
     const context = await this.build(threadId, history, message.content, before, config)
 
-    const tasks = new ActiveTaskTracker(before)
-    tasks.observe(message.content, message.seq)
-    this.deps.threads.updateSettings(threadId, { [TASK_KEY]: tasks.state })
+    if (!options.retry) {
+      const tasks = new ActiveTaskTracker(before)
+      tasks.observe(message.content, message.seq)
+      this.deps.threads.updateSettings(threadId, { [TASK_KEY]: tasks.state })
+    }
 
     const stored = this.deps.builds.add({
       threadId,
@@ -123,6 +162,49 @@ export class ContextService {
 
   builds(threadId: string): StoredBuild[] {
     return this.deps.builds.list(threadId)
+  }
+
+  /**
+   * After a reply with provider usage: the engine hears it (`updateFromResponse`), and the
+   * model's token correction factor moves toward provider tokens / our uncorrected count
+   * (smoothed, clamped to 0.5-2, stored in the global config). Returns the new factor.
+   */
+  recordUsage(
+    threadId: string,
+    build: BuiltContext,
+    usage: { promptTokens: number; completionTokens: number }
+  ): number | null {
+    const config = this.configFor(threadId, {})
+    const { engine } = this.deps.engines.select(config.engine)
+    engine.updateModel(build.metadata.model, build.tokenStats.contextWindow)
+    engine.updateFromResponse(usage)
+
+    const model = build.metadata.model
+    const current = config.tokenCorrections[model] ?? 1
+    const ours = build.tokenStats.total / current
+    if (!(ours > 0) || !(usage.promptTokens > 0)) return null
+    const observed = usage.promptTokens / ours
+    const next = clamp(
+      current * (1 - CALIBRATION_WEIGHT) + observed * CALIBRATION_WEIGHT,
+      MIN_CORRECTION,
+      MAX_CORRECTION
+    )
+    const rounded = Math.round(next * 10_000) / 10_000
+    const global = mergeConfigPatches(this.globalPatch(), {
+      tokenCorrections: { [model]: rounded }
+    })
+    this.deps.settings.set(CONFIG_KEY, global)
+    return rounded
+  }
+
+  /** Provider limits under the user's layers, the provider's model id over them, then `top`. */
+  private configFor(threadId: string, top: ContextConfigPatch): ContextConfig {
+    const chat = this.deps.chatModel?.(threadId) ?? null
+    const base: ContextConfigPatch = chat
+      ? { contextWindow: chat.contextWindow, outputReserve: chat.outputReserve }
+      : {}
+    const model: ContextConfigPatch = chat ? { model: chat.model } : {}
+    return this.resolve(base, this.globalPatch(), this.threadPatch(threadId), model, top)
   }
 
   private async build(
@@ -140,7 +222,7 @@ export class ContextService {
     return this.deps.engines.build(
       {
         systemPrompt: this.deps.systemPrompt(),
-        summary: null,
+        summary: this.deps.summary?.(threadId) ?? null,
         memories: recall.memories,
         messages,
         pinned: this.deps.messages.listPinned(threadId),

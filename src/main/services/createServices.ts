@@ -14,6 +14,12 @@ import { SettingsRepository } from '../store/settingsRepository'
 import { ThreadRepository } from '../store/threadRepository'
 import { VectorStore } from '../store/vectorStore'
 import { ChatService } from './chatService'
+import { SummaryRepository } from '../store/summaryRepository'
+import { SummaryService } from './summaryService'
+import { EncryptedSecretStore, type Cipher } from './providers/secretStore'
+import { ProviderService } from './providers/providerService'
+import type { OllamaDetection } from './providers/ollamaDetector'
+import type { StreamTimeouts } from './providers/modelClient'
 import { ContextService } from './contextService'
 import { ThreadMessageCache } from './threadMessageCache'
 import type { Publish } from './events'
@@ -33,6 +39,10 @@ export interface Services {
   context: ContextService
   search: SearchService
   settings: SettingsService
+  /** Thread summaries, updated in the background after turns. */
+  summaries: SummaryService
+  /** Model providers (keys encrypted with the Cipher) and the connection test. */
+  providers: ProviderService
   /** Long-term memory: curated memories and hybrid recall over every message. */
   memory: MemoryService
   /** The embedding model and background indexing; `start()` once, `stop()` at quit. */
@@ -59,6 +69,28 @@ export interface ServiceOptions {
   indexing?: { batchSize?: number; idleMs?: number }
   /** Automatic extraction of preferences and facts; needs a model provider (later issue). */
   memoryExtractor?: MemoryExtractor | null
+  /**
+   * Encrypts API keys at rest: Electron's safeStorage in the app, an AES-GCM test cipher in
+   * tests. Without one, keys are refused (never stored in plaintext).
+   */
+  cipher?: Cipher
+  /** Replaces Ollama detection on 127.0.0.1 (tests point it at a scripted server). */
+  detectOllama?: () => Promise<OllamaDetection>
+  /** Stall limits for streamed replies (tests shorten them). */
+  streamTimeouts?: Partial<StreamTimeouts>
+  /** Tokens of unsummarized history outside the window that trigger a summary update. */
+  summaryMinTokens?: number
+}
+
+/** Used when no Cipher is given: reports encryption as unavailable, so keys are refused. */
+const NO_CIPHER: Cipher = {
+  isAvailable: () => false,
+  encrypt: () => {
+    throw new Error('No encryption backend')
+  },
+  decrypt: () => {
+    throw new Error('No encryption backend')
+  }
 }
 
 /** memory:status is pushed at most this often while indexing runs. */
@@ -80,7 +112,11 @@ export function createServices({
   memory: memorySearch,
   embeddings = null,
   indexing = {},
-  memoryExtractor = null
+  memoryExtractor = null,
+  cipher = NO_CIPHER,
+  detectOllama,
+  streamTimeouts,
+  summaryMinTokens
 }: ServiceOptions): Services {
   const recall = new RecallRepository(db)
   const vectors = new VectorStore(db)
@@ -127,6 +163,23 @@ export function createServices({
   const cache = new ThreadMessageCache(messages, CACHED_THREADS)
   const settings = new SettingsService(settingsRepository)
   const threads = new ThreadService(threadRepository, { now, newId: randomUUID, publish })
+  const providers = new ProviderService({
+    settings: settingsRepository,
+    secrets: new EncryptedSecretStore(cipher, settingsRepository),
+    changed: (providerId) => emit('providers:changed', { providerId }),
+    ...(detectOllama && { detect: detectOllama })
+  })
+  const summaries = new SummaryService({
+    summaries: new SummaryRepository(db),
+    cache,
+    providers,
+    publish,
+    now,
+    log,
+    ...(summaryMinTokens !== undefined && { minTokens: summaryMinTokens })
+  })
+  // Set once the chat service exists; the context service asks it for the thread's model.
+  let chat: ChatService | null = null
   const context = new ContextService({
     threads: threadRepository,
     messages,
@@ -137,7 +190,29 @@ export function createServices({
     memory: memorySearch ?? memoryRecall(memoryService),
     systemPrompt: () => settings.get().systemPrompt,
     now,
-    publish
+    publish,
+    summary: (threadId) => summaries.forBuild(threadId),
+    chatModel: (threadId) => {
+      const target = chat?.targetFor(threadId)
+      if (!target) return null
+      return {
+        model: target.ref.modelId,
+        contextWindow: target.model.contextWindow,
+        outputReserve: target.model.maxOutput
+      }
+    }
+  })
+  chat = new ChatService(messages, cache, threads, context, {
+    now,
+    tokens: o200kCounter,
+    publish,
+    log,
+    providers,
+    defaultModel: () => settings.get().defaultModel,
+    cacheTtl: () => settings.get().promptCacheTtl,
+    afterTurn: (threadId, build, inputSeq, target) =>
+      summaries.afterTurn(threadId, build, inputSeq, target),
+    ...(streamTimeouts && { timeouts: streamTimeouts })
   })
   const memoryModel = new MemoryModelManager({
     settings: settingsRepository,
@@ -153,12 +228,9 @@ export function createServices({
     memoryModel,
     memoryIndexer,
     memoryExtraction: new AutomaticMemoryExtraction(memoryService, memoryExtractor, log),
-    chat: new ChatService(messages, cache, threads, context, {
-      now,
-      tokens: o200kCounter,
-      publish,
-      log
-    }),
+    chat,
+    providers,
+    summaries,
     search: new SearchService(new SearchRepository(db)),
     settings
   }

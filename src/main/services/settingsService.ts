@@ -7,7 +7,9 @@ export const DEFAULT_SETTINGS: AppSettings = {
   locale: 'system',
   inspectorOpen: true,
   systemPrompt:
-    'You are Context Lens, a careful and concise assistant. Answer in the language the user writes in.'
+    'You are Context Lens, a careful and concise assistant. Answer in the language the user writes in.',
+  defaultModel: null,
+  promptCacheTtl: '5m'
 }
 
 export class SettingsService {

@@ -1,4 +1,5 @@
 import type { Thread, ThreadListItem } from '@shared/domain'
+import type { ModelRef } from '@shared/providers'
 import { AppError } from '@shared/result'
 import type { ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
@@ -60,6 +61,24 @@ export class ThreadService {
     if (thread.settings.autoTitle !== true) return
     this.threads.updateSettings(id, { autoTitle: false })
     this.threads.rename(id, titleFromMessage(content), this.deps.now())
+  }
+
+  /** The thread's own provider and model; null clears it, so the default applies again. */
+  setModel(id: string, model: ModelRef | null): Thread {
+    this.get(id)
+    this.threads.updateSettings(id, { model })
+    this.deps.publish('threads:changed', { threadId: id })
+    return this.get(id)
+  }
+
+  /** The thread's own choice (not the default), if it has a valid one. */
+  modelOf(id: string): ModelRef | null {
+    const value = this.get(id).settings.model
+    if (typeof value !== 'object' || value === null) return null
+    const { providerId, modelId } = value as Record<string, unknown>
+    return typeof providerId === 'string' && typeof modelId === 'string'
+      ? { providerId, modelId }
+      : null
   }
 
   delete(id: string): void {

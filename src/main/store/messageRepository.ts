@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3'
-import type { Message, Role, ToolCall } from '@shared/domain'
+import type { Message, ReplyInfo, ReplyStatus, Role, ToolCall } from '@shared/domain'
 
 interface MessageRow {
   id: number
@@ -24,6 +24,42 @@ export interface NewMessage {
   /** Counted once by the caller at insert time and cached; builds never recount. */
   tokenCount: number
   createdAt: number
+}
+
+interface UsageRow {
+  message_id: number
+  provider_id: string | null
+  model_id: string
+  status: ReplyStatus
+  finish_reason: string | null
+  prompt_tokens: number | null
+  completion_tokens: number | null
+  cache_read_tokens: number | null
+  cache_write_tokens: number | null
+  cost: number | null
+  estimated_prompt_tokens: number | null
+  superseded_by: number | null
+}
+
+function toReply(row: UsageRow): ReplyInfo {
+  return {
+    providerId: row.provider_id,
+    modelId: row.model_id,
+    status: row.status,
+    usage:
+      row.prompt_tokens === null
+        ? null
+        : {
+            promptTokens: row.prompt_tokens,
+            completionTokens: row.completion_tokens ?? 0,
+            cacheReadTokens: row.cache_read_tokens ?? 0,
+            cacheWriteTokens: row.cache_write_tokens ?? 0
+          },
+    cost: row.cost,
+    estimatedPromptTokens: row.estimated_prompt_tokens,
+    finishReason: row.finish_reason,
+    supersededBy: row.superseded_by
+  }
 }
 
 export function toMessage(row: MessageRow): Message {
@@ -60,6 +96,53 @@ export class MessageRepository {
     )
   }
 
+  /** Stores a model's reply and what it reported, in one transaction. */
+  appendReply(message: NewMessage, reply: ReplyInfo): Message {
+    return this.db.transaction(() => {
+      const stored = this.append(message)
+      const usage = reply.usage
+      this.db
+        .prepare(
+          `INSERT INTO message_usage (message_id, provider_id, model_id, status, finish_reason,
+             prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens, cost,
+             estimated_prompt_tokens, superseded_by)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+        )
+        .run(
+          stored.id,
+          reply.providerId,
+          reply.modelId,
+          reply.status,
+          reply.finishReason,
+          usage?.promptTokens ?? null,
+          usage?.completionTokens ?? null,
+          usage?.cacheReadTokens ?? null,
+          usage?.cacheWriteTokens ?? null,
+          reply.cost,
+          reply.estimatedPromptTokens,
+          reply.supersededBy
+        )
+      return { ...stored, reply: { ...reply } }
+    })()
+  }
+
+  /**
+   * Marks a reply as replaced by a newer one (regenerate) and excludes it from later
+   * requests; the text is kept. Messages without a reply row get one only for the mark.
+   */
+  supersede(id: number, by: number): Message | undefined {
+    return this.db.transaction(() => {
+      this.db.prepare('UPDATE message_usage SET superseded_by = ? WHERE message_id = ?').run(by, id)
+      return this.setFlags(id, { excluded: true })
+    })()
+  }
+
+  get(id: number): Message | undefined {
+    const row = this.db.prepare('SELECT * FROM messages WHERE id = ?').get(id) as
+      MessageRow | undefined
+    return row && this.withReplies([toMessage(row)])[0]
+  }
+
   /** Stores the message and bumps the thread's activity in one transaction. */
   append(message: NewMessage): Message {
     return this.db.transaction(() => {
@@ -81,7 +164,26 @@ export class MessageRepository {
     const rows = this.db
       .prepare('SELECT * FROM messages WHERE thread_id = ? ORDER BY seq')
       .all(threadId) as MessageRow[]
-    return rows.map(toMessage)
+    const replies = this.db
+      .prepare(
+        `SELECT u.* FROM message_usage u JOIN messages m ON m.id = u.message_id
+          WHERE m.thread_id = ?`
+      )
+      .all(threadId) as UsageRow[]
+    const byId = new Map(replies.map((r) => [r.message_id, toReply(r)]))
+    return rows.map((row) => {
+      const message = toMessage(row)
+      const reply = byId.get(row.id)
+      return reply ? { ...message, reply } : message
+    })
+  }
+
+  private withReplies(messages: Message[]): Message[] {
+    const statement = this.db.prepare('SELECT * FROM message_usage WHERE message_id = ?')
+    return messages.map((message) => {
+      const row = statement.get(message.id) as UsageRow | undefined
+      return row ? { ...message, reply: toReply(row) } : message
+    })
   }
 
   /** Served by a partial index, so pinned messages are found without scanning the thread. */
@@ -112,6 +214,6 @@ export class MessageRepository {
         pinned: flags.pinned === undefined ? null : Number(flags.pinned),
         excluded: flags.excluded === undefined ? null : Number(flags.excluded)
       }) as MessageRow | undefined
-    return row && toMessage(row)
+    return row && this.withReplies([toMessage(row)])[0]
   }
 }

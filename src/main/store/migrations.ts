@@ -192,6 +192,44 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE UNIQUE INDEX vector_spaces_one_active ON vector_spaces (state) WHERE state = 'active';
     `
+  },
+  {
+    version: 5,
+    name: 'model replies: provider, model, status, usage and cost per assistant message',
+    // One row per assistant message a model produced. Usage is what the provider reported
+    // (null when it reported none, e.g. a stopped reply); cost is null when a price is unknown.
+    sql: `
+      CREATE TABLE message_usage (
+        message_id              INTEGER PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE,
+        provider_id             TEXT,
+        model_id                TEXT NOT NULL,
+        status                  TEXT NOT NULL CHECK (status IN ('complete', 'stopped', 'failed')),
+        finish_reason           TEXT,
+        prompt_tokens           INTEGER CHECK (prompt_tokens IS NULL OR prompt_tokens >= 0),
+        completion_tokens       INTEGER CHECK (completion_tokens IS NULL OR completion_tokens >= 0),
+        cache_read_tokens       INTEGER CHECK (cache_read_tokens IS NULL OR cache_read_tokens >= 0),
+        cache_write_tokens      INTEGER CHECK (cache_write_tokens IS NULL OR cache_write_tokens >= 0),
+        cost                    REAL,
+        estimated_prompt_tokens INTEGER,
+        superseded_by           INTEGER REFERENCES messages (id) ON DELETE SET NULL
+      );
+    `
+  },
+  {
+    version: 6,
+    name: 'thread summaries: the builder summary section, updated in the background',
+    // One row per thread. Messages with seq <= last_message_seq are represented by the summary.
+    // source: a model wrote it, the extractive fallback did, or the user edited it.
+    sql: `
+      CREATE TABLE thread_summaries (
+        thread_id        TEXT PRIMARY KEY REFERENCES threads (id) ON DELETE CASCADE,
+        content          TEXT NOT NULL,
+        last_message_seq INTEGER NOT NULL CHECK (last_message_seq >= 0),
+        version          INTEGER NOT NULL CHECK (version >= 1),
+        source           TEXT NOT NULL CHECK (source IN ('model', 'fallback', 'user')),
+        updated_at       INTEGER NOT NULL
+      );
+    `
   }
 ]
 

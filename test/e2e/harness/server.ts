@@ -18,6 +18,7 @@ import { createServices, type Services } from '../../../src/main/services/create
 import type { Publish } from '../../../src/main/services/events'
 import { openDatabase } from '../../../src/main/store/database'
 import { prepareEmbeddings, testEmbeddings } from '../../support/embeddings'
+import { aesCipher } from '../../support/testCipher'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
 const RENDERER_DIR = join(ROOT, 'out/renderer')
@@ -124,6 +125,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     db,
     publish,
     embeddings,
+    // Stands in for safeStorage: keys entered in the e2e settings are encrypted at rest.
+    cipher: aesCipher(),
     // The test polls the queue faster than the app's default, so indexing settles sooner.
     ...(embeddings && { indexing: { idleMs: 50 } }),
     info: {
@@ -208,6 +211,10 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await new Promise<void>((done, reject) =>
         server.close((error) => (error ? reject(error) : done()))
       )
+      // A streaming reply writes when it ends: stop it before the store closes.
+      for (const thread of services.threads.list()) services.chat.stop(thread.id)
+      await services.chat.settled()
+      await services.summaries.settled()
       // The indexer may be writing a batch: stop it and the worker before the store closes.
       if (embeddings) await services.memoryModel.stop()
       db.close()

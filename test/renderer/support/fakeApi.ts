@@ -64,7 +64,13 @@ export function createFakeBackend(): FakeBackend {
   const backend: FakeBackend = {
     api: undefined as unknown as Api,
     calls,
-    settings: { locale: 'en', inspectorOpen: true, systemPrompt: 'You are a test assistant.' },
+    settings: {
+      locale: 'en',
+      inspectorOpen: true,
+      systemPrompt: 'You are a test assistant.',
+      defaultModel: null,
+      promptCacheTtl: '5m'
+    },
     recoveredFromBackup: null,
     failNext: (channel, error) => void failures.set(channel, error),
     hold(channel) {
@@ -167,6 +173,9 @@ export function createFakeBackend(): FakeBackend {
     }
   }
 
+  const unavailable = () =>
+    fail({ code: 'storage_error', message: 'The fake backend stores no providers.' })
+
   const findMessage = (id: number): Message | undefined => {
     for (const list of messages.values()) {
       const found = list.find((message) => message.id === id)
@@ -233,7 +242,76 @@ export function createFakeBackend(): FakeBackend {
         messages.delete(id)
         changed(id)
         return ok({ deleted: true as const })
-      })
+      }),
+      setModel: handle(
+        'threads:setModel',
+        (input: { threadId: string; providerId: string | null; modelId: string | null }) => {
+          const thread = threads.get(input.threadId)
+          if (!thread) return notFound()
+          const model =
+            input.providerId !== null && input.modelId !== null
+              ? { providerId: input.providerId, modelId: input.modelId }
+              : null
+          thread.settings = { ...thread.settings, model }
+          changed(thread.id)
+          return ok({ ...thread })
+        }
+      )
+    },
+    // The fake has no model providers: the lists are empty and keys cannot be stored.
+    providers: {
+      list: handle('providers:list', () => ok([])),
+      catalog: handle('providers:catalog', () =>
+        ok({
+          date: '2026-01-01',
+          models: { openai: [], 'openai-compatible': [], anthropic: [], ollama: [] }
+        })
+      ),
+      create: handle('providers:create', () => unavailable()),
+      update: handle('providers:update', () => notFound()),
+      remove: handle('providers:remove', () => notFound()),
+      test: handle('providers:test', () => notFound()),
+      listRemoteModels: handle('providers:listRemoteModels', () => notFound()),
+      encryptionStatus: handle('providers:encryptionStatus', () => ok({ available: false })),
+      detectOllama: handle('providers:detectOllama', () =>
+        ok({
+          found: false as const,
+          baseUrl: 'http://127.0.0.1:11434',
+          reason: 'not_running' as const
+        })
+      )
+    },
+    summary: {
+      get: handle('summary:get', () => ok(null)),
+      update: handle(
+        'summary:update',
+        ({ threadId, content }: { threadId: string; content: string }) =>
+          ok({
+            threadId,
+            content,
+            lastMessageSeq: 0,
+            version: 1,
+            source: 'user' as const,
+            updatedAt: now()
+          })
+      )
+    },
+    chat: {
+      usage: handle('chat:usage', () =>
+        ok({
+          promptTokens: 0,
+          completionTokens: 0,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          replies: 0,
+          cost: null,
+          unpricedReplies: 0
+        })
+      ),
+      stop: handle('chat:stop', () => ok({ stopped: false })),
+      regenerate: handle('chat:regenerate', () =>
+        fail({ code: 'invalid_input', message: 'No model is configured.' })
+      )
     },
     messages: {
       list: handle('messages:list', ({ threadId }: { threadId: string }) =>
@@ -285,6 +363,22 @@ export function createFakeBackend(): FakeBackend {
             }
           }
           return fail({ code: 'not_found', message: 'Message not found' })
+        }
+      ),
+      // No model providers in the fake: editing behaves like sending the new text.
+      editResend: handle(
+        'messages:editResend',
+        ({ id, content }: { id: number; content: string }): IpcResult<SendOutcome> => {
+          const original = findMessage(id)
+          if (!original) return fail({ code: 'not_found', message: 'Message not found' })
+          const [message] = backend.addMessages(original.threadId, [content])
+          changed(original.threadId)
+          return ok({
+            message: message!,
+            status: 'no_model_configured' as const,
+            build: null,
+            buildError: null
+          })
         }
       ),
       remember: handle('messages:remember', memoryFake.remember),

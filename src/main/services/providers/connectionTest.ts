@@ -6,23 +6,10 @@
  */
 import { kindForStatus, parseRetryAfter, redact, toProviderError } from './errors'
 import { ollamaRoot, streamChat } from './modelClient'
-import { ProviderError, type ProviderErrorInfo, type ProviderRecord } from './types'
+import type { ConnectionTestResult } from '@shared/providers'
+import { ProviderError, type ProviderRecord } from './types'
 
-export type ConnectionTestResult =
-  | {
-      ok: true
-      latencyMs: number
-      method: 'completion' | 'models'
-      modelId: string | null
-      models: string[] | null
-    }
-  | {
-      ok: false
-      latencyMs: number
-      method: 'completion' | 'models'
-      modelId: string | null
-      error: ProviderErrorInfo
-    }
+export type { ConnectionTestResult } from '@shared/providers'
 
 export interface ConnectionTestOptions {
   provider: ProviderRecord

@@ -3,19 +3,10 @@
  * /api/tags with a short timeout, so the settings page (and the empty-state hint) can offer
  * "Use Ollama" without the user typing anything. Never throws: absence is a normal answer.
  */
+import type { OllamaDetection, OllamaModel } from '@shared/providers'
 import { DEFAULT_OLLAMA_URL, ollamaRoot } from './modelClient'
 
-export interface OllamaModel {
-  name: string
-  sizeBytes: number | null
-  family: string | null
-  parameterSize: string | null
-  quantization: string | null
-}
-
-export type OllamaDetection =
-  | { found: true; baseUrl: string; models: OllamaModel[] }
-  | { found: false; baseUrl: string; reason: 'not_running' | 'timeout' | 'not_ollama' }
+export type { OllamaDetection, OllamaModel } from '@shared/providers'
 
 export interface DetectOptions {
   baseUrl?: string

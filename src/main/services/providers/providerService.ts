@@ -5,6 +5,7 @@
  * for one call.
  */
 import { randomUUID } from 'node:crypto'
+import type { ProviderCatalogView } from '@shared/providers'
 import { AppError } from '@shared/result'
 import {
   CATALOG_DATE,
@@ -28,10 +29,7 @@ import {
 /** The settings key holding ProviderRecord[] (no secrets in it). */
 export const PROVIDERS_KEY = 'providers.v1'
 
-export interface ProviderCatalogView {
-  date: string
-  models: Record<ProviderKind, ModelRecord[]>
-}
+export type { ProviderCatalogView } from '@shared/providers'
 
 export interface ResolvedProvider {
   provider: ProviderRecord
@@ -155,6 +153,15 @@ export class ProviderService {
     this.deps.secrets.delete(keyRef(id))
     this.write(records.filter((r) => r.id !== id))
     this.deps.changed?.(id)
+  }
+
+  /** The provider and model without the key (for building a request); null when gone. */
+  describeModel(
+    providerId: string,
+    modelId: string
+  ): { provider: ProviderRecord; model: ResolvedModel } | null {
+    const provider = this.read().find((r) => r.id === providerId)
+    return provider ? { provider, model: resolveModel(provider, modelId) } : null
   }
 
   /** Everything one chat call needs. Throws AppError for a missing provider or unreadable key. */

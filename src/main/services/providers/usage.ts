@@ -4,6 +4,7 @@
  * writes; each part is billed at its own price. Unknown input or output prices make the cost
  * unknown (null), never zero: "free" is only what a price of 0 says.
  */
+import type { UsageTotals } from '@shared/providers'
 import type { ChatUsage, ModelPrices } from './types'
 
 export interface CostBreakdown {
@@ -37,14 +38,7 @@ export function costOf(usage: ChatUsage, prices: ModelPrices): number | null {
   return costBreakdown(usage, prices)?.total ?? null
 }
 
-export interface UsageTotals extends ChatUsage {
-  /** Replies counted. */
-  replies: number
-  /** Sum of the known costs; null when no reply had a known cost. */
-  cost: number | null
-  /** Replies whose cost is unknown (the total then understates what was spent). */
-  unpricedReplies: number
-}
+export type { UsageTotals } from '@shared/providers'
 
 /** Per-thread (or any) totals over stored replies: `cost` is what `costOf` gave each one. */
 export function sumUsage(

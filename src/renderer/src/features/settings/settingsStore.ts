@@ -4,7 +4,13 @@ import { call, describeError } from '@renderer/lib/call'
 import { applyLanguagePreference } from '@renderer/i18n'
 
 /** Used until main answers, and kept if it cannot: the app must still open. */
-const DEFAULT_SETTINGS: AppSettings = { locale: 'system', inspectorOpen: true, systemPrompt: '' }
+const DEFAULT_SETTINGS: AppSettings = {
+  locale: 'system',
+  inspectorOpen: true,
+  systemPrompt: '',
+  defaultModel: null,
+  promptCacheTtl: '5m'
+}
 
 type SettingsError = { kind: 'load' | 'save'; message: string }
 
