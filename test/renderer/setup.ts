@@ -10,6 +10,7 @@ import { useMemoryViewStore } from '@renderer/features/memory/memoryViewStore'
 import { useRememberStore } from '@renderer/features/memory/rememberStore'
 import { useSearchStore } from '@renderer/features/threads/searchStore'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
+import { useProvidersStore } from '@renderer/features/settings/providers/providersStore'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
 
 // jsdom has no layout engine: these exist so components that observe sizes or scroll can mount.
@@ -46,6 +47,7 @@ afterEach(async () => {
   useChatStore.setState(useChatStore.getInitialState(), true)
   useSearchStore.setState(useSearchStore.getInitialState(), true)
   useSettingsStore.setState(useSettingsStore.getInitialState(), true)
+  useProvidersStore.setState(useProvidersStore.getInitialState(), true)
   useInspectorStore.setState(useInspectorStore.getInitialState(), true)
   useMemoryListStore.setState(useMemoryListStore.getInitialState(), true)
   useMemoryStatusStore.setState(useMemoryStatusStore.getInitialState(), true)

@@ -1,10 +1,13 @@
 import { useEffect } from 'react'
 import { RecoveryNotice } from './components/RecoveryNotice'
 import { ChatPane } from './features/chat/ChatPane'
+import { useChatStore } from './features/chat/chatStore'
 import { InspectorPanel } from './features/inspector/InspectorPanel'
 import { MemoryManager } from './features/memory/MemoryManager'
 import { useMemoryStatusStore } from './features/memory/memoryStatusStore'
 import { useMemoryViewStore } from './features/memory/memoryViewStore'
+import { ProviderSettings } from './features/settings/providers/ProviderSettings'
+import { useProvidersStore } from './features/settings/providers/providersStore'
 import { ThreadSidebar } from './features/threads/ThreadSidebar'
 import { useThreadsStore } from './features/threads/threadsStore'
 
@@ -13,6 +16,9 @@ export function App() {
   useEffect(() => useThreadsStore.getState().watch(), [])
   // So is recall's status, which the sidebar shows at all times.
   useEffect(() => useMemoryStatusStore.getState().watch(), [])
+  // Replies stream in as events; provider changes refresh the model lists.
+  useEffect(() => useChatStore.getState().watch(), [])
+  useEffect(() => useProvidersStore.getState().watch(), [])
   const memoryOpen = useMemoryViewStore((state) => state.open)
 
   return (
@@ -21,6 +27,7 @@ export function App() {
       <ThreadSidebar />
       {memoryOpen ? <MemoryManager /> : <ChatPane />}
       <InspectorPanel />
+      <ProviderSettings />
     </div>
   )
 }

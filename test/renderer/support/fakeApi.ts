@@ -17,9 +17,19 @@ import type {
   SearchHit,
   SendOutcome,
   Thread,
+  ThreadSummaryView,
   ThreadListItem
 } from '@shared/domain'
 import { createFakeMemoryApi, type FakeMemoryApi } from './fakeMemoryApi'
+import type { z } from 'zod'
+import type { ProviderInputSchema } from '@shared/providers'
+import type {
+  ConnectionTestResult,
+  OllamaDetection,
+  ProviderPatch,
+  ProviderView,
+  UsageTotals
+} from '@shared/providers'
 import { fail, ok, type IpcError, type IpcResult } from '@shared/result'
 import { fakeBuild, fakeTokens } from './fakeBuild'
 
@@ -44,6 +54,25 @@ export interface FakeBackend {
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void
   /** The memory domain's state (memories, status, semantic matches), for setup and assertions. */
   memory: FakeMemoryApi
+  /** Configured providers (never with keys); `apiKeys` keeps what the renderer sent. */
+  providers: ProviderView[]
+  apiKeys: Map<string, string>
+  encryptionAvailable: boolean
+  ollama: OllamaDetection
+  /** What `providers.test` answers. */
+  testResult: ConnectionTestResult
+  /** When set, sends answer `streaming` with ids `stream-1`, `stream-2`…; tests emit the rest. */
+  streaming: boolean
+  /** The stream ids handed out, in order. */
+  streamIds: string[]
+  usageTotals: UsageTotals
+  /** Adds a stored assistant reply to a thread (as chat:done would carry it). */
+  addReply(
+    threadId: string,
+    content: string,
+    reply?: Partial<NonNullable<Message['reply']>>
+  ): Message
+  summaries: Map<string, ThreadSummaryView>
 }
 
 const BASE_TIME = Date.UTC(2025, 0, 15, 9, 0, 0)
@@ -119,6 +148,53 @@ export function createFakeBackend(): FakeBackend {
     contextConfig: { global: {}, threads: new Map() },
     buildsOf: (threadId) => builds.get(threadId) ?? [],
     memory: undefined as unknown as FakeMemoryApi,
+    providers: [],
+    apiKeys: new Map(),
+    encryptionAvailable: true,
+    ollama: { found: false, baseUrl: 'http://127.0.0.1:11434', reason: 'not_running' },
+    testResult: { ok: true, latencyMs: 42, method: 'completion', modelId: null, models: null },
+    streaming: false,
+    streamIds: [],
+    usageTotals: {
+      promptTokens: 0,
+      completionTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      replies: 0,
+      cost: null,
+      unpricedReplies: 0
+    },
+    summaries: new Map(),
+    addReply(threadId, content, reply = {}) {
+      const list = messages.get(threadId) ?? []
+      const message: Message = {
+        id: nextId++,
+        threadId,
+        seq: list.length + 1,
+        role: 'assistant',
+        content,
+        toolCalls: null,
+        toolCallId: null,
+        tokenCount: fakeTokens(content),
+        createdAt: now(),
+        pinned: false,
+        excluded: false,
+        reply: {
+          providerId: 'p1',
+          modelId: 'scripted-model',
+          status: 'complete',
+          usage: null,
+          cost: null,
+          estimatedPromptTokens: null,
+          finishReason: 'stop',
+          supersededBy: null,
+          ...reply
+        }
+      }
+      list.push(message)
+      messages.set(threadId, list)
+      return message
+    },
     emit(event, payload) {
       for (const listener of listeners.get(event) ?? []) listener(payload as never)
     }
@@ -258,60 +334,116 @@ export function createFakeBackend(): FakeBackend {
         }
       )
     },
-    // The fake has no model providers: the lists are empty and keys cannot be stored.
     providers: {
-      list: handle('providers:list', () => ok([])),
+      list: handle('providers:list', () => ok(backend.providers.map((p) => ({ ...p })))),
       catalog: handle('providers:catalog', () =>
         ok({
           date: '2026-01-01',
-          models: { openai: [], 'openai-compatible': [], anthropic: [], ollama: [] }
+          models: {
+            openai: [{ id: 'gpt-4o-mini', contextWindow: 128_000, maxOutput: 16_384 }],
+            'openai-compatible': [],
+            anthropic: [],
+            ollama: []
+          }
         })
       ),
-      create: handle('providers:create', () => unavailable()),
-      update: handle('providers:update', () => notFound()),
-      remove: handle('providers:remove', () => notFound()),
-      test: handle('providers:test', () => notFound()),
-      listRemoteModels: handle('providers:listRemoteModels', () => notFound()),
-      encryptionStatus: handle('providers:encryptionStatus', () => ok({ available: false })),
-      detectOllama: handle('providers:detectOllama', () =>
-        ok({
-          found: false as const,
-          baseUrl: 'http://127.0.0.1:11434',
-          reason: 'not_running' as const
-        })
-      )
+      create: handle('providers:create', (input: z.input<typeof ProviderInputSchema>) => {
+        if (input.apiKey && !backend.encryptionAvailable) return unavailable()
+        const id = `provider-${nextId++}`
+        const view: ProviderView = {
+          id,
+          kind: input.kind,
+          name: input.name,
+          ...(input.baseUrl !== undefined && { baseUrl: input.baseUrl }),
+          models: (input.models ?? []).map((model) => ({
+            contextWindow: 8192,
+            maxOutput: 1024,
+            ...model
+          })),
+          hasApiKey: Boolean(input.apiKey),
+          apiKeyHint: input.apiKey ? `…${input.apiKey.slice(-4)}` : null
+        }
+        if (input.apiKey) backend.apiKeys.set(id, input.apiKey)
+        backend.providers.push(view)
+        backend.emit('providers:changed', { providerId: id })
+        return ok({ ...view })
+      }),
+      update: handle('providers:update', ({ id, patch }: { id: string; patch: ProviderPatch }) => {
+        const view = backend.providers.find((p) => p.id === id)
+        if (!view) return notFound()
+        if (patch.name !== undefined) view.name = patch.name
+        if (patch.baseUrl === null) delete view.baseUrl
+        else if (patch.baseUrl !== undefined) view.baseUrl = patch.baseUrl
+        if (patch.apiKey) {
+          backend.apiKeys.set(id, patch.apiKey)
+          view.hasApiKey = true
+          view.apiKeyHint = `…${patch.apiKey.slice(-4)}`
+        }
+        if (patch.models) {
+          view.models = patch.models.map((model) => ({
+            contextWindow: 8192,
+            maxOutput: 1024,
+            ...model
+          }))
+        }
+        backend.emit('providers:changed', { providerId: id })
+        return ok({ ...view })
+      }),
+      remove: handle('providers:remove', ({ id }: { id: string }) => {
+        const index = backend.providers.findIndex((p) => p.id === id)
+        if (index < 0) return notFound()
+        backend.providers.splice(index, 1)
+        backend.emit('providers:changed', { providerId: id })
+        return ok({ removed: true as const })
+      }),
+      test: handle('providers:test', () => ok(backend.testResult)),
+      listRemoteModels: handle('providers:listRemoteModels', () => ok([])),
+      encryptionStatus: handle('providers:encryptionStatus', () =>
+        ok({ available: backend.encryptionAvailable })
+      ),
+      detectOllama: handle('providers:detectOllama', () => ok(backend.ollama))
     },
     summary: {
-      get: handle('summary:get', () => ok(null)),
+      get: handle('summary:get', ({ threadId }: { threadId: string }) =>
+        ok(backend.summaries.get(threadId) ?? null)
+      ),
       update: handle(
         'summary:update',
-        ({ threadId, content }: { threadId: string; content: string }) =>
-          ok({
+        ({ threadId, content }: { threadId: string; content: string }) => {
+          const previous = backend.summaries.get(threadId)
+          const next: ThreadSummaryView = {
             threadId,
             content,
-            lastMessageSeq: 0,
-            version: 1,
+            lastMessageSeq: previous?.lastMessageSeq ?? 0,
+            version: (previous?.version ?? 0) + 1,
             source: 'user' as const,
             updatedAt: now()
-          })
+          }
+          backend.summaries.set(threadId, next)
+          return ok(next)
+        }
       )
     },
     chat: {
-      usage: handle('chat:usage', () =>
-        ok({
-          promptTokens: 0,
-          completionTokens: 0,
-          cacheReadTokens: 0,
-          cacheWriteTokens: 0,
-          replies: 0,
-          cost: null,
-          unpricedReplies: 0
-        })
-      ),
-      stop: handle('chat:stop', () => ok({ stopped: false })),
-      regenerate: handle('chat:regenerate', () =>
-        fail({ code: 'invalid_input', message: 'No model is configured.' })
-      )
+      usage: handle('chat:usage', () => ok(backend.usageTotals)),
+      stop: handle('chat:stop', () => ok({ stopped: backend.streaming })),
+      regenerate: handle('chat:regenerate', ({ threadId }: { threadId: string }) => {
+        if (!backend.streaming) {
+          return fail({ code: 'invalid_input', message: 'No model is configured.' })
+        }
+        const config = configFor(threadId)
+        if (!config.ok) return invalidConfig(config.issues)
+        const streamId = `stream-${backend.streamIds.length + 1}`
+        backend.streamIds.push(streamId)
+        const build: StoredBuild = {
+          id: nextId++,
+          threadId,
+          messageId: null,
+          createdAt: now(),
+          context: fakeBuild(backend.settings.systemPrompt, [], '', config.config)
+        }
+        return ok({ streamId, build })
+      })
     },
     messages: {
       list: handle('messages:list', ({ threadId }: { threadId: string }) =>
@@ -344,6 +476,18 @@ export function createFakeBackend(): FakeBackend {
           }
           builds.set(threadId, [...list, build])
           backend.emit('context:built', build)
+          if (backend.streaming) {
+            const streamId = `stream-${backend.streamIds.length + 1}`
+            backend.streamIds.push(streamId)
+            return ok({
+              message: message!,
+              status: 'streaming' as const,
+              streamId,
+              model: { providerId: 'p1', modelId: 'scripted-model' },
+              build,
+              buildError: null
+            })
+          }
           return ok({
             message: message!,
             status: 'no_model_configured' as const,

@@ -9,7 +9,8 @@ export const en = {
   common: {
     cancel: 'Cancel',
     dismiss: 'Dismiss',
-    retry: 'Try again'
+    retry: 'Try again',
+    close: 'Close'
   },
   threads: {
     listLabel: 'Threads',
@@ -77,9 +78,113 @@ export const en = {
     excludeHint: 'Excluded messages are never sent to the model',
     notSent: 'not sent',
     flagFailed: 'Could not change the message: {{message}}',
-    buildFailed: 'Your message is saved, but its context could not be built: {{message}}'
+    buildFailed: 'Your message is saved, but its context could not be built: {{message}}',
+    noModelAction: 'Set up a model provider',
+    noModelOllama:
+      'Ollama is running on this computer with {{count}} models: you can add it in one click.',
+    stop: 'Stop',
+    streaming: 'Replying…',
+    replyStopped: 'stopped',
+    replyFailed: 'incomplete',
+    regenerate: 'Regenerate',
+    edit: 'Edit',
+    editLabel: 'Edit message',
+    editResend: 'Save and resend',
+    superseded: 'replaced by a newer reply',
+    branchedAway: 'earlier version',
+    showHidden_one: 'Show {{count}} earlier version',
+    showHidden_other: 'Show {{count}} earlier versions',
+    hideHidden: 'Hide earlier versions',
+    modelLabel: 'Model',
+    modelDefault: 'Default ({{model}})',
+    modelNone: 'No model',
+    retryNotice: 'The request was too long; it was rebuilt at {{budget}} tokens and retried.',
+    errorTitle: 'The reply failed: {{message}}',
+    errorKinds: {
+      auth: 'the provider refused the API key',
+      rate_limit: 'rate limited',
+      network: 'network error',
+      timeout: 'timed out',
+      context_length: 'the request is longer than the model accepts',
+      server: 'server error',
+      bad_response: 'unreadable response',
+      invalid_request: 'request refused',
+      aborted: 'stopped'
+    },
+    errorActions: {
+      auth: 'Check your key',
+      retry: 'Retry',
+      retryIn: 'Retrying in {{seconds}} s',
+      retryNow: 'Retry now'
+    },
+    contextLengthHelp:
+      'It was rebuilt smaller and retried once already. Exclude long messages, lower the context budget in the inspector, or pick a model with a larger window.',
+    usage: {
+      tokens: '{{prompt}} in · {{completion}} out',
+      cache: 'cache {{read}} read · {{write}} written',
+      cost: '${{cost}}',
+      estimated: 'estimated {{estimated}}',
+      thread: 'Thread: {{tokens}} tokens',
+      threadCost: '{{tokens}} tokens · ${{cost}}',
+      title:
+        'Prompt {{prompt}} · completion {{completion}} · cache read {{read}} · cache write {{write}}'
+    }
+  },
+  providers: {
+    title: 'Model providers',
+    open: 'Model providers',
+    add: 'Add provider',
+    detectOllama: 'Detect Ollama',
+    ollamaFound_one: 'Ollama is running with {{count}} model.',
+    ollamaFound_other: 'Ollama is running with {{count}} models.',
+    ollamaAdd: 'Add Ollama',
+    ollamaMissing: 'No Ollama answered at {{url}}.',
+    encryptionUnavailable:
+      'This system offers no secure storage, so API keys cannot be saved. Keyless local servers (Ollama, LM Studio) still work.',
+    kind: 'Kind',
+    name: 'Name',
+    baseUrl: 'Base URL',
+    optional: '(optional)',
+    apiKey: 'API key',
+    apiKeyPlaceholder: 'Paste the key; it is stored encrypted and never shown again',
+    apiKeyStored: 'Stored: {{hint}} (type to replace)',
+    models: 'Models',
+    modelId: 'Model id',
+    contextWindow: 'Context window',
+    maxOutput: 'Max output',
+    addModel: 'Add model',
+    removeModel: 'Remove model',
+    test: 'Test connection',
+    testing: 'Testing…',
+    testOk: 'Connected in {{ms}} ms.',
+    testModels: 'Connected in {{ms}} ms. Models: {{models}}',
+    testFailed: 'Failed: {{kind}} ({{message}})',
+    save: 'Save',
+    saved: 'Saved',
+    remove: 'Remove provider',
+    defaultModel: 'Default model',
+    noDefault: 'None'
   },
   inspector: {
+    usage: {
+      title: 'Last reply: prompt tokens',
+      estimated: 'Estimated',
+      actual: 'Provider reported',
+      completion: 'Completion',
+      cacheRead: 'Cache read',
+      cacheWrite: 'Cache write'
+    },
+    summary: {
+      title: 'Thread summary',
+      meta: 'covers up to message #{{seq}} · v{{version}} · {{source}}',
+      sources: {
+        model: 'by the model',
+        fallback: 'written without a model',
+        user: 'edited by you'
+      },
+      edit: 'Edit summary',
+      save: 'Save summary'
+    },
     title: 'Token budget',
     close: 'Close inspector',
     resize: 'Resize the inspector',

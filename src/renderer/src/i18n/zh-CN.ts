@@ -11,7 +11,8 @@ export const zhCN: Translation = {
   common: {
     cancel: '取消',
     dismiss: '关闭',
-    retry: '重试'
+    retry: '重试',
+    close: '关闭'
   },
   threads: {
     listLabel: '对话',
@@ -74,9 +75,107 @@ export const zhCN: Translation = {
     excludeHint: '排除的消息永远不会发送给模型',
     notSent: '不发送',
     flagFailed: '无法更改此消息：{{message}}',
-    buildFailed: '你的消息已保存，但无法为其构建上下文：{{message}}'
+    buildFailed: '你的消息已保存，但无法为其构建上下文：{{message}}',
+    noModelAction: '设置模型服务',
+    noModelOllama: '检测到本机正在运行 Ollama（{{count}} 个模型），可以一键添加。',
+    stop: '停止',
+    streaming: '正在回复…',
+    replyStopped: '已停止',
+    replyFailed: '未完成',
+    regenerate: '重新生成',
+    edit: '编辑',
+    editLabel: '编辑消息',
+    editResend: '保存并重新发送',
+    superseded: '已被新的回复取代',
+    branchedAway: '较早版本',
+    showHidden_one: '显示 {{count}} 个较早版本',
+    showHidden_other: '显示 {{count}} 个较早版本',
+    hideHidden: '隐藏较早版本',
+    modelLabel: '模型',
+    modelDefault: '默认（{{model}}）',
+    modelNone: '未选择模型',
+    retryNotice: '请求过长，已按 {{budget}} 个 token 重新构建并重试。',
+    errorTitle: '回复失败：{{message}}',
+    errorKinds: {
+      auth: '服务商拒绝了 API 密钥',
+      rate_limit: '请求过于频繁',
+      network: '网络错误',
+      timeout: '请求超时',
+      context_length: '请求超出了模型可接受的长度',
+      server: '服务器错误',
+      bad_response: '无法解析的响应',
+      invalid_request: '请求被拒绝',
+      aborted: '已停止'
+    },
+    errorActions: {
+      auth: '检查密钥',
+      retry: '重试',
+      retryIn: '{{seconds}} 秒后重试',
+      retryNow: '立即重试'
+    },
+    contextLengthHelp:
+      '已自动缩小并重试过一次。可以排除较长的消息、在检查器中降低上下文预算，或选择窗口更大的模型。',
+    usage: {
+      tokens: '输入 {{prompt}} · 输出 {{completion}}',
+      cache: '缓存读取 {{read}} · 写入 {{write}}',
+      cost: '${{cost}}',
+      estimated: '估算 {{estimated}}',
+      thread: '本对话：{{tokens}} 个 token',
+      threadCost: '{{tokens}} 个 token · ${{cost}}',
+      title: '提示 {{prompt}} · 补全 {{completion}} · 缓存读取 {{read}} · 缓存写入 {{write}}'
+    }
+  },
+  providers: {
+    title: '模型服务',
+    open: '模型服务',
+    add: '添加服务',
+    detectOllama: '检测 Ollama',
+    ollamaFound_one: 'Ollama 正在运行，有 {{count}} 个模型。',
+    ollamaFound_other: 'Ollama 正在运行，有 {{count}} 个模型。',
+    ollamaAdd: '添加 Ollama',
+    ollamaMissing: '{{url}} 上没有 Ollama 响应。',
+    encryptionUnavailable:
+      '此系统没有安全存储，无法保存 API 密钥。无需密钥的本地服务（Ollama、LM Studio）仍可使用。',
+    kind: '类型',
+    name: '名称',
+    baseUrl: '接口地址',
+    optional: '（可选）',
+    apiKey: 'API 密钥',
+    apiKeyPlaceholder: '粘贴密钥；加密保存，之后不再显示',
+    apiKeyStored: '已保存：{{hint}}（输入以替换）',
+    models: '模型',
+    modelId: '模型 ID',
+    contextWindow: '上下文窗口',
+    maxOutput: '最大输出',
+    addModel: '添加模型',
+    removeModel: '移除模型',
+    test: '测试连接',
+    testing: '正在测试…',
+    testOk: '连接成功，用时 {{ms}} 毫秒。',
+    testModels: '连接成功，用时 {{ms}} 毫秒。模型：{{models}}',
+    testFailed: '失败：{{kind}}（{{message}}）',
+    save: '保存',
+    saved: '已保存',
+    remove: '删除服务',
+    defaultModel: '默认模型',
+    noDefault: '无'
   },
   inspector: {
+    usage: {
+      title: '上一条回复：提示 token',
+      estimated: '估算',
+      actual: '服务商报告',
+      completion: '补全',
+      cacheRead: '缓存读取',
+      cacheWrite: '缓存写入'
+    },
+    summary: {
+      title: '对话摘要',
+      meta: '涵盖至第 {{seq}} 条消息 · 第 {{version}} 版 · {{source}}',
+      sources: { model: '由模型生成', fallback: '未使用模型生成', user: '由你编辑' },
+      edit: '编辑摘要',
+      save: '保存摘要'
+    },
     title: 'Token 预算',
     close: '关闭检查器',
     resize: '调整检查器宽度',

@@ -1,7 +1,10 @@
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Icon } from '@renderer/components/Icon'
+import { useProvidersStore } from '@renderer/features/settings/providers/providersStore'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
+import { ModelSelect, ThreadUsage } from './ModelSelect'
+import { useChatStore } from './chatStore'
 
 interface ChatHeaderProps {
   title: string | null
@@ -13,6 +16,8 @@ export function ChatHeader({ title, messageCount }: ChatHeaderProps) {
   const { t } = useTranslation()
   const inspectorOpen = useSettingsStore((state) => state.settings.inspectorOpen)
   const setInspectorOpen = useSettingsStore((state) => state.setInspectorOpen)
+  const threadId = useChatStore((state) => state.threadId)
+  const showProviders = useProvidersStore((state) => state.show)
 
   useEffect(() => {
     document.title = title ? t('app.windowTitle', { title }) : t('app.name')
@@ -30,19 +35,33 @@ export function ChatHeader({ title, messageCount }: ChatHeaderProps) {
           </span>
         )}
       </div>
-      <button
-        type="button"
-        className="icon-button chat-header__toggle"
-        data-testid="inspector-toggle"
-        aria-pressed={inspectorOpen}
-        aria-controls="inspector-panel"
-        aria-label={inspectorOpen ? t('chat.hideInspector') : t('chat.showInspector')}
-        title={inspectorOpen ? t('chat.hideInspector') : t('chat.showInspector')}
-        onClick={() => void setInspectorOpen(!inspectorOpen)}
-      >
-        <Icon name="panel" />
-        <span>{t('chat.inspector')}</span>
-      </button>
+      <div className="chat-header__actions">
+        {threadId && <ThreadUsage threadId={threadId} />}
+        {threadId && <ModelSelect threadId={threadId} />}
+        <button
+          type="button"
+          className="icon-button"
+          data-testid="open-provider-settings"
+          aria-label={t('providers.open')}
+          title={t('providers.open')}
+          onClick={showProviders}
+        >
+          <Icon name="settings" />
+        </button>
+        <button
+          type="button"
+          className="icon-button chat-header__toggle"
+          data-testid="inspector-toggle"
+          aria-pressed={inspectorOpen}
+          aria-controls="inspector-panel"
+          aria-label={inspectorOpen ? t('chat.hideInspector') : t('chat.showInspector')}
+          title={inspectorOpen ? t('chat.hideInspector') : t('chat.showInspector')}
+          onClick={() => void setInspectorOpen(!inspectorOpen)}
+        >
+          <Icon name="panel" />
+          <span>{t('chat.inspector')}</span>
+        </button>
+      </div>
     </header>
   )
 }

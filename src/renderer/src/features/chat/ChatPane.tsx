@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { EmptyState } from '@renderer/components/EmptyState'
 import { ErrorBanner } from '@renderer/components/ErrorBanner'
 import { Icon } from '@renderer/components/Icon'
+import { useProvidersStore } from '@renderer/features/settings/providers/providersStore'
 import { selectSelectedThread, useThreadsStore } from '@renderer/features/threads/threadsStore'
 import { ChatHeader } from './ChatHeader'
 import { Composer } from './Composer'
@@ -82,15 +83,7 @@ export function ChatPane() {
       <div className="chat__body">{body}</div>
       {threadId && (
         <div className="chat__footer">
-          {lastOutcome === 'no_model_configured' && (
-            <div className="banner banner--notice" role="status" data-testid="notice-no-model">
-              <Icon name="info" />
-              <div className="banner__body">
-                <span className="banner__title">{t('chat.noModelTitle')}</span>
-                {t('chat.noModelBody')}
-              </div>
-            </div>
-          )}
+          {lastOutcome === 'no_model_configured' && <NoModelNotice />}
           {buildError && (
             <ErrorBanner>{t('chat.buildFailed', { message: buildError })}</ErrorBanner>
           )}
@@ -108,5 +101,37 @@ export function ChatPane() {
         </div>
       )}
     </main>
+  )
+}
+
+/** No model answers yet: say so, offer the provider settings, and mention a local Ollama. */
+function NoModelNotice() {
+  const { t } = useTranslation()
+  const ollama = useProvidersStore((state) => state.ollama)
+  const show = useProvidersStore((state) => state.show)
+
+  useEffect(() => {
+    if (useProvidersStore.getState().ollama === null) {
+      void useProvidersStore.getState().detectOllama()
+    }
+  }, [])
+
+  return (
+    <div className="banner banner--notice" role="status" data-testid="notice-no-model">
+      <Icon name="info" />
+      <div className="banner__body">
+        <span className="banner__title">{t('chat.noModelTitle')}</span>
+        {t('chat.noModelBody')}
+        {ollama?.found && (
+          <span data-testid="notice-ollama">
+            {' '}
+            {t('chat.noModelOllama', { count: ollama.models.length })}
+          </span>
+        )}
+      </div>
+      <button type="button" className="button" data-testid="notice-no-model-action" onClick={show}>
+        {t('chat.noModelAction')}
+      </button>
+    </div>
   )
 }

@@ -14,11 +14,13 @@ export function Composer({ threadId }: { threadId: string }) {
   const text = useChatStore((state) => state.drafts[threadId] ?? '')
   const ready = useChatStore((state) => state.threadId === threadId && state.status === 'ready')
   const sending = useChatStore((state) => state.sendingThreadId === threadId)
+  const streaming = useChatStore((state) => Boolean(state.streams[threadId]))
+  const stop = useChatStore((state) => state.stop)
   const setDraft = useChatStore((state) => state.setDraft)
   const send = useChatStore((state) => state.send)
   const composing = useRef(false)
 
-  const canSend = ready && !sending && text.trim() !== ''
+  const canSend = ready && !sending && !streaming && text.trim() !== ''
 
   const submit = () => {
     // The store clears the draft only once main has stored the message; on failure it stays.
@@ -59,16 +61,29 @@ export function Composer({ threadId }: { threadId: string }) {
             composing.current = false
           }}
         />
-        <button
-          type="submit"
-          className="composer__send"
-          data-testid="send-button"
-          disabled={!canSend}
-          aria-label={t('chat.send')}
-          title={t('chat.send')}
-        >
-          <Icon name="send" />
-        </button>
+        {streaming ? (
+          <button
+            type="button"
+            className="composer__send composer__send--stop"
+            data-testid="stop-button"
+            aria-label={t('chat.stop')}
+            title={t('chat.stop')}
+            onClick={() => void stop()}
+          >
+            <Icon name="stop" />
+          </button>
+        ) : (
+          <button
+            type="submit"
+            className="composer__send"
+            data-testid="send-button"
+            disabled={!canSend}
+            aria-label={t('chat.send')}
+            title={t('chat.send')}
+          >
+            <Icon name="send" />
+          </button>
+        )}
       </div>
       <p className="composer__hint">{t('chat.hint')}</p>
     </form>

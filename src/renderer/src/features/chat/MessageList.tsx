@@ -2,6 +2,7 @@ import { useCallback, useLayoutEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { MessageView } from './MessageView'
+import { ReplyTail } from './ReplyTail'
 import { useChatStore } from './chatStore'
 
 /** A typical short message; real heights are measured as rows render. */
@@ -21,13 +22,29 @@ export function MessageList() {
   const reveal = useChatStore((state) => state.reveal)
   const highlightedId = useChatStore((state) => state.highlightedId)
   const completeReveal = useChatStore((state) => state.completeReveal)
+  const live = useChatStore((state) => (threadId ? state.streams[threadId] : undefined))
+  const hasTail = useChatStore((state) =>
+    threadId
+      ? Boolean(
+          state.streams[threadId] ||
+          state.replyErrors[threadId] ||
+          state.retries[threadId] !== undefined
+        )
+      : false
+  )
+  const busy = useChatStore((state) =>
+    threadId ? Boolean(state.streams[threadId]) || state.sendingThreadId === threadId : false
+  )
+  // The reply "Regenerate" applies to: the last message, when it is a model's reply.
+  const last = messages.at(-1)
+  const lastReplyId = last?.role === 'assistant' && last.reply ? last.id : null
   const scrollRef = useRef<HTMLDivElement>(null)
 
-  const getItemKey = useCallback((index: number) => messages[index]?.id ?? index, [messages])
+  const getItemKey = useCallback((index: number) => messages[index]?.id ?? 'tail', [messages])
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the app does not use the React Compiler, which is what this warns about
   const virtualizer = useVirtualizer({
-    count: messages.length,
+    count: messages.length + (hasTail ? 1 : 0),
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_ROW_PX,
     getItemKey,
@@ -62,6 +79,12 @@ export function MessageList() {
     virtualizer.scrollToEnd()
   }, [lastId, virtualizer])
 
+  // The reply streaming in stays in view as it grows.
+  const liveLength = live?.text.length ?? -1
+  useLayoutEffect(() => {
+    if (hasTail) virtualizer.scrollToEnd()
+  }, [hasTail, liveLength, virtualizer])
+
   return (
     <div
       ref={scrollRef}
@@ -74,7 +97,21 @@ export function MessageList() {
       <div className="message-list__canvas" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((row) => {
           const message = messages[row.index]
-          if (!message) return null
+          if (!message) {
+            if (!threadId) return null
+            return (
+              <div
+                key={row.key}
+                ref={virtualizer.measureElement}
+                data-index={row.index}
+                className="message-row"
+                role="listitem"
+                style={{ transform: `translateY(${row.start}px)` }}
+              >
+                <ReplyTail threadId={threadId} />
+              </div>
+            )
+          }
           return (
             <div
               key={row.key}
@@ -86,7 +123,12 @@ export function MessageList() {
               aria-setsize={messages.length}
               style={{ transform: `translateY(${row.start}px)` }}
             >
-              <MessageView message={message} highlighted={message.id === highlightedId} />
+              <MessageView
+                message={message}
+                highlighted={message.id === highlightedId}
+                isLastReply={message.id === lastReplyId}
+                busy={busy}
+              />
             </div>
           )
         })}

@@ -1,19 +1,34 @@
-import { memo } from 'react'
+import { memo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Message } from '@shared/domain'
 import { RememberAction } from '@renderer/features/memory/RememberAction'
+import { formatCost } from '@renderer/lib/formatCost'
+import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { formatActivityTime, formatFullTime } from '@renderer/lib/formatTime'
 import { MarkdownContent } from './MarkdownContent'
 import { MessageFlagToggles } from './MessageFlagToggles'
+import { useChatStore } from './chatStore'
 
 interface MessageViewProps {
   message: Message
   highlighted: boolean
+  /** The thread's last message is this model reply: it can be regenerated. */
+  isLastReply?: boolean
+  /** A reply is streaming or a send is on its way: no regenerate or resend meanwhile. */
+  busy?: boolean
 }
 
 /** Memoized: a row re-renders only when its message or highlight changes, not on every scroll. */
-export const MessageView = memo(function MessageView({ message, highlighted }: MessageViewProps) {
+export const MessageView = memo(function MessageView({
+  message,
+  highlighted,
+  isLastReply = false,
+  busy = false
+}: MessageViewProps) {
   const { t, i18n } = useTranslation()
+  const [editing, setEditing] = useState<string | null>(null)
+  const reply = message.reply
+  const superseded = reply?.supersededBy != null
   return (
     <article
       className={`message message--${message.role}`}
@@ -23,6 +38,8 @@ export const MessageView = memo(function MessageView({ message, highlighted }: M
       data-highlighted={highlighted ? 'true' : 'false'}
       data-pinned={message.pinned ? 'true' : 'false'}
       data-excluded={message.excluded ? 'true' : 'false'}
+      data-superseded={superseded ? 'true' : 'false'}
+      data-reply-status={reply?.status}
     >
       <header className="message__meta">
         <span className="message__role">{t(`chat.roles.${message.role}`)}</span>
@@ -32,10 +49,24 @@ export const MessageView = memo(function MessageView({ message, highlighted }: M
         >
           {formatActivityTime(message.createdAt, i18n.language)}
         </time>
-        {message.excluded && (
-          <span className="message__not-sent" title={t('chat.excludeHint')}>
-            {t('chat.notSent')}
+        {reply && reply.status !== 'complete' && (
+          <span
+            className={`message__badge message__badge--${reply.status}`}
+            data-testid="reply-status"
+          >
+            {reply.status === 'stopped' ? t('chat.replyStopped') : t('chat.replyFailed')}
           </span>
+        )}
+        {superseded ? (
+          <span className="message__not-sent" data-testid="superseded-label">
+            {t('chat.superseded')}
+          </span>
+        ) : (
+          message.excluded && (
+            <span className="message__not-sent" title={t('chat.excludeHint')}>
+              {t('chat.notSent')}
+            </span>
+          )
         )}
         <MessageFlagToggles
           messageId={message.id}
@@ -44,10 +75,99 @@ export const MessageView = memo(function MessageView({ message, highlighted }: M
           testIdPrefix="message"
         />
         <RememberAction messageId={message.id} />
+        {isLastReply && (
+          <button
+            type="button"
+            className="button message__action"
+            data-testid="regenerate"
+            disabled={busy}
+            onClick={() => void useChatStore.getState().regenerate()}
+          >
+            {t('chat.regenerate')}
+          </button>
+        )}
+        {message.role === 'user' && editing === null && (
+          <button
+            type="button"
+            className="button message__action"
+            data-testid="message-edit"
+            disabled={busy}
+            onClick={() => setEditing(message.content)}
+          >
+            {t('chat.edit')}
+          </button>
+        )}
       </header>
       <div className="message__body">
-        <MarkdownContent text={message.content} />
+        {editing !== null ? (
+          <form
+            className="message__edit"
+            onSubmit={(event) => {
+              event.preventDefault()
+              if (editing.trim() === '') return
+              void useChatStore
+                .getState()
+                .editResend(message.id, editing)
+                .then((sent) => sent && setEditing(null))
+            }}
+          >
+            <textarea
+              data-testid="message-edit-input"
+              aria-label={t('chat.editLabel')}
+              value={editing}
+              autoFocus
+              onChange={(event) => setEditing(event.target.value)}
+            />
+            <div className="message__edit-actions">
+              <button type="button" className="button" onClick={() => setEditing(null)}>
+                {t('common.cancel')}
+              </button>
+              <button
+                type="submit"
+                className="button button--primary"
+                data-testid="message-edit-save"
+                disabled={busy || editing.trim() === ''}
+              >
+                {t('chat.editResend')}
+              </button>
+            </div>
+          </form>
+        ) : (
+          <MarkdownContent text={message.content} />
+        )}
+        {reply?.usage && <UsageFooter message={message} />}
       </div>
     </article>
   )
 })
+
+function UsageFooter({ message }: { message: Message }) {
+  const { t } = useTranslation()
+  const formatNumber = useFormatNumber()
+  const usage = message.reply?.usage
+  if (!usage) return null
+  const numbers = {
+    prompt: formatNumber(usage.promptTokens),
+    completion: formatNumber(usage.completionTokens),
+    read: formatNumber(usage.cacheReadTokens),
+    write: formatNumber(usage.cacheWriteTokens)
+  }
+  const cost = message.reply?.cost ?? null
+  return (
+    <footer
+      className="message__usage"
+      data-testid="message-usage"
+      title={t('chat.usage.title', numbers)}
+    >
+      <span data-testid="message-usage-tokens">{t('chat.usage.tokens', numbers)}</span>
+      {(usage.cacheReadTokens > 0 || usage.cacheWriteTokens > 0) && (
+        <span data-testid="message-usage-cache">{t('chat.usage.cache', numbers)}</span>
+      )}
+      {cost !== null && (
+        <span data-testid="message-usage-cost">
+          {t('chat.usage.cost', { cost: formatCost(cost) })}
+        </span>
+      )}
+    </footer>
+  )
+}

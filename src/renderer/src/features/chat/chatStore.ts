@@ -1,11 +1,26 @@
 import { create } from 'zustand'
 import type { Message, SendOutcome } from '@shared/domain'
+import type { ProviderErrorInfo } from '@shared/providers'
 import { call, describeError } from '@renderer/lib/call'
 
 /** How long a message reached from search stays highlighted. */
 export const HIGHLIGHT_MS = 2500
 
 type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
+
+/** A reply on its way: the text that has streamed in so far. */
+export interface LiveStream {
+  streamId: string
+  text: string
+}
+
+/** A `chat:error` to show under the reply (or where it would have been). */
+export interface ReplyError {
+  streamId: string
+  error: ProviderErrorInfo
+  /** The partial reply stored before the error, if any. */
+  messageId: number | null
+}
 
 export type MessageFlags = Partial<Pick<Message, 'pinned' | 'excluded'>>
 
@@ -28,7 +43,18 @@ interface ChatState {
   highlightedId: number | null
   /** A pin or exclude that main refused; the message keeps its previous flags. */
   flagError: string | null
+  /** Streaming replies per thread (one at a time per thread). */
+  streams: Record<string, LiveStream>
+  /** The last failed reply per thread, shown inline until the next send. */
+  replyErrors: Record<string, ReplyError>
+  /** A context-length retry per thread: the budget the rebuilt request got. */
+  retries: Record<string, number>
 
+  /** Subscribes to the streaming events; returns the unsubscribe. */
+  watch(): () => void
+  stop(): Promise<void>
+  regenerate(): Promise<boolean>
+  editResend(messageId: number, content: string): Promise<boolean>
   open(threadId: string | null): Promise<void>
   reload(): Promise<void>
   setDraft(threadId: string, text: string): void
@@ -42,18 +68,46 @@ interface ChatState {
   completeReveal(messageId: number | null): void
 }
 
+function withoutThread<T>(record: Record<string, T>, threadId: string): Record<string, T> {
+  if (!(threadId in record)) return record
+  const next = { ...record }
+  delete next[threadId]
+  return next
+}
+
 export const useChatStore = create<ChatState>()((set, get) => {
   let highlightTimer: ReturnType<typeof setTimeout> | undefined
 
-  const fetchMessages = async (threadId: string): Promise<void> => {
-    set({ status: 'loading', loadError: null })
+  const fetchMessages = async (threadId: string, quiet = false): Promise<void> => {
+    if (!quiet) set({ status: 'loading', loadError: null })
     try {
       const messages = await call(window.api.messages.list({ threadId }))
       if (get().threadId === threadId) set({ messages, status: 'ready' })
     } catch (error) {
+      // A background refresh keeps what is on screen; the next one may succeed.
+      if (quiet) return
       if (get().threadId === threadId) set({ status: 'error', loadError: describeError(error) })
     }
   }
+
+  const applyOutcome = (threadId: string, outcome: SendOutcome) =>
+    set((state) => {
+      const stillOpen = state.threadId === threadId
+      return {
+        sendingThreadId: null,
+        streams:
+          outcome.status === 'streaming'
+            ? { ...state.streams, [threadId]: { streamId: outcome.streamId, text: '' } }
+            : state.streams,
+        ...(stillOpen && {
+          messages: state.messages.some((message) => message.id === outcome.message.id)
+            ? state.messages
+            : [...state.messages, outcome.message],
+          lastOutcome: outcome.status,
+          buildError: outcome.buildError
+        })
+      }
+    })
 
   return {
     threadId: null,
@@ -68,6 +122,117 @@ export const useChatStore = create<ChatState>()((set, get) => {
     reveal: null,
     highlightedId: null,
     flagError: null,
+    streams: {},
+    replyErrors: {},
+    retries: {},
+
+    watch() {
+      const upsert = (threadId: string, message: Message) =>
+        set((state) => {
+          if (state.threadId !== threadId) return {}
+          const exists = state.messages.some((candidate) => candidate.id === message.id)
+          return {
+            messages: exists
+              ? state.messages.map((candidate) =>
+                  candidate.id === message.id ? message : candidate
+                )
+              : [...state.messages, message]
+          }
+        })
+      const stops = [
+        window.api.on('chat:delta', ({ threadId, messageId, delta }) =>
+          set((state) => {
+            const live = state.streams[threadId]
+            if (!live || live.streamId !== messageId) return {}
+            return {
+              streams: { ...state.streams, [threadId]: { ...live, text: live.text + delta } }
+            }
+          })
+        ),
+        window.api.on('chat:done', ({ threadId, streamId, message }) => {
+          upsert(threadId, message)
+          set((state) =>
+            state.streams[threadId]?.streamId === streamId
+              ? { streams: withoutThread(state.streams, threadId) }
+              : {}
+          )
+          // A regenerate marks earlier replies superseded; the list shows them dimmed.
+          if (get().threadId === threadId) void fetchMessages(threadId, true)
+        }),
+        window.api.on('chat:error', ({ threadId, streamId, error, message }) => {
+          if (message) upsert(threadId, message)
+          set((state) => ({
+            streams:
+              state.streams[threadId]?.streamId === streamId
+                ? withoutThread(state.streams, threadId)
+                : state.streams,
+            replyErrors:
+              error.kind === 'aborted' && !message
+                ? withoutThread(state.replyErrors, threadId)
+                : {
+                    ...state.replyErrors,
+                    [threadId]: { streamId, error, messageId: message?.id ?? null }
+                  }
+          }))
+        }),
+        window.api.on('chat:retry', ({ threadId, streamId, budget }) =>
+          set((state) => ({
+            retries: { ...state.retries, [threadId]: budget },
+            streams: state.streams[threadId]
+              ? { ...state.streams, [threadId]: { streamId, text: '' } }
+              : state.streams
+          }))
+        )
+      ]
+      return () => stops.forEach((stop) => stop())
+    },
+
+    async stop() {
+      const { threadId } = get()
+      if (!threadId) return
+      try {
+        await call(window.api.chat.stop({ threadId }))
+      } catch (error) {
+        set({ sendError: describeError(error) })
+      }
+    },
+
+    async regenerate() {
+      const { threadId, streams, sendingThreadId } = get()
+      if (!threadId || streams[threadId] || sendingThreadId) return false
+      set((state) => ({
+        sendingThreadId: threadId,
+        sendError: null,
+        replyErrors: withoutThread(state.replyErrors, threadId),
+        retries: withoutThread(state.retries, threadId)
+      }))
+      try {
+        const { streamId } = await call(window.api.chat.regenerate({ threadId }))
+        set((state) => ({
+          sendingThreadId: null,
+          streams: { ...state.streams, [threadId]: { streamId, text: '' } }
+        }))
+        return true
+      } catch (error) {
+        set({ sendingThreadId: null, sendError: describeError(error) })
+        return false
+      }
+    },
+
+    async editResend(messageId, content) {
+      const { threadId, streams, sendingThreadId } = get()
+      if (!threadId || streams[threadId] || sendingThreadId) return false
+      set({ sendingThreadId: threadId, sendError: null })
+      try {
+        const outcome = await call(window.api.messages.editResend({ id: messageId, content }))
+        applyOutcome(threadId, outcome)
+        await fetchMessages(threadId, true)
+        return true
+      } catch (error) {
+        set({ sendingThreadId: null, sendError: describeError(error) })
+        return false
+      }
+    },
 
     async open(threadId) {
       // Selecting the open thread again (or React re-running an effect) must not refetch.
@@ -101,21 +266,17 @@ export const useChatStore = create<ChatState>()((set, get) => {
       const { threadId, sendingThreadId, status } = get()
       // Appending to a list that has not loaded would show a thread with its history missing.
       if (!threadId || sendingThreadId || status !== 'ready') return false
-      set({ sendingThreadId: threadId, sendError: null })
+      if (get().streams[threadId]) return false
+      set((state) => ({
+        sendingThreadId: threadId,
+        sendError: null,
+        replyErrors: withoutThread(state.replyErrors, threadId),
+        retries: withoutThread(state.retries, threadId)
+      }))
       try {
         const outcome = await call(window.api.messages.send({ threadId, content }))
-        set((state) => {
-          const stillOpen = state.threadId === threadId
-          return {
-            sendingThreadId: null,
-            drafts: { ...state.drafts, [threadId]: '' },
-            ...(stillOpen && {
-              messages: [...state.messages, outcome.message],
-              lastOutcome: outcome.status,
-              buildError: outcome.buildError
-            })
-          }
-        })
+        set((state) => ({ drafts: { ...state.drafts, [threadId]: '' } }))
+        applyOutcome(threadId, outcome)
         return true
       } catch (error) {
         // The draft is untouched, so the text stays in the composer for another try.

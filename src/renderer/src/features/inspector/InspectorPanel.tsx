@@ -11,6 +11,7 @@ import { BuildSource } from './BuildSource'
 import { ConfigEditor } from './ConfigEditor'
 import { InspectorTabs, type InspectorTab } from './InspectorTabs'
 import { PayloadView } from './PayloadView'
+import { ReplyUsage, SummaryCard } from './ReplyUsage'
 import { SectionLegend } from './SectionLegend'
 import { TraceList } from './TraceList'
 import { selectShownBuild, useInspectorStore } from './inspectorStore'
@@ -20,6 +21,7 @@ import './inspector.css'
 import './budget.css'
 import './trace.css'
 import './config.css'
+import './usage.css'
 
 /** The right column; while it is closed nothing is previewed. */
 export function InspectorPanel() {
@@ -99,11 +101,13 @@ function InspectorBody() {
             <BudgetBar stats={build.tokenStats} />
             <SectionLegend stats={build.tokenStats} />
             <BuildMetadata metadata={build.metadata} />
+            <ReplyUsage />
           </>
         ) : (
           !error && <p className="inspector__hint">{t('inspector.building')}</p>
         )}
       </div>
+      <SummaryCard key={threadId} threadId={threadId} />
       <InspectorTabs current={tab} onChange={setTab} idOf={idOf} historyCount={historyCount} />
       <div
         className="inspector__tab-panel"

@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { AppSettings, LocalePreference } from '@shared/domain'
+import type { ModelRef } from '@shared/providers'
 import { call, describeError } from '@renderer/lib/call'
 import { applyLanguagePreference } from '@renderer/i18n'
 
@@ -20,6 +21,7 @@ interface SettingsState {
   load(): Promise<void>
   setLocale(locale: LocalePreference): Promise<void>
   setInspectorOpen(open: boolean): Promise<void>
+  setDefaultModel(model: ModelRef | null): Promise<void>
   dismissError(): void
 }
 
@@ -57,6 +59,8 @@ export const useSettingsStore = create<SettingsState>()((set, get) => {
     },
 
     setInspectorOpen: (inspectorOpen) => update({ inspectorOpen }),
+
+    setDefaultModel: (defaultModel) => update({ defaultModel }),
 
     dismissError: () => set({ error: null })
   }

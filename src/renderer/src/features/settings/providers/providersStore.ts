@@ -1,0 +1,130 @@
+import { create } from 'zustand'
+import type {
+  ConnectionTestResult,
+  OllamaDetection,
+  ProviderCatalogView,
+  ProviderInput,
+  ProviderPatch,
+  ProviderView
+} from '@shared/providers'
+import { call, describeError } from '@renderer/lib/call'
+
+interface ProvidersState {
+  /** Whether the provider settings dialog is open. */
+  open: boolean
+  providers: ProviderView[]
+  catalog: ProviderCatalogView | null
+  /** Whether keys can be stored encrypted; null until asked. */
+  encryptionAvailable: boolean | null
+  ollama: OllamaDetection | null
+  loaded: boolean
+  error: string | null
+
+  show(): void
+  hide(): void
+  load(): Promise<void>
+  /** Keeps the list in step with main; returns the unsubscribe. */
+  watch(): () => void
+  create(input: ProviderInput): Promise<ProviderView | null>
+  update(id: string, patch: ProviderPatch): Promise<ProviderView | null>
+  remove(id: string): Promise<boolean>
+  test(
+    target: { id: string } | { draft: ProviderInput },
+    modelId?: string
+  ): Promise<ConnectionTestResult | null>
+  detectOllama(): Promise<OllamaDetection | null>
+  dismissError(): void
+}
+
+export const useProvidersStore = create<ProvidersState>()((set, get) => {
+  const refresh = async () => {
+    try {
+      set({ providers: await call(window.api.providers.list()) })
+    } catch (error) {
+      set({ error: describeError(error) })
+    }
+  }
+  const attempt = async <T>(run: () => Promise<T>): Promise<T | null> => {
+    set({ error: null })
+    try {
+      return await run()
+    } catch (error) {
+      set({ error: describeError(error) })
+      return null
+    }
+  }
+
+  return {
+    open: false,
+    providers: [],
+    catalog: null,
+    encryptionAvailable: null,
+    ollama: null,
+    loaded: false,
+    error: null,
+
+    show() {
+      set({ open: true })
+      void get().load()
+    },
+    hide: () => set({ open: false, error: null }),
+
+    async load() {
+      await attempt(async () => {
+        const [providers, catalog, encryption] = await Promise.all([
+          call(window.api.providers.list()),
+          call(window.api.providers.catalog()),
+          call(window.api.providers.encryptionStatus())
+        ])
+        set({ providers, catalog, encryptionAvailable: encryption.available, loaded: true })
+      })
+    },
+
+    watch() {
+      return window.api.on('providers:changed', () => void refresh())
+    },
+
+    create: (input) =>
+      attempt(async () => {
+        const created = await call(window.api.providers.create(input))
+        await refresh()
+        return created
+      }),
+
+    update: (id, patch) =>
+      attempt(async () => {
+        const updated = await call(window.api.providers.update({ id, patch }))
+        await refresh()
+        return updated
+      }),
+
+    async remove(id) {
+      const done = await attempt(async () => {
+        await call(window.api.providers.remove({ id }))
+        await refresh()
+        return true
+      })
+      return done === true
+    },
+
+    test: (target, modelId) =>
+      attempt(() =>
+        call(
+          window.api.providers.test(
+            'id' in target
+              ? { id: target.id, ...(modelId && { modelId }) }
+              : { draft: target.draft, ...(modelId && { modelId }) }
+          )
+        )
+      ),
+
+    detectOllama: () =>
+      attempt(async () => {
+        const ollama = await call(window.api.providers.detectOllama())
+        set({ ollama })
+        return ollama
+      }),
+
+    dismissError: () => set({ error: null })
+  }
+})

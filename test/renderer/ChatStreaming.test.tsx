@@ -1,0 +1,376 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { App } from '@renderer/App'
+import { useSettingsStore } from '@renderer/features/settings/settingsStore'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { simulateMessageListLayout } from './support/layout'
+
+let backend: FakeBackend
+let threadId: string
+
+beforeEach(() => {
+  backend = installFakeBackend()
+  simulateMessageListLayout()
+  threadId = backend.addThread('Chat').id
+})
+
+const renderApp = async () => {
+  await useSettingsStore.getState().load()
+  const user = userEvent.setup()
+  render(<App />)
+  const titleElement = await screen.findByText('Chat', {
+    selector: '[data-testid="thread-title"]'
+  })
+  await user.click(titleElement)
+  await screen.findByTestId('composer-input')
+  return user
+}
+
+const channels = () => backend.calls.map((call) => call.channel)
+
+const sendStreaming = async (user: ReturnType<typeof userEvent.setup>, text = 'Hello') => {
+  backend.streaming = true
+  await user.type(screen.getByTestId('composer-input'), `${text}{Enter}`)
+  await screen.findByTestId('streaming-reply')
+  return backend.streamIds.at(-1)!
+}
+
+describe('streaming replies', () => {
+  it('grows a bubble with deltas, offers Stop, then shows the stored reply with its usage', async () => {
+    const user = await renderApp()
+    const streamId = await sendStreaming(user)
+
+    expect(screen.getByTestId('stop-button')).toBeInTheDocument()
+    expect(screen.queryByTestId('send-button')).toBeNull()
+
+    act(() => {
+      backend.emit('chat:delta', { threadId, messageId: streamId, delta: 'Hi ' })
+      backend.emit('chat:delta', { threadId, messageId: 'other-stream', delta: 'WRONG' })
+      backend.emit('chat:delta', { threadId, messageId: streamId, delta: 'there' })
+    })
+    expect(screen.getByTestId('streaming-text')).toHaveTextContent('Hi there')
+    expect(screen.getByTestId('streaming-text')).not.toHaveTextContent('WRONG')
+
+    const stored = backend.addReply(threadId, 'Hi there', {
+      usage: {
+        promptTokens: 1234,
+        completionTokens: 5,
+        cacheReadTokens: 1000,
+        cacheWriteTokens: 0
+      },
+      cost: 0.0021,
+      estimatedPromptTokens: 1200
+    })
+    act(() => backend.emit('chat:done', { threadId, streamId, message: stored }))
+
+    await waitFor(() => expect(screen.queryByTestId('streaming-reply')).toBeNull())
+    const reply = screen
+      .getAllByTestId('message')
+      .find((element) => element.dataset.messageId === String(stored.id))!
+    expect(within(reply).getByTestId('message-usage-tokens')).toHaveTextContent('1,234 in · 5 out')
+    expect(within(reply).getByTestId('message-usage-cache')).toHaveTextContent('1,000 read')
+    expect(within(reply).getByTestId('message-usage-cost')).toHaveTextContent('$0.0021')
+    expect(screen.getByTestId('send-button')).toBeInTheDocument()
+
+    // The inspector compares the estimate with what the provider counted.
+    expect(await screen.findByTestId('reply-usage-estimated')).toHaveTextContent('1,200')
+    expect(screen.getByTestId('reply-usage-actual')).toHaveTextContent('1,234')
+    expect(screen.getByTestId('reply-usage-cache-read')).toHaveTextContent('1,000')
+  })
+
+  it('stops the reply with the Stop button and marks a stopped reply', async () => {
+    const user = await renderApp()
+    const streamId = await sendStreaming(user)
+    await user.click(screen.getByTestId('stop-button'))
+    expect(channels()).toContain('chat:stop')
+
+    const stored = backend.addReply(threadId, 'Partial', { status: 'stopped' })
+    act(() => backend.emit('chat:done', { threadId, streamId, message: stored }))
+    expect(await screen.findByTestId('reply-status')).toHaveTextContent('stopped')
+  })
+
+  it('shows nothing for an abort before any text', async () => {
+    const user = await renderApp()
+    const streamId = await sendStreaming(user)
+    act(() =>
+      backend.emit('chat:error', {
+        threadId,
+        streamId,
+        error: { kind: 'aborted', message: 'Aborted' },
+        message: null
+      })
+    )
+    await waitFor(() => expect(screen.queryByTestId('streaming-reply')).toBeNull())
+    expect(screen.queryByTestId('reply-error')).toBeNull()
+  })
+})
+
+describe('inline reply errors', () => {
+  it('auth: explains and opens the provider settings', async () => {
+    const user = await renderApp()
+    const streamId = await sendStreaming(user)
+    act(() =>
+      backend.emit('chat:error', {
+        threadId,
+        streamId,
+        error: { kind: 'auth', message: 'Incorrect API key', status: 401 },
+        message: null
+      })
+    )
+    const error = await screen.findByTestId('reply-error')
+    expect(error).toHaveAttribute('data-kind', 'auth')
+    expect(error).toHaveTextContent('Incorrect API key')
+    await user.click(within(error).getByTestId('reply-error-action'))
+    expect(await screen.findByTestId('provider-settings')).toBeInTheDocument()
+  })
+
+  it('network: Retry regenerates the reply', async () => {
+    const user = await renderApp()
+    const streamId = await sendStreaming(user)
+    act(() =>
+      backend.emit('chat:error', {
+        threadId,
+        streamId,
+        error: { kind: 'network', message: 'ECONNREFUSED' },
+        message: null
+      })
+    )
+    await user.click(await screen.findByTestId('reply-error-action'))
+    expect(channels()).toContain('chat:regenerate')
+    expect(await screen.findByTestId('streaming-reply')).toHaveAttribute(
+      'data-stream-id',
+      backend.streamIds.at(-1)
+    )
+    expect(screen.queryByTestId('reply-error')).toBeNull()
+  })
+
+  it('rate_limit: counts down the given delay, then retries by itself', async () => {
+    const user = await renderApp()
+    const streamId = await sendStreaming(user)
+    act(() =>
+      backend.emit('chat:error', {
+        threadId,
+        streamId,
+        error: { kind: 'rate_limit', message: 'Slow down', status: 429, retryAfterMs: 1000 },
+        message: null
+      })
+    )
+    expect(await screen.findByTestId('reply-error-countdown')).toHaveTextContent('1 s')
+    await waitFor(() => expect(channels()).toContain('chat:regenerate'), { timeout: 3000 })
+  })
+
+  it('context_length: shows the automatic retry and explains a second failure', async () => {
+    const user = await renderApp()
+    const streamId = await sendStreaming(user)
+    const build = backend.buildsOf(threadId).at(-1)!
+    act(() =>
+      backend.emit('chat:retry', {
+        threadId,
+        streamId,
+        reason: 'context_length',
+        budget: 12000,
+        build
+      })
+    )
+    expect(await screen.findByTestId('retry-notice')).toHaveTextContent('12,000 tokens')
+    act(() =>
+      backend.emit('chat:error', {
+        threadId,
+        streamId,
+        error: { kind: 'context_length', message: 'maximum context length' },
+        message: null
+      })
+    )
+    const error = await screen.findByTestId('reply-error')
+    expect(error).toHaveTextContent('retried once already')
+    expect(within(error).queryByTestId('reply-error-action')).toBeNull()
+  })
+})
+
+describe('without a provider', () => {
+  it('makes the no-model notice actionable and mentions a running Ollama', async () => {
+    backend.ollama = {
+      found: true,
+      baseUrl: 'http://127.0.0.1:11434',
+      models: [
+        { name: 'llama3.2', sizeBytes: null, family: null, parameterSize: null, quantization: null }
+      ]
+    }
+    const user = await renderApp()
+    await user.type(screen.getByTestId('composer-input'), 'Anyone?{Enter}')
+    expect(await screen.findByTestId('notice-ollama')).toHaveTextContent('Ollama')
+    await user.click(screen.getByTestId('notice-no-model-action'))
+    const dialog = await screen.findByTestId('provider-settings')
+    await user.click(within(dialog).getByTestId('provider-detect-ollama'))
+    await user.click(await within(dialog).findByTestId('ollama-add'))
+    expect(within(dialog).getByTestId('provider-kind')).toHaveValue('ollama')
+    expect(within(dialog).getByTestId('provider-model-id')).toHaveValue('llama3.2')
+  })
+})
+
+describe('provider settings', () => {
+  it('adds a provider with a write-only key, tests it and sets the default model', async () => {
+    const user = await renderApp()
+    await user.click(screen.getByTestId('open-provider-settings'))
+    const dialog = await screen.findByTestId('provider-settings')
+    await user.selectOptions(within(dialog).getByTestId('provider-kind'), 'openai-compatible')
+    await user.type(within(dialog).getByTestId('provider-name'), 'Local')
+    await user.type(within(dialog).getByTestId('provider-base-url'), 'http://127.0.0.1:9/v1')
+    await user.type(within(dialog).getByTestId('provider-api-key'), 'sk-secret-1234')
+    await user.click(within(dialog).getByTestId('provider-model-add'))
+    await user.type(within(dialog).getByTestId('provider-model-id'), 'm1')
+    await user.type(within(dialog).getByTestId('provider-model-window'), '32000')
+    await user.type(within(dialog).getByTestId('provider-model-max-output'), '1000')
+
+    await user.click(within(dialog).getByTestId('provider-test'))
+    expect(await within(dialog).findByTestId('provider-test-result')).toHaveAttribute(
+      'data-ok',
+      'true'
+    )
+    const tested = backend.calls.find((call) => call.channel === 'providers:test')!
+    expect(tested.input).toMatchObject({
+      draft: { baseUrl: 'http://127.0.0.1:9/v1' },
+      modelId: 'm1'
+    })
+
+    await user.click(within(dialog).getByTestId('provider-save'))
+    expect(await within(dialog).findByTestId('provider-saved')).toBeInTheDocument()
+    expect(backend.providers).toHaveLength(1)
+    expect(backend.providers[0]!.models[0]).toMatchObject({
+      id: 'm1',
+      contextWindow: 32000,
+      maxOutput: 1000
+    })
+    // The key field stays empty; only the hint comes back.
+    expect(within(dialog).getByTestId('provider-api-key')).toHaveValue('')
+    expect(within(dialog).getByTestId('provider-api-key')).toHaveAttribute(
+      'placeholder',
+      expect.stringContaining('…1234')
+    )
+
+    const id = backend.providers[0]!.id
+    await user.selectOptions(within(dialog).getByTestId('default-model-select'), `${id}\u0000m1`)
+    await waitFor(() =>
+      expect(backend.settings.defaultModel).toEqual({ providerId: id, modelId: 'm1' })
+    )
+  })
+
+  it('prefills a well-known model from the catalog and explains when keys cannot be stored', async () => {
+    backend.encryptionAvailable = false
+    const user = await renderApp()
+    await user.click(screen.getByTestId('open-provider-settings'))
+    const dialog = await screen.findByTestId('provider-settings')
+    expect(await within(dialog).findByTestId('encryption-unavailable')).toBeInTheDocument()
+    expect(within(dialog).getByTestId('provider-api-key')).toBeDisabled()
+    await user.selectOptions(within(dialog).getByTestId('provider-kind'), 'openai')
+    await user.click(within(dialog).getByTestId('provider-model-add'))
+    await user.type(within(dialog).getByTestId('provider-model-id'), 'gpt-4o-mini')
+    expect(within(dialog).getByTestId('provider-model-window')).toHaveValue('128000')
+    expect(within(dialog).getByTestId('provider-model-max-output')).toHaveValue('16384')
+  })
+
+  it('chooses the model per thread in the chat header', async () => {
+    backend.providers.push({
+      id: 'p1',
+      kind: 'openai-compatible',
+      name: 'Local',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      models: [{ id: 'm1', contextWindow: 8000, maxOutput: 500 }],
+      hasApiKey: false,
+      apiKeyHint: null
+    })
+    const user = await renderApp()
+    const select = screen.getByTestId('thread-model-select')
+    await waitFor(() => expect(within(select).getAllByRole('option')).toHaveLength(2))
+    await user.selectOptions(select, 'p1\u0000m1')
+    const call = backend.calls.find((entry) => entry.channel === 'threads:setModel')
+    expect(call?.input).toEqual({ threadId, providerId: 'p1', modelId: 'm1' })
+  })
+})
+
+describe('regenerate, edit and resend, usage and summary', () => {
+  it('regenerates the last reply and dims a superseded one', async () => {
+    backend.addMessages(threadId, ['Question'])
+    backend.addReply(threadId, 'Old answer', { supersededBy: 99 })
+    backend.addReply(threadId, 'New answer')
+    backend.streaming = true
+    const user = await renderApp()
+    const superseded = screen
+      .getAllByTestId('message')
+      .find((element) => element.textContent?.includes('Old answer'))!
+    expect(superseded).toHaveAttribute('data-superseded', 'true')
+    expect(within(superseded).queryByTestId('regenerate')).toBeNull()
+    await user.click(screen.getByTestId('regenerate'))
+    expect(channels()).toContain('chat:regenerate')
+    expect(await screen.findByTestId('streaming-reply')).toBeInTheDocument()
+  })
+
+  it('edits a user message inline and resends it', async () => {
+    const [question] = backend.addMessages(threadId, ['Typo questoin'])
+    const user = await renderApp()
+    await user.click(screen.getByTestId('message-edit'))
+    const input = screen.getByTestId('message-edit-input')
+    await user.clear(input)
+    await user.type(input, 'Fixed question')
+    await user.click(screen.getByTestId('message-edit-save'))
+    const call = backend.calls.find((entry) => entry.channel === 'messages:editResend')
+    expect(call?.input).toEqual({ id: question!.id, content: 'Fixed question' })
+    await waitFor(() => expect(screen.queryByTestId('message-edit-input')).toBeNull())
+  })
+
+  it('shows the thread totals in the header', async () => {
+    backend.addMessages(threadId, ['Question'])
+    backend.addReply(threadId, 'Answer')
+    backend.usageTotals = {
+      promptTokens: 1000,
+      completionTokens: 234,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      replies: 1,
+      cost: 0.5,
+      unpricedReplies: 0
+    }
+    await renderApp()
+    expect(await screen.findByTestId('thread-usage')).toHaveTextContent('1,234 tokens · $0.50')
+  })
+
+  it('shows the thread summary in the inspector and saves an edit', async () => {
+    backend.summaries.set(threadId, {
+      threadId,
+      content: 'Goal: ship the chat.',
+      lastMessageSeq: 12,
+      version: 3,
+      source: 'fallback',
+      updatedAt: 0
+    })
+    const user = await renderApp()
+    expect(await screen.findByTestId('thread-summary-content')).toHaveTextContent(
+      'Goal: ship the chat.'
+    )
+    expect(screen.getByTestId('thread-summary-meta')).toHaveTextContent(
+      'covers up to message #12 · v3 · written without a model'
+    )
+    await user.click(screen.getByTestId('thread-summary-edit'))
+    const input = screen.getByTestId('thread-summary-input')
+    await user.clear(input)
+    await user.type(input, 'Goal: ship it today.')
+    await user.click(screen.getByTestId('thread-summary-save'))
+    expect(await screen.findByTestId('thread-summary-meta')).toHaveTextContent('v4 · edited by you')
+    expect(backend.summaries.get(threadId)?.content).toBe('Goal: ship it today.')
+
+    act(() =>
+      backend.emit('summary:changed', {
+        threadId,
+        content: 'Updated by the model',
+        lastMessageSeq: 20,
+        version: 5,
+        source: 'model',
+        updatedAt: 1
+      })
+    )
+    expect(await screen.findByTestId('thread-summary-content')).toHaveTextContent(
+      'Updated by the model'
+    )
+  })
+})
