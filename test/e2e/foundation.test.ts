@@ -4,12 +4,13 @@
  * replaced (by http, see harness/server.ts).
  */
 import { join } from 'node:path'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { useTempDir } from '../support/tempDir'
-import { launchChromium, openApp, type AppWindow, type PageGlobals } from './harness/browser'
-import { startHarness, type Harness } from './harness/server'
+import { openApp, type PageGlobals } from './harness/browser'
+import { useChromiumSession } from './harness/session'
+import { startHarness } from './harness/server'
 
 const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
 const HAN = /\p{Script=Han}/u
@@ -120,24 +121,12 @@ async function searchAndOpen(app: Ui, query: string, threadId: string, messageId
 
 describe('foundation, end to end in Chromium', () => {
   const tempDir = useTempDir()
-  let browser: Browser
-  const open: { harness?: Harness; window?: AppWindow } = {}
-
-  beforeAll(async () => {
-    browser = await launchChromium()
-  })
-  afterEach(async () => {
-    await open.window?.close()
-    await open.harness?.close()
-    open.window = open.harness = undefined
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
+  const session = useChromiumSession()
+  const { open } = session
 
   async function start(databasePath: string, locale: 'en-US' | 'zh-CN' = 'en-US') {
     open.harness = await startHarness({ databasePath })
-    open.window = await openApp(browser, open.harness, { locale })
+    open.window = await openApp(session.browser(), open.harness, { locale })
     return { harness: open.harness, window: open.window, app: ui(open.window.page) }
   }
 

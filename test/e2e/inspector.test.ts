@@ -3,11 +3,11 @@
  * sends built by the real ContextBuilder over a real SQLite file (see harness/server.ts).
  */
 import { join } from 'node:path'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import type { StoredBuild } from '@shared/context'
 import { useTempDir } from '../support/tempDir'
-import { launchChromium, openApp, type AppWindow } from './harness/browser'
+import { openApp } from './harness/browser'
 
 /** Just the browser globals these tests touch (the file is type-checked without the DOM lib). */
 type PageGlobals = typeof globalThis & {
@@ -22,6 +22,7 @@ async function setColorScheme(page: Page, colorScheme: 'light' | 'dark') {
     Promise.all((globalThis as PageGlobals).document.getAnimations().map((a) => a.finished))
   )
 }
+import { useChromiumSession } from './harness/session'
 import { startHarness, type Harness } from './harness/server'
 
 const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
@@ -89,27 +90,15 @@ const longMessage = (n: number) =>
 
 describe('token-budget inspector, end to end in Chromium', () => {
   const tempDir = useTempDir()
-  let browser: Browser
-  const open: { harness?: Harness; window?: AppWindow } = {}
-
-  beforeAll(async () => {
-    browser = await launchChromium()
-  })
-  afterEach(async () => {
-    await open.window?.close()
-    await open.harness?.close()
-    open.window = open.harness = undefined
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
+  const session = useChromiumSession()
+  const { open } = session
 
   /** A harness with one thread seeded through the real services, and the app opened on it. */
   async function start(seed: (harness: Harness) => Promise<string>) {
     const harness = await startHarness({ databasePath: join(tempDir(), 'store.sqlite') })
     open.harness = harness
     const threadId = await seed(harness)
-    const window = await openApp(browser, harness)
+    const window = await openApp(session.browser(), harness)
     open.window = window
     const app = ui(window.page)
     await app.thread(threadId).click()

@@ -6,10 +6,11 @@
  * does not exist yet.
  */
 import { join } from 'node:path'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../support/tempDir'
-import { launchChromium, openApp, type AppWindow } from './harness/browser'
+import { openApp } from './harness/browser'
+import { useChromiumSession } from './harness/session'
 import { startHarness, type Harness } from './harness/server'
 
 const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
@@ -146,20 +147,8 @@ async function expectOpenedAt(app: Ui, threadId: string, messageId: string) {
 
 describe('long-term memory, end to end in Chromium with the real model', () => {
   const tempDir = useTempDir()
-  let browser: Browser
-  const open: { harness?: Harness; window?: AppWindow } = {}
-
-  beforeAll(async () => {
-    browser = await launchChromium()
-  })
-  afterEach(async () => {
-    await open.window?.close()
-    await open.harness?.close()
-    open.window = open.harness = undefined
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
+  const session = useChromiumSession()
+  const { open } = session
 
   /** A harness running the real model, and the app once the model is ready. */
   async function start(seed?: (harness: Harness) => Promise<void>) {
@@ -169,7 +158,7 @@ describe('long-term memory, end to end in Chromium with the real model', () => {
     })
     open.harness = harness
     await seed?.(harness)
-    const window = await openApp(browser, harness)
+    const window = await openApp(session.browser(), harness)
     open.window = window
     const app = ui(window.page)
     await eventually(() => app.status.getAttribute('data-state'), 60_000).toBe('ready')
