@@ -14,7 +14,11 @@ import type { EventName } from '@shared/contract'
 import { fail } from '@shared/result'
 import { createHandlers } from '../../../src/main/ipc/handlers'
 import { createRegistry } from '../../../src/main/ipc/registry'
-import { createServices, type Services } from '../../../src/main/services/createServices'
+import {
+  createServices,
+  type ServiceOptions,
+  type Services
+} from '../../../src/main/services/createServices'
 import type { Publish } from '../../../src/main/services/events'
 import { openDatabase } from '../../../src/main/store/database'
 import { prepareEmbeddings, testEmbeddings } from '../../support/embeddings'
@@ -83,6 +87,10 @@ export interface HarnessOptions {
    * and background indexing, as the app does. Without it memory recall is full text only.
    */
   embeddings?: boolean
+  /** Replaces Ollama detection on 127.0.0.1:11434 (point it at a scripted server). */
+  detectOllama?: ServiceOptions['detectOllama']
+  /** Tokens of unsummarized history outside the window that trigger a summary (default 2,000). */
+  summaryMinTokens?: number
 }
 
 export interface Harness {
@@ -129,6 +137,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     cipher: aesCipher(),
     // The test polls the queue faster than the app's default, so indexing settles sooner.
     ...(embeddings && { indexing: { idleMs: 50 } }),
+    ...(options.detectOllama && { detectOllama: options.detectOllama }),
+    ...(options.summaryMinTokens !== undefined && { summaryMinTokens: options.summaryMinTokens }),
     info: {
       version: 'e2e',
       systemLocale: options.systemLocale ?? 'en-US',
