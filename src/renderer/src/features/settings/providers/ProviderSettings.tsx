@@ -185,6 +185,8 @@ export function ProviderSettings() {
     setDraft({
       ...emptyDraft('ollama'),
       name: 'Ollama',
+      // The address that answered, not an assumed default: the provider talks to what was found.
+      baseUrl: ollama.baseUrl,
       models: ollama.models.map((model) => ({
         id: model.name,
         contextWindow: '8192',
