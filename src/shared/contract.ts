@@ -38,6 +38,7 @@ import {
   type ProviderView,
   type UsageTotals
 } from './providers'
+import { MAX_FOCUS_CHARS, type SummaryCompressResult } from './summaryCompression'
 
 /** An endpoint's result type is carried as a phantom; only the input needs a runtime schema. */
 const endpoint =
@@ -205,6 +206,23 @@ export const contract = {
       z.strictObject({
         threadId: ThreadId,
         content: z.string().max(100_000, { message: 'A summary is longer than 100,000 characters' })
+      })
+    ),
+    /**
+     * "/compress [focus]": folds the messages before the protected tail into the summary now
+     * (iteratively, the focus topic getting most of it). Messages are kept; only what is sent
+     * changes. The new summary is also published as `summary:changed`.
+     */
+    compress: endpoint<SummaryCompressResult>()(
+      z.strictObject({
+        threadId: ThreadId,
+        focusTopic: z
+          .string()
+          .trim()
+          .max(MAX_FOCUS_CHARS, {
+            message: `A focus topic is longer than ${MAX_FOCUS_CHARS} characters`
+          })
+          .optional()
       })
     )
   },

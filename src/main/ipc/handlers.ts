@@ -50,6 +50,15 @@ export function createHandlers(services: Services): Handlers {
       update: ({ threadId, content }) => {
         threads.get(threadId)
         return summaries.update(threadId, content)
+      },
+      // The tail is sized by the build the thread would get now (its model, its settings).
+      compress: async ({ threadId, focusTopic }) => {
+        threads.get(threadId)
+        return summaries.compress(threadId, {
+          focusTopic: focusTopic ?? null,
+          build: await context.preview(threadId, ''),
+          target: chat.targetFor(threadId)
+        })
       }
     },
     chat: {

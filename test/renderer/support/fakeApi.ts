@@ -31,6 +31,7 @@ import type {
   UsageTotals
 } from '@shared/providers'
 import { fail, ok, type IpcError, type IpcResult } from '@shared/result'
+import type { SummaryCompressResult } from '@shared/summaryCompression'
 import { fakeBuild, fakeTokens } from './fakeBuild'
 
 export interface FakeBackend {
@@ -421,6 +422,49 @@ export function createFakeBackend(): FakeBackend {
           }
           backend.summaries.set(threadId, next)
           return ok(next)
+        }
+      ),
+      // Folds every message but the last two into the summary (the real tail rule is main's).
+      compress: handle(
+        'summary:compress',
+        ({
+          threadId,
+          focusTopic
+        }: {
+          threadId: string
+          focusTopic?: string
+        }): IpcResult<SummaryCompressResult> => {
+          const list = messages.get(threadId) ?? []
+          const previous = backend.summaries.get(threadId)
+          const folded = list.filter(
+            (m) => m.seq > (previous?.lastMessageSeq ?? 0) && m.seq <= list.length - 2
+          )
+          if (folded.length === 0) {
+            return ok({
+              status: 'nothing_to_compress' as const,
+              reason: list.length === 0 ? ('empty' as const) : ('all_in_tail' as const),
+              tailMessages: Math.min(list.length, 2)
+            })
+          }
+          const summary: ThreadSummaryView = {
+            threadId,
+            content: `Summary of ${folded.length} messages${focusTopic ? ` about ${focusTopic}` : ''}`,
+            lastMessageSeq: folded.at(-1)!.seq,
+            version: (previous?.version ?? 0) + 1,
+            source: 'fallback',
+            updatedAt: now()
+          }
+          backend.summaries.set(threadId, summary)
+          backend.emit('summary:changed', summary)
+          return ok({
+            status: 'compressed' as const,
+            summary,
+            compressedMessages: folded.length,
+            compressedTokens: folded.reduce((sum, m) => sum + m.tokenCount, 0),
+            tailMessages: 2,
+            focusTopic: focusTopic ?? null,
+            modelError: null
+          })
         }
       )
     },
