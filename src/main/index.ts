@@ -146,6 +146,7 @@ function start(): void {
     void services.chat
       .settled()
       .then(() => services.summaries.settled())
+      .then(() => services.memoryExtraction.settled())
       .then(() => services.memoryModel.stop())
       .catch((error: unknown) => console.error('[memory] stopping failed', error))
       .finally(() => {

@@ -17,6 +17,7 @@ import {
   type ChatRetry,
   type Memory,
   type MemoryChange,
+  type MemoryExtracted,
   type MemoryListPage,
   type MemoryOrigin,
   type MemorySearchResult,
@@ -285,7 +286,8 @@ export const contract = {
     updateSettings: endpoint<MemorySettings>()(
       z.strictObject({
         modelFolder: z.string().trim().min(1).max(4096).nullable().optional(),
-        allowDownload: z.boolean().optional()
+        allowDownload: z.boolean().optional(),
+        autoExtract: z.boolean().optional()
       })
     )
   },
@@ -312,6 +314,8 @@ export const events = {
   'memory:status': event<MemoryStatus>(),
   /** A memory was created, updated, deleted or restored. */
   'memory:changed': event<{ memoryId: number }>(),
+  /** After a turn, the thread's model found preferences or facts in the user's message. */
+  'memory:extracted': event<MemoryExtracted>(),
   /** A provider was created, updated or removed. */
   'providers:changed': event<{ providerId: string }>(),
   /** One text chunk of a streaming reply (`messageId` is the send's `streamId`). */

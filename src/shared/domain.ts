@@ -174,7 +174,7 @@ export interface ThreadSummaryView {
 export const MEMORY_CATEGORIES = ['user_preference', 'fact', 'task', 'other'] as const
 export type MemoryCategory = (typeof MEMORY_CATEGORIES)[number]
 
-/** A curated memory: something the user asked to keep, or (later) an extracted preference. */
+/** A curated memory: something the user asked to keep, or a preference extracted after a turn. */
 export interface Memory {
   id: number
   content: string
@@ -213,6 +213,13 @@ export interface MemoryChange {
   dedup: 'hash' | 'similar' | null
   /** For `similar`: the cosine to the memory it updated. */
   similarity: number | null
+}
+
+/** What automatic extraction saved from one user message (new or deduplicated memories). */
+export interface MemoryExtracted {
+  threadId: string
+  messageId: number
+  changes: MemoryChange[]
 }
 
 export interface MemoryListPage {
@@ -307,4 +314,9 @@ export interface MemorySettings {
   modelFolder: string | null
   /** Download the model once from the Hugging Face hub when no folder has it. */
   allowDownload: boolean
+  /**
+   * After each turn, the thread's model reads the user's message and saves lasting preferences
+   * and facts (one short extra request per turn, to the provider that answered).
+   */
+  autoExtract: boolean
 }

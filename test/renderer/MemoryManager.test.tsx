@@ -339,6 +339,21 @@ describe('memory status', () => {
     expect(await screen.findByText('Saved. The model is reloading.')).toBeInTheDocument()
   })
 
+  it('switches automatic extraction off without reloading the model', async () => {
+    const { user } = await openManager()
+    await user.click(screen.getByText('Model settings'))
+    const toggle = await screen.findByTestId('memory-auto-extract')
+    expect(toggle).toBeChecked()
+
+    await user.click(toggle)
+
+    await vi.waitFor(() =>
+      expect(callsTo('memory:updateSettings')).toEqual([{ autoExtract: false }])
+    )
+    expect(await screen.findByText('Saved.')).toBeInTheDocument()
+    expect(toggle).not.toBeChecked()
+  })
+
   it('speaks Chinese', async () => {
     await seed('我喜欢喝乌龙茶，不加糖')
     await openManager()

@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { EXTRACTION_PROMPT_HEAD } from '../../src/main/context/memoryExtractionPrompt'
 
 export interface ScriptedUsage {
   /** Everything the prompt cost, cached or not (OpenAI's prompt_tokens). */
@@ -59,8 +60,12 @@ export interface ScriptedProvider {
   /** For the Ollama client and detection. */
   ollama: string
   requests: RecordedRequest[]
-  /** Completion requests only (chat/messages), in order. */
+  /** Chat completion requests (chat/messages), in order; memory extraction calls are not among them. */
   completions(): RecordedRequest[]
+  /** The app's automatic memory-extraction requests, answered with `extraction`. */
+  extractions(): RecordedRequest[]
+  /** The answer to every extraction request (default: nothing worth remembering). */
+  extraction: Script
   /** Queues scripts; each completion request takes the next one. */
   enqueue(...scripts: Script[]): void
   /** Used when the queue is empty. */
@@ -75,6 +80,13 @@ export interface ScriptedProvider {
   disconnects: number
   close(): Promise<void>
 }
+
+const isCompletion = (r: RecordedRequest): boolean =>
+  r.path === '/v1/chat/completions' || r.path === '/v1/messages' || r.path === '/api/chat'
+
+/** Every dialect carries the system prompt somewhere in the JSON body. */
+const isExtraction = (body: unknown): boolean =>
+  body !== null && JSON.stringify(body).includes(EXTRACTION_PROMPT_HEAD)
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms))
 
@@ -93,11 +105,9 @@ export async function startScriptedProvider(
     v1: '',
     ollama: '',
     requests,
-    completions: () =>
-      requests.filter(
-        (r) =>
-          r.path === '/v1/chat/completions' || r.path === '/v1/messages' || r.path === '/api/chat'
-      ),
+    completions: () => requests.filter((r) => isCompletion(r) && !isExtraction(r.body)),
+    extractions: () => requests.filter((r) => isCompletion(r) && isExtraction(r.body)),
+    extraction: { type: 'reply', chunks: ['{"memories":[]}'] },
     enqueue: (...scripts) => void queue.push(...scripts),
     fallback: { type: 'reply', chunks: ['Hello', ' from', ' the', ' script.'] },
     route: null,
@@ -152,8 +162,11 @@ export async function startScriptedProvider(
     if (req.method !== 'POST' || dialect === null) return json(res, 404, { error: 'not found' })
     if (!keyAccepted(req)) return sendError(res, dialect, unauthorized)
 
-    const script =
-      provider.route?.(requestsLast()?.body ?? null) ?? queue.shift() ?? provider.fallback
+    const body = requestsLast()?.body ?? null
+    // Extraction runs after a turn, in the background: it must not take a chat test's scripts.
+    const script = isExtraction(body)
+      ? provider.extraction
+      : (provider.route?.(body) ?? queue.shift() ?? provider.fallback)
     const model = String((requestsLast()?.body as { model?: unknown } | null)?.model ?? 'scripted')
     await play(res, dialect, model, script)
   }

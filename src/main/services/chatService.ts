@@ -33,11 +33,11 @@ export interface ChatServiceDeps {
   newId?: () => string
   /** Stall limits for streams (tests shorten them). */
   timeouts?: Partial<StreamTimeouts>
-  /** After each turn (background work such as the thread summary); must not throw or block. */
+  /** After each turn (summary, memory extraction: background work); must not throw or block. */
   afterTurn?: (
     threadId: string,
     build: BuiltContext,
-    inputSeq: number,
+    input: Message,
     target: ChatTarget | null
   ) => void
 }
@@ -195,11 +195,11 @@ export class ChatService {
   private afterTurn(
     threadId: string,
     build: BuiltContext,
-    inputSeq: number,
+    input: Message,
     target: ChatTarget | null
   ): void {
     try {
-      this.deps.afterTurn?.(threadId, build, inputSeq, target)
+      this.deps.afterTurn?.(threadId, build, input, target)
     } catch (error) {
       this.deps.log(`after-turn work for ${threadId} failed`, error)
     }
@@ -238,7 +238,7 @@ export class ChatService {
         : { message, status: 'no_model_configured', build: null, buildError: reason }
     }
     if (!target) {
-      this.afterTurn(threadId, build.context, message.seq, null)
+      this.afterTurn(threadId, build.context, message, null)
       return { message, status: 'no_model_configured', build, buildError: null }
     }
     const streamId = this.start({
@@ -332,7 +332,7 @@ export class ChatService {
         }
       }
       this.deps.publish('chat:done', { threadId, streamId, message })
-      this.afterTurn(threadId, build.context, job.input.seq, target)
+      this.afterTurn(threadId, build.context, job.input, target)
     } catch (error) {
       const failure = error instanceof ProviderError ? error : toProviderError(error)
       // The thread was deleted while the reply streamed: nothing to store or report.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type Database from 'better-sqlite3'
-import type { AppInfo } from '@shared/domain'
+import type { AppInfo, Message } from '@shared/domain'
 import { EngineRegistry } from '../context/engine/engineRegistry'
 import type { MemorySearch } from '../context/memorySearch'
 import { o200kCounter } from '../context/tokenCounter'
@@ -23,7 +23,8 @@ import type { StreamTimeouts } from './providers/modelClient'
 import { ContextService } from './contextService'
 import { ThreadMessageCache } from './threadMessageCache'
 import type { Publish } from './events'
-import { AutomaticMemoryExtraction, type MemoryExtractor } from './memoryExtraction'
+import { AutomaticMemoryExtraction } from './memoryExtraction'
+import { providerMemoryExtractor } from './providerMemoryExtractor'
 import { MemoryIndexer } from './memoryIndexer'
 import { MemoryModelManager, type EmbedderFactory } from './memoryModels'
 import { memoryRecall } from './memoryRecall'
@@ -48,7 +49,7 @@ export interface Services {
   /** The embedding model and background indexing; `start()` once, `stop()` at quit. */
   memoryModel: MemoryModelManager
   memoryIndexer: MemoryIndexer
-  /** Does nothing until a model provider supplies an extractor (a later issue). */
+  /** After a turn, the thread's model saves preferences and facts from the user's message. */
   memoryExtraction: AutomaticMemoryExtraction
 }
 
@@ -67,8 +68,6 @@ export interface ServiceOptions {
   embeddings?: EmbedderFactory | null
   /** Background indexing tuning (tests poll faster). */
   indexing?: { batchSize?: number; idleMs?: number }
-  /** Automatic extraction of preferences and facts; needs a model provider (later issue). */
-  memoryExtractor?: MemoryExtractor | null
   /**
    * Encrypts API keys at rest: Electron's safeStorage in the app, an AES-GCM test cipher in
    * tests. Without one, keys are refused (never stored in plaintext).
@@ -112,7 +111,6 @@ export function createServices({
   memory: memorySearch,
   embeddings = null,
   indexing = {},
-  memoryExtractor = null,
   cipher = NO_CIPHER,
   detectOllama,
   streamTimeouts,
@@ -178,6 +176,20 @@ export function createServices({
     log,
     ...(summaryMinTokens !== undefined && { minTokens: summaryMinTokens })
   })
+  const memoryModel = new MemoryModelManager({
+    settings: settingsRepository,
+    indexer: memoryIndexer,
+    factory: embeddings,
+    log
+  })
+  const memoryExtraction = new AutomaticMemoryExtraction({
+    memory: memoryService,
+    extractorFor: (target) => providerMemoryExtractor(providers, target),
+    enabled: () => memoryModel.settings().autoExtract,
+    previousReply: (message) => previousReply(cache.get(message.threadId), message),
+    publish,
+    log
+  })
   // Set once the chat service exists; the context service asks it for the thread's model.
   let chat: ChatService | null = null
   const context = new ContextService({
@@ -210,15 +222,11 @@ export function createServices({
     providers,
     defaultModel: () => settings.get().defaultModel,
     cacheTtl: () => settings.get().promptCacheTtl,
-    afterTurn: (threadId, build, inputSeq, target) =>
-      summaries.afterTurn(threadId, build, inputSeq, target),
+    afterTurn: (threadId, build, input, target) => {
+      summaries.afterTurn(threadId, build, input.seq, target)
+      memoryExtraction.afterTurn(input, target)
+    },
     ...(streamTimeouts && { timeouts: streamTimeouts })
-  })
-  const memoryModel = new MemoryModelManager({
-    settings: settingsRepository,
-    indexer: memoryIndexer,
-    factory: embeddings,
-    log
   })
   return {
     info,
@@ -227,13 +235,24 @@ export function createServices({
     memory: memoryService,
     memoryModel,
     memoryIndexer,
-    memoryExtraction: new AutomaticMemoryExtraction(memoryService, memoryExtractor, log),
+    memoryExtraction,
     chat,
     providers,
     summaries,
     search: new SearchService(new SearchRepository(db)),
     settings
   }
+}
+
+/** The newest model reply before `message` that still counts (not superseded or excluded). */
+function previousReply(messages: readonly Message[], message: Message): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as Message
+    if (m.seq >= message.seq || m.excluded || m.reply?.supersededBy) continue
+    if (m.role === 'assistant') return m.content
+    if (m.role === 'user') return null
+  }
+  return null
 }
 
 /** Runs `fn` at most once per `ms`, always once more after the last call (trailing edge). */

@@ -6,7 +6,11 @@ import type { MemoryIndexer } from './memoryIndexer'
 
 const KEY = 'memory'
 
-export const DEFAULT_MEMORY_SETTINGS: MemorySettings = { modelFolder: null, allowDownload: true }
+export const DEFAULT_MEMORY_SETTINGS: MemorySettings = {
+  modelFolder: null,
+  allowDownload: true,
+  autoExtract: true
+}
 
 /**
  * Makes the embedder for the current settings: the Electron entry starts a worker over the
@@ -36,9 +40,16 @@ export class MemoryModelManager {
   }
 
   async updateSettings(patch: Partial<MemorySettings>): Promise<MemorySettings> {
-    const next = { ...this.settings(), ...patch }
+    const previous = this.settings()
+    const next = { ...previous, ...patch }
     this.deps.settings.set(KEY, next)
-    await this.reload()
+    // Only where the model comes from needs a reload (switching extraction does not).
+    if (
+      next.modelFolder !== previous.modelFolder ||
+      next.allowDownload !== previous.allowDownload
+    ) {
+      await this.reload()
+    }
     return next
   }
 

@@ -4,6 +4,7 @@ import { ChatPane } from './features/chat/ChatPane'
 import { useChatStore } from './features/chat/chatStore'
 import { InspectorPanel } from './features/inspector/InspectorPanel'
 import { MemoryManager } from './features/memory/MemoryManager'
+import { useExtractedStore } from './features/memory/extractedStore'
 import { useMemoryStatusStore } from './features/memory/memoryStatusStore'
 import { useMemoryViewStore } from './features/memory/memoryViewStore'
 import { ProviderSettings } from './features/settings/providers/ProviderSettings'
@@ -19,6 +20,8 @@ export function App() {
   // Replies stream in as events; provider changes refresh the model lists.
   useEffect(() => useChatStore.getState().watch(), [])
   useEffect(() => useProvidersStore.getState().watch(), [])
+  // Memories the assistant kept on its own appear under the message they came from.
+  useEffect(() => useExtractedStore.getState().watch(), [])
   const memoryOpen = useMemoryViewStore((state) => state.open)
 
   return (

@@ -231,9 +231,13 @@ export function createFakeMemoryApi(
       })
     },
     status: async () => ok(status),
-    getSettings: async () => ok({ modelFolder: null, allowDownload: true }),
+    getSettings: async () => ok({ modelFolder: null, allowDownload: true, autoExtract: true }),
     updateSettings: async (patch) =>
-      ok({ modelFolder: patch.modelFolder ?? null, allowDownload: patch.allowDownload ?? true })
+      ok({
+        modelFolder: patch.modelFolder ?? null,
+        allowDownload: patch.allowDownload ?? true,
+        autoExtract: patch.autoExtract ?? true
+      })
   }
 
   const remember: Api['messages']['remember'] = async ({ id, category }) => {

@@ -442,8 +442,20 @@ export const en = {
       reset: 'Use the default',
       allowDownload:
         'Download the model once if no folder has it (about 24 MB from Hugging Face; nothing of yours is sent)',
+      autoExtract:
+        "After each reply, let the thread's model note lasting preferences and facts from your message (one short extra request to the same provider)",
       saved: 'Saved. The model is reloading.',
+      savedOther: 'Saved.',
       failed: 'Could not save the model settings: {{message}}'
+    },
+    extracted: {
+      label: 'Remembered from this message',
+      created: 'Remembered:',
+      updated: 'Updated memory:',
+      unchanged: 'Already remembered:',
+      forgotten: 'Forgotten:',
+      forget: 'Forget',
+      undo: 'Undo'
     },
     remember: {
       action: 'Remember this',
@@ -456,6 +468,36 @@ export const en = {
       failed: 'Not remembered: {{message}}',
       open: 'Open in Memory'
     }
+  },
+  compress: {
+    usage: '/compress [focus]',
+    help: 'Fold the older messages into the thread summary; an optional focus topic gets most of it',
+    discover: 'Type / for commands',
+    running: 'Compressing older messages into the summary…',
+    focus: 'focus: {{focus}}',
+    done_one: 'Compressed {{count}} message ({{tokens}} tokens) into the summary',
+    done_other: 'Compressed {{count}} messages ({{tokens}} tokens) into the summary',
+    doneBody_one:
+      'The newest message is still sent word for word. Nothing was deleted: only what is sent to the model changed.',
+    doneBody_other:
+      'The newest {{count}} messages are still sent word for word. Nothing was deleted: only what is sent to the model changed.',
+    modelFallback:
+      'The model could not write the summary ({{message}}), so it was extracted without a model.',
+    nothingEmpty: 'Nothing to compress: this conversation has no messages yet.',
+    nothingInTail_one:
+      'Nothing to compress yet: the newest message is always sent word for word and everything older is already in the summary.',
+    nothingInTail_other:
+      'Nothing to compress yet: the newest {{count}} messages are sent word for word (they fit easily) and everything older is already in the summary.',
+    superseded:
+      'The summary was edited while compressing; your edit was kept and this compression was discarded.',
+    failed: 'Could not compress: {{message}}'
+  },
+  promptCache: {
+    label: 'Prompt cache (Anthropic)',
+    option5m: '5 minutes (default)',
+    option1h: '1 hour',
+    explain:
+      'Applies to Anthropic models only: the start of each request is cached so the next one within this time reads it at a tenth of the input price. Writing a 1-hour cache costs 2× the input price instead of 1.25×, so choose it for long pauses between messages. Costs shown in the app assume 5-minute writes.'
   },
   settings: {
     language: 'Language',

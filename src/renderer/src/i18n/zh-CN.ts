@@ -425,8 +425,20 @@ export const zhCN: Translation = {
       reset: '恢复默认',
       allowDownload:
         '若各文件夹中都没有模型，则下载一次（约 24 MB，来自 Hugging Face；不会发送你的任何数据）',
+      autoExtract:
+        '每次回复后，由该对话的模型从你的消息中记下长期偏好和事实（向同一服务商多发一次简短请求）',
       saved: '已保存，模型正在重新加载。',
+      savedOther: '已保存。',
       failed: '无法保存模型设置：{{message}}'
+    },
+    extracted: {
+      label: '从这条消息记住的内容',
+      created: '已记住：',
+      updated: '已更新记忆：',
+      unchanged: '早已记住：',
+      forgotten: '已忘记：',
+      forget: '忘记',
+      undo: '撤销'
     },
     remember: {
       action: '记住这条',
@@ -439,6 +451,32 @@ export const zhCN: Translation = {
       failed: '未能记住：{{message}}',
       open: '在记忆中打开'
     }
+  },
+  compress: {
+    usage: '/compress [重点]',
+    help: '把较早的消息合并进对话摘要；可选的重点主题会占摘要的大部分',
+    discover: '输入 / 查看命令',
+    running: '正在把较早的消息压缩进摘要…',
+    focus: '重点：{{focus}}',
+    done_one: '已将 {{count}} 条消息（{{tokens}} 个 token）压缩进摘要',
+    done_other: '已将 {{count}} 条消息（{{tokens}} 个 token）压缩进摘要',
+    doneBody_one: '最新的 1 条消息仍按原文发送。没有删除任何内容：只改变了发送给模型的内容。',
+    doneBody_other:
+      '最新的 {{count}} 条消息仍按原文发送。没有删除任何内容：只改变了发送给模型的内容。',
+    modelFallback: '模型未能生成摘要（{{message}}），已改为不使用模型提取摘要。',
+    nothingEmpty: '没有可压缩的内容：这个对话还没有消息。',
+    nothingInTail_one: '暂时没有可压缩的内容：最新的消息总是按原文发送，更早的内容已在摘要中。',
+    nothingInTail_other:
+      '暂时没有可压缩的内容：最新的 {{count}} 条消息按原文发送（占用很少），更早的内容已在摘要中。',
+    superseded: '压缩期间摘要被编辑过：已保留你的编辑，本次压缩已丢弃。',
+    failed: '无法压缩：{{message}}'
+  },
+  promptCache: {
+    label: '提示缓存（Anthropic）',
+    option5m: '5 分钟（默认）',
+    option1h: '1 小时',
+    explain:
+      '仅适用于 Anthropic 模型：每次请求的开头会被缓存，在此时间内的下一次请求以输入价格的十分之一读取它。写入 1 小时缓存的费用是输入价格的 2 倍（5 分钟为 1.25 倍），适合消息之间停顿较长的情况。应用中显示的费用按 5 分钟写入计算。'
   },
   settings: {
     language: '语言',

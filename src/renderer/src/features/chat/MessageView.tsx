@@ -1,6 +1,7 @@
 import { memo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Message } from '@shared/domain'
+import { ExtractedMemories } from '@renderer/features/memory/ExtractedMemories'
 import { RememberAction } from '@renderer/features/memory/RememberAction'
 import { formatCost } from '@renderer/lib/formatCost'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
@@ -136,6 +137,7 @@ export const MessageView = memo(function MessageView({
           <MarkdownContent text={message.content} />
         )}
         {reply?.usage && <UsageFooter message={message} />}
+        {message.role === 'user' && <ExtractedMemories messageId={message.id} />}
       </div>
     </article>
   )

@@ -3,7 +3,10 @@ import { useTranslation } from 'react-i18next'
 import { ErrorBanner } from '@renderer/components/ErrorBanner'
 import { useMemoryStatusStore } from './memoryStatusStore'
 
-/** Where the embedding model is read from, and whether it may be downloaded once. */
+/**
+ * Where the embedding model is read from, whether it may be downloaded once, and whether the
+ * assistant may note preferences and facts on its own.
+ */
 export function MemorySettingsForm() {
   const { t } = useTranslation()
   const folderId = useId()
@@ -79,9 +82,18 @@ export function MemorySettingsForm() {
         />
         {t('memory.settings.allowDownload')}
       </label>
+      <label className="memory-settings__check">
+        <input
+          type="checkbox"
+          data-testid="memory-auto-extract"
+          checked={settings.autoExtract}
+          onChange={(event) => void saveSettings({ autoExtract: event.target.checked })}
+        />
+        {t('memory.settings.autoExtract')}
+      </label>
       {saved && !error && (
         <p className="memory-settings__hint" role="status">
-          {t('memory.settings.saved')}
+          {t(saved === 'reloading' ? 'memory.settings.saved' : 'memory.settings.savedOther')}
         </p>
       )}
       {error && <ErrorBanner>{t('memory.settings.failed', { message: error })}</ErrorBanner>}

@@ -8,8 +8,8 @@ interface MemoryStatusState {
   error: string | null
   settings: MemorySettings | null
   settingsError: string | null
-  /** Set after a save, so the form can say the model is reloading. */
-  settingsSaved: boolean
+  /** Set after a save, so the form can say whether the model is reloading. */
+  settingsSaved: 'reloading' | 'saved' | null
 
   /** Loads the status and follows main's `memory:status` events; returns the unsubscribe. */
   watch(): () => void
@@ -26,7 +26,7 @@ export const useMemoryStatusStore = create<MemoryStatusState>()((set) => {
     error: null,
     settings: null,
     settingsError: null,
-    settingsSaved: false,
+    settingsSaved: null,
 
     watch() {
       eventSeen = false
@@ -52,10 +52,12 @@ export const useMemoryStatusStore = create<MemoryStatusState>()((set) => {
     },
 
     async saveSettings(patch) {
-      set({ settingsSaved: false })
+      set({ settingsSaved: null })
       try {
         const settings = await call(window.api.memory.updateSettings(patch))
-        set({ settings, settingsError: null, settingsSaved: true })
+        // Only where the model comes from reloads it (main does the same test).
+        const reloading = patch.modelFolder !== undefined || patch.allowDownload !== undefined
+        set({ settings, settingsError: null, settingsSaved: reloading ? 'reloading' : 'saved' })
         // The reload changes the model's state before any event may say so; if this read
         // fails, the next event still brings the status.
         call(window.api.memory.status()).then(

@@ -1,0 +1,68 @@
+import { create } from 'zustand'
+import type { MemoryExtracted } from '@shared/domain'
+import { call, describeError } from '@renderer/lib/call'
+
+/** One memory automatic extraction saved from a user message, as the chat shows it. */
+export interface ExtractedNote {
+  memoryId: number
+  content: string
+  /** `unchanged`/`updated`: the memory already existed (same or near-identical text). */
+  action: 'created' | 'updated' | 'unchanged'
+  /** The user pressed Forget; Undo restores it. */
+  forgotten: boolean
+  error: string | null
+}
+
+interface ExtractedState {
+  /** By user message id. Kept outside the rows: the virtualized list unmounts rows that scroll away. */
+  byMessage: Record<number, ExtractedNote[]>
+  watch(): () => void
+  forget(messageId: number, memoryId: number): Promise<void>
+  undo(messageId: number, memoryId: number): Promise<void>
+}
+
+/**
+ * What the assistant remembered on its own, next to the message it came from, so the user
+ * sees every automatic memory when it is made and can forget it in one click.
+ */
+export const useExtractedStore = create<ExtractedState>()((set) => {
+  const patch = (messageId: number, memoryId: number, change: Partial<ExtractedNote>): void =>
+    set((state) => ({
+      byMessage: {
+        ...state.byMessage,
+        [messageId]: (state.byMessage[messageId] ?? []).map((note) =>
+          note.memoryId === memoryId ? { ...note, ...change } : note
+        )
+      }
+    }))
+
+  const toggle = async (messageId: number, memoryId: number, forget: boolean): Promise<void> => {
+    try {
+      if (forget) await call(window.api.memory.delete({ id: memoryId }))
+      else await call(window.api.memory.restore({ id: memoryId }))
+      patch(messageId, memoryId, { forgotten: forget, error: null })
+    } catch (error) {
+      patch(messageId, memoryId, { error: describeError(error) })
+    }
+  }
+
+  return {
+    byMessage: {},
+
+    watch() {
+      return window.api.on('memory:extracted', (event: MemoryExtracted) => {
+        const notes = event.changes.map((change) => ({
+          memoryId: change.memory.id,
+          content: change.memory.content,
+          action: change.action,
+          forgotten: false,
+          error: null
+        }))
+        set((state) => ({ byMessage: { ...state.byMessage, [event.messageId]: notes } }))
+      })
+    },
+
+    forget: (messageId, memoryId) => toggle(messageId, memoryId, true),
+    undo: (messageId, memoryId) => toggle(messageId, memoryId, false)
+  }
+})
