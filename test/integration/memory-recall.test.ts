@@ -92,11 +92,28 @@ describe('recall of memories by meaning', () => {
       minSimilarity: 0
     })
     expect(everything.hits.length).toBe(MEMORIES.length)
+    // Above the floor nothing is supported by its vector; what remains is full text alone.
     const strict = await services.memory.search('How old is my kid?', { minSimilarity: 0.99 })
-    expect(strict.hits).toEqual([])
+    expect(strict.hits.map((h) => [h.content, h.matchedBy])).toEqual([
+      ['My daughter Lily is seven years old.', ['text']]
+    ])
     for (const hit of (await services.memory.search('How old is my kid?')).hits) {
-      expect(hit.similarity).toBeGreaterThanOrEqual(0.6)
+      if (hit.matchedBy.includes('vector')) expect(hit.similarity).toBeGreaterThanOrEqual(0.6)
     }
+  })
+
+  it('keeps a full-text hit under the similarity floor, ranked by its text rank alone', async () => {
+    const { services } = await withMemories()
+    // Half the query's words are the memory's own ("seven"); before, the floor vetoed it.
+    const hits = (await services.memory.search('seven parrots', { minSimilarity: 0.99 })).hits
+    expect(hits.map((h) => h.content)).toEqual(['My daughter Lily is seven years old.'])
+    expect(hits[0]).toMatchObject({ matchedBy: ['text'], score: 1 / 2 })
+    expect(hits[0]?.similarity).toBeLessThan(0.99)
+    // A vector-only item under the floor is still dropped: no word of the query is in it.
+    const loose = await services.memory.search('Tell me a joke about cats.', {
+      minSimilarity: 0.99
+    })
+    expect(loose.hits).toEqual([])
   })
 
   it('filters by category and returns scores and sources', async () => {

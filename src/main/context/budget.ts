@@ -1,20 +1,36 @@
-import { BUDGETED_SECTIONS, type SectionPercentages } from '@shared/contextConfig'
+import {
+  BUDGETED_SECTIONS,
+  type ContextConfig,
+  type SectionPercentages
+} from '@shared/contextConfig'
 import { SECTIONS, type SectionName, type SectionStats } from '@shared/context'
+import { defaultOutputReserve, describeModel } from './modelCatalog'
 
 /** Sections whose size adapts to the budget; the others (system, input, pinning) are mandatory. */
 export type FlexibleSection = 'recent' | 'retrieved' | 'summary'
 
 /**
- * Budget a section leaves unused is offered to the flexible sections in this order. Recent
- * first: the newest turns are what the next reply depends on most, and each extra token
- * extends the verbatim history without gaps. Retrieved next: candidates are ranked, so more
- * budget admits the next most relevant one. Summary last: its writer targets its share, and
- * one over it is better fixed by summarising harder than by starving the window.
+ * Budget a section leaves unused is offered to the flexible sections in this order: a section
+ * earlier in the list has first claim on the pool, up to what it asked for (`hold`'s demand),
+ * whichever section the builder happens to place first. Every section has already kept its own
+ * share, so the pool is only what others left unused.
+ *
+ * Retrieved first: its candidates were chosen for this input, ranked, and are few (the recall
+ * limit follows the budget, below), so what it can take from the pool is bounded; on LoCoMo
+ * the evidence a question needs sits in the recalled turns far more often than in the turns
+ * just before the oldest one the window's share already holds (docs/EVALUATION.md). Recent
+ * next: it keeps its whole share in any case (the newest turns are what the next reply depends
+ * on most), and takes everything else, extending the verbatim history without gaps. Summary
+ * last: its writer targets its share, and one over it is better fixed by summarising harder.
  */
-export const REDISTRIBUTION_ORDER: readonly FlexibleSection[] = ['recent', 'retrieved', 'summary']
+export const REDISTRIBUTION_ORDER: readonly FlexibleSection[] = ['retrieved', 'recent', 'summary']
 
-/** Mandatory items reclaim from flexible sections in the opposite order. */
-const RECLAIM_ORDER: readonly FlexibleSection[] = [...REDISTRIBUTION_ORDER].reverse()
+/**
+ * Mandatory items (input, system prompt, pinned messages, the pinning block) reclaim from
+ * flexible sections in this order: the summary first (it can be rewritten shorter), then
+ * recalled items, the recent window last.
+ */
+const RECLAIM_ORDER: readonly FlexibleSection[] = ['summary', 'retrieved', 'recent']
 
 function perSection(value: number): Record<SectionName, number> {
   return Object.fromEntries(SECTIONS.map((s) => [s, value])) as Record<SectionName, number>
@@ -36,13 +52,18 @@ export function sectionShares(
  * Moves tokens between sections. Each section first holds what it needs of its own share and
  * gives the rest to a common pool; mandatory items (input, system prompt, pinned messages,
  * the pinning block) top up from the pool and, if that is not enough, reclaim from flexible
- * sections; flexible sections then receive the pool in REDISTRIBUTION_ORDER.
+ * sections; flexible sections then receive the pool in REDISTRIBUTION_ORDER (a section placed
+ * before one ahead of it in that order gets the pool less what that one still needs).
  */
 export class BudgetAllocator {
   readonly shares: Record<SectionName, number>
   private pool: number
   private readonly held = perSection(0)
   private readonly revoked = perSection(0)
+  /** What each section asked for in `hold` (lowered by `release`). */
+  private readonly demand = perSection(0)
+  /** Flexible sections that have been offered the pool. */
+  private readonly offered = new Set<SectionName>()
   /** Tokens inside a flexible section that must not be reclaimed (pinned messages). */
   private readonly protectedTokens = perSection(0)
 
@@ -70,6 +91,7 @@ export class BudgetAllocator {
   /** Keeps min(demand, share) for the section; the rest of its share joins the pool. */
   hold(section: SectionName, demand: number): number {
     const kept = Math.min(Math.max(0, demand), this.shares[section])
+    this.demand[section] = Math.max(0, demand)
     this.held[section] = kept
     this.pool += this.shares[section] - kept
     return kept
@@ -111,18 +133,35 @@ export class BudgetAllocator {
     return got
   }
 
-  /** Hands the whole pool to a flexible section; returns what it now holds. */
+  /**
+   * Hands the pool to a flexible section, less what sections ahead of it in
+   * REDISTRIBUTION_ORDER, not offered the pool yet, still need; returns what it now holds.
+   */
   offerPool(section: FlexibleSection): number {
-    this.held[section] += this.pool
-    this.pool = 0
+    const given = Math.max(0, this.pool - this.reservedAhead(section))
+    this.held[section] += given
+    this.pool -= given
+    this.offered.add(section)
     return this.held[section]
   }
 
-  /** Gives back what a section holds beyond `used`. */
+  /** Tokens the sections before `section` in REDISTRIBUTION_ORDER still wait for. */
+  private reservedAhead(section: FlexibleSection): number {
+    let reserved = 0
+    for (const ahead of REDISTRIBUTION_ORDER) {
+      if (ahead === section) break
+      if (this.offered.has(ahead)) continue
+      reserved += Math.max(0, this.demand[ahead] - this.held[ahead])
+    }
+    return reserved
+  }
+
+  /** Gives back what a section holds beyond `used`; it needs no more than `used` from now on. */
   release(section: SectionName, used: number): void {
     const unused = Math.max(0, this.held[section] - used)
     this.held[section] -= unused
     this.pool += unused
+    this.demand[section] = Math.min(this.demand[section], Math.max(0, used))
   }
 
   /**
@@ -164,4 +203,35 @@ export class BudgetTracker {
     }
     return stats
   }
+}
+
+/** A recalled message or memory costs about this many tokens (LoCoMo turns: ~30 with framing). */
+const TOKENS_PER_RECALLED_ITEM = 30
+/** Asked for even on a tiny budget: the builder ranks and drops what does not fit. */
+export const MIN_RECALL_LIMIT = 20
+/** Past this, a longer list mostly adds search time (each list reads limit + 50 candidates). */
+export const MAX_RECALL_LIMIT = 100
+
+/**
+ * How many candidates to ask memory search for: as many as the retrieved section could place.
+ * That section can receive the whole budget except what the recent window keeps (its share, or
+ * less when the thread's messages do not fill it), since the pool goes to retrieved first.
+ * `recentTokens` is what the thread's messages would cost verbatim (an upper bound is fine).
+ */
+export function recallLimit(
+  total: number,
+  percentages: SectionPercentages,
+  recentTokens: number
+): number {
+  const recentShare = sectionShares(total, percentages).recent
+  const reachable = total - Math.min(recentShare, Math.max(0, recentTokens))
+  const items = Math.ceil(reachable / TOKENS_PER_RECALLED_ITEM)
+  return Math.min(MAX_RECALL_LIMIT, Math.max(MIN_RECALL_LIMIT, items))
+}
+
+/** The build's total budget as ContextBuild computes it: fixed, or the window less the reply. */
+export function totalBudgetOf(config: ContextConfig): number {
+  if (config.totalBudget !== undefined) return config.totalBudget
+  const window = config.contextWindow ?? describeModel(config.model).contextWindow
+  return Math.max(0, window - (config.outputReserve ?? defaultOutputReserve(window)))
 }

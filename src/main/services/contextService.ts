@@ -10,6 +10,7 @@ import type { ActiveTaskState, ThreadSummary } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { AppError } from '@shared/result'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
+import { recallLimit, totalBudgetOf } from '../context/budget'
 import type { EngineRegistry } from '../context/engine/engineRegistry'
 import { recallMemories, type MemorySearch } from '../context/memorySearch'
 import type { BuildRepository } from '../store/buildRepository'
@@ -23,7 +24,6 @@ import type { ThreadMessageCache } from './threadMessageCache'
 const CONFIG_KEY = 'context'
 const TASK_KEY = 'taskState'
 
-const MEMORY_LIMIT = 20
 const MIN_CORRECTION = 0.5
 const MAX_CORRECTION = 2
 
@@ -214,8 +214,10 @@ export class ContextService {
     taskState: ActiveTaskState | undefined,
     config: ContextConfig
   ): Promise<BuiltContext> {
+    // As many candidates as the retrieved section could place at this budget (20-100).
+    const recentTokens = messages.reduce((sum, m) => sum + m.tokenCount, 0)
     const recall = await recallMemories(this.deps.memory, input, {
-      limit: MEMORY_LIMIT,
+      limit: recallLimit(totalBudgetOf(config), config.percentages, recentTokens),
       timeoutMs: MEMORY_TIMEOUT_MS,
       threadId
     })

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { BudgetAllocator, sectionShares } from '../../../src/main/context/budget'
+import {
+  BudgetAllocator,
+  MAX_RECALL_LIMIT,
+  MIN_RECALL_LIMIT,
+  recallLimit,
+  REDISTRIBUTION_ORDER,
+  sectionShares,
+  totalBudgetOf
+} from '../../../src/main/context/budget'
 import {
   ContextConfigPatchSchema,
   DEFAULT_PERCENTAGES,
@@ -95,6 +103,44 @@ describe('the allocator', () => {
     expect(budget.holding('recent')).toBe(500)
   })
 
+  it('offers the pool to retrieved first, whichever section is placed first', () => {
+    expect(REDISTRIBUTION_ORDER).toEqual(['retrieved', 'recent', 'summary'])
+    const budget = new BudgetAllocator(1000, DEFAULT_PERCENTAGES)
+    budget.hold('input', 50)
+    budget.hold('system', 100) // gives 100
+    budget.hold('summary', 0) // gives 100
+    budget.hold('retrieved', 250) // share 100: waits for 150 of the pool
+    budget.hold('recent', Infinity)
+    expect(budget.unallocated).toBe(200)
+    // The builder fills the window first: it gets its share and what retrieved does not need.
+    expect(budget.offerPool('recent')).toBe(550 + 50)
+    expect(budget.offerPool('retrieved')).toBe(250)
+    expect(budget.unallocated).toBe(0)
+  })
+
+  it('gives recent the whole pool when retrieved needs no more than its share', () => {
+    const budget = new BudgetAllocator(1000, DEFAULT_PERCENTAGES)
+    budget.hold('input', 50)
+    budget.hold('system', 200)
+    budget.hold('summary', 0)
+    budget.hold('retrieved', 40)
+    budget.hold('recent', Infinity)
+    expect(budget.offerPool('recent')).toBe(550 + 100 + 60)
+  })
+
+  it("lowers a section's claim when it releases: duplicates free budget for the window", () => {
+    const budget = new BudgetAllocator(1000, DEFAULT_PERCENTAGES)
+    budget.hold('input', 50)
+    budget.hold('system', 0) // gives 200
+    budget.hold('summary', 100)
+    budget.hold('retrieved', 400)
+    budget.hold('recent', Infinity)
+    expect(budget.offerPool('recent')).toBe(550)
+    budget.release('retrieved', 60) // the window already sends most of what was recalled
+    expect(budget.offerPool('recent')).toBe(550 + 200 + 40)
+    expect(budget.offerPool('retrieved')).toBe(60)
+  })
+
   it('keeps an unassigned percentage as headroom', () => {
     const budget = new BudgetAllocator(1000, { ...DEFAULT_PERCENTAGES, recent: 45 })
     budget.hold('recent', 0)
@@ -102,7 +148,45 @@ describe('the allocator', () => {
   })
 })
 
+describe('the recall limit', () => {
+  it('asks for as many candidates as the retrieved section could place', () => {
+    // A long thread at 4,000: everything but the window's 2,200-token share, 30 tokens each.
+    expect(recallLimit(4000, DEFAULT_PERCENTAGES, 100_000)).toBe(60)
+    // A thread shorter than its recent share leaves the rest to recall too.
+    expect(recallLimit(4000, DEFAULT_PERCENTAGES, 1_000)).toBe(MAX_RECALL_LIMIT)
+    expect(recallLimit(2000, DEFAULT_PERCENTAGES, 100_000)).toBe(30)
+    expect(recallLimit(300, DEFAULT_PERCENTAGES, 100_000)).toBe(MIN_RECALL_LIMIT)
+    expect(recallLimit(128_000, DEFAULT_PERCENTAGES, 0)).toBe(MAX_RECALL_LIMIT)
+  })
+
+  it('reads the total the way the builder does', () => {
+    const resolved = resolveContextConfig({ totalBudget: 4000 })
+    expect(resolved.ok && totalBudgetOf(resolved.config)).toBe(4000)
+    const windowed = resolveContextConfig({ contextWindow: 10_000, outputReserve: 1_000 })
+    expect(windowed.ok && totalBudgetOf(windowed.config)).toBe(9_000)
+  })
+})
+
 describe('redistribution in builds', () => {
+  it("gives a long thread's recall the unused shares first; the window keeps its own", () => {
+    const memories = Array.from({ length: 40 }, (_, i) => ({
+      id: `m${i}`,
+      content: `memory number ${i}: the user prefers concise answers and works on a budgeting app`,
+      score: 1 - i / 100
+    }))
+    const built = buildContext(
+      request({ messages: chat(500), systemPrompt: 'Be brief.', memories }),
+      config({ totalBudget: 4000 })
+    )
+    const { retrieved, recent } = built.tokenStats.sections
+    expect(retrieved.used).toBeGreaterThan(retrieved.share)
+    expect(built.metadata.retrievedMemoryCount).toBe(40)
+    expect(recent.used).toBeGreaterThanOrEqual(recent.share - 60) // whole messages only
+    expect(recent.budget).toBeGreaterThan(recent.share)
+    expect(built.tokenStats.total).toBeLessThanOrEqual(4000)
+    expect(built.tokenStats.total).toBeGreaterThan(3900)
+  })
+
   it('gives an empty thread the recent share for memories', () => {
     const memories = Array.from({ length: 60 }, (_, i) => ({
       id: `m${i}`,

@@ -1,0 +1,339 @@
+import type {
+  Memory,
+  MemoryCategory,
+  MemorySearchHit,
+  MemorySearchResult,
+  MemorySearchScope
+} from '@shared/domain'
+import { AppError } from '@shared/result'
+import type { MemoryRepository } from '../store/memoryRepository'
+import {
+  RECALLED_ROLES,
+  type RecallMessage,
+  type RecallRepository
+} from '../store/recallRepository'
+import type { VectorHit, VectorStore } from '../store/vectorStore'
+import { calibratedSimilarity } from '../workers/embeddingModels'
+import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
+import { hasStrongTerm, matchedShare, orExpression, recallTerms, rrfScore } from './memoryRanking'
+
+export interface MemorySearchOptions {
+  limit?: number
+  /** On the model's calibrated scale (see workers/embeddingModels.ts). Default 0.6. */
+  minSimilarity?: number
+  categories?: readonly MemoryCategory[]
+  /** `thread`: only messages of `threadId` (memories are global either way). Default `all`. */
+  scope?: MemorySearchScope
+  threadId?: string
+  excludeMessageIds?: readonly number[]
+  /** Search memories, messages or both. Default both. */
+  kinds?: readonly ('memory' | 'message')[]
+  /** The query embedding gets at most this long; after it, full text only. Default 500. */
+  timeoutMs?: number
+}
+
+export interface HybridSearchDeps {
+  memories: MemoryRepository
+  recall: RecallRepository
+  vectors: VectorStore
+  indexer: MemoryIndexer
+}
+
+export const DEFAULT_MIN_SIMILARITY = 0.6
+const DEFAULT_LIMIT = 10
+const DEFAULT_TIMEOUT_MS = 500
+/**
+ * Candidates each ranked list contributes before fusion, at least; a longer `limit` reads as
+ * many from each list, so every returned hit can come from either.
+ */
+const CANDIDATES_PER_LIST = 50
+/**
+ * Without vector support (no vector yet, or one under the floor), a full-text hit needs this
+ * share of the query's terms, or one strong term (a Chinese trigram or a word of 4+ letters):
+ * three-letter words alone are too common.
+ */
+const TEXT_ONLY_MIN_SHARE = 0.5
+const QUERY_CACHE_SIZE = 64
+
+export class DeadlineError extends Error {}
+
+export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineError()), Math.max(0, ms))
+  })
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
+}
+
+const dot = (a: Float32Array, b: Float32Array): number => {
+  let sum = 0
+  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number)
+  return sum
+}
+
+interface Candidate {
+  kind: 'memory' | 'message'
+  id: number
+  cosine: number | null
+  vectorRank?: number
+  textRank?: number
+}
+
+/**
+ * Hybrid recall over memories and every stored message: KNN over the active vector space and
+ * BM25 over the trigram FTS indexes, fused by reciprocal rank (docs/MEMORY.md, "How it is
+ * found"). Each list is evidence on its own: an item the vector list supports (calibrated
+ * similarity at least `minSimilarity`) competes on both ranks; an item only the full-text list
+ * found competes on its text rank alone, if enough of the query's terms occur in it. A vector
+ * hit under the floor is never returned on its vector alone. Without a model, or when the
+ * query cannot be embedded in time, the result is full text only and says so.
+ */
+export class HybridSearch {
+  private readonly queryCache = new Map<string, Float32Array>()
+
+  constructor(private readonly deps: HybridSearchDeps) {}
+
+  async search(query: string, options: MemorySearchOptions = {}): Promise<MemorySearchResult> {
+    const started = performance.now()
+    const limit = options.limit ?? DEFAULT_LIMIT
+    const perList = Math.max(CANDIDATES_PER_LIST, limit)
+    const minSimilarity = options.minSimilarity ?? DEFAULT_MIN_SIMILARITY
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    const kinds = new Set(options.kinds ?? ['memory', 'message'])
+    const threadFilter = options.scope === 'thread' ? options.threadId : undefined
+    if (options.scope === 'thread' && !options.threadId) {
+      throw new AppError('invalid_input', 'A thread-scoped search needs the thread.')
+    }
+    const exclude = new Set(options.excludeMessageIds ?? [])
+    const warnings: string[] = []
+    const text = query.trim()
+    if (!text) return { hits: [], mode: 'text_only', warnings, tookMs: 0 }
+
+    const model = this.deps.indexer.active()
+    let vector: Float32Array | null = null
+    if (model) {
+      try {
+        vector = await withDeadline(this.embedQuery(model, text), timeoutMs * 0.8)
+      } catch (error) {
+        warnings.push(
+          error instanceof DeadlineError
+            ? `The query could not be embedded within ${Math.round(timeoutMs * 0.8)} ms; full-text results only.`
+            : `The query could not be embedded (${error instanceof Error ? error.message : String(error)}); full-text results only.`
+        )
+      }
+    } else {
+      warnings.push(this.unavailableWarning())
+    }
+    // The model may have been replaced while the query was embedded: never mix spaces.
+    const space =
+      vector && model && this.deps.indexer.active()?.space.id === model.space.id
+        ? model.space
+        : null
+    if (!space) vector = null
+
+    const candidates = new Map<string, Candidate>()
+    const upsert = (kind: Candidate['kind'], id: number): Candidate => {
+      const key = `${kind}:${id}`
+      let candidate = candidates.get(key)
+      if (!candidate) {
+        candidate = { kind, id, cosine: null }
+        candidates.set(key, candidate)
+      }
+      return candidate
+    }
+
+    // Vector list: memories and messages share one space, so their cosines rank together.
+    if (vector && space) {
+      const hits: { kind: Candidate['kind']; hit: VectorHit }[] = []
+      if (kinds.has('memory')) {
+        for (const hit of this.deps.vectors.nearestMemories(
+          space,
+          vector,
+          perList,
+          options.categories
+        )) {
+          hits.push({ kind: 'memory', hit })
+        }
+      }
+      if (kinds.has('message')) {
+        const k = perList + exclude.size
+        for (const hit of this.deps.vectors.nearestMessages(
+          space,
+          vector,
+          Math.min(k, 4096),
+          threadFilter
+        )) {
+          hits.push({ kind: 'message', hit })
+        }
+      }
+      hits.sort((a, b) => a.hit.distance - b.hit.distance)
+      hits.forEach(({ kind, hit }, index) => {
+        const candidate = upsert(kind, hit.id)
+        candidate.cosine = 1 - hit.distance
+        candidate.vectorRank = index + 1
+      })
+    }
+
+    // Full-text list: BM25 of both indexes, interleaved by rank.
+    const terms = recallTerms(text)
+    if (terms.length > 0) {
+      const match = orExpression(terms)
+      const memoryIds = kinds.has('memory') ? this.deps.memories.ftsSearch(match, perList) : []
+      const messageIds = kinds.has('message')
+        ? this.deps.recall.ftsMessages(match, perList + exclude.size, threadFilter)
+        : []
+      const interleaved: { kind: Candidate['kind']; id: number }[] = []
+      for (let i = 0; i < Math.max(memoryIds.length, messageIds.length); i++) {
+        if (i < memoryIds.length) interleaved.push({ kind: 'memory', id: memoryIds[i] as number })
+        if (i < messageIds.length)
+          interleaved.push({ kind: 'message', id: messageIds[i] as number })
+      }
+      interleaved.forEach(({ kind, id }, index) => {
+        upsert(kind, id).textRank = index + 1
+      })
+    }
+
+    // Full-text hits the KNN did not return: score them against their stored vector, if any.
+    if (vector && space) {
+      for (const kind of ['memory', 'message'] as const) {
+        const missing = [...candidates.values()].filter((c) => c.kind === kind && c.cosine === null)
+        const stored = this.deps.vectors.vectors(
+          space,
+          kind,
+          missing.map((c) => c.id)
+        )
+        for (const candidate of missing) {
+          const v = stored.get(candidate.id)
+          if (v) candidate.cosine = dot(vector, v)
+        }
+      }
+    }
+
+    const all = [...candidates.values()]
+    const memories = this.deps.memories.getMany(
+      all.filter((c) => c.kind === 'memory').map((c) => c.id)
+    )
+    const messages = this.deps.recall.messages(
+      all.filter((c) => c.kind === 'message').map((c) => c.id)
+    )
+    const categories =
+      options.categories && options.categories.length > 0 ? new Set(options.categories) : null
+    const related = model?.spec.relatedCosine ?? 0.6
+
+    const hits: MemorySearchHit[] = []
+    for (const candidate of all) {
+      const similarity =
+        candidate.cosine === null ? null : calibratedSimilarity(candidate.cosine, related)
+      const memory = candidate.kind === 'memory' ? memories.get(candidate.id) : undefined
+      const message = candidate.kind === 'message' ? messages.get(candidate.id) : undefined
+      const content = memory?.content ?? message?.content
+      if (content === undefined) continue
+      if (memory && categories && !categories.has(memory.category)) continue
+      if (message && !this.recallable(message, exclude, threadFilter)) continue
+      const vectorSupport =
+        candidate.vectorRank !== undefined && similarity !== null && similarity >= minSimilarity
+      if (!vectorSupport && !textSupport(content, terms, candidate)) continue
+      const matchedBy: MemorySearchHit['matchedBy'] = []
+      if (vectorSupport) matchedBy.push('vector')
+      if (candidate.textRank !== undefined) matchedBy.push('text')
+      hits.push(toHit(candidate, content, similarity, matchedBy, memory, message))
+    }
+
+    hits.sort((a, b) => b.score - a.score || (b.similarity ?? 0) - (a.similarity ?? 0))
+    // A message that a returned memory was made from adds nothing the memory does not say.
+    const sources = new Set(
+      hits.filter((h) => h.kind === 'memory' && h.messageId !== null).map((h) => h.messageId)
+    )
+    const unique = hits.filter((h) => h.kind === 'memory' || !sources.has(h.id))
+    return {
+      hits: unique.slice(0, limit),
+      mode: vector ? 'hybrid' : 'text_only',
+      warnings,
+      tookMs: performance.now() - started
+    }
+  }
+
+  /** Why search is full text only right now, in words for the inspector. */
+  unavailableWarning(): string {
+    const status = this.deps.indexer.embedder()?.status()
+    switch (status?.state) {
+      case undefined:
+      case 'idle':
+        return 'No embedding model is configured; memory search uses full text only.'
+      case 'loading':
+        return 'The embedding model is still loading; memory search uses full text only.'
+      case 'downloading':
+        return 'The embedding model is being downloaded; memory search uses full text only.'
+      case 'unavailable':
+        return `The embedding model could not be loaded (${status.error ?? 'unknown error'}); memory search uses full text only.`
+      case 'ready':
+        return 'The embedding model is preparing its index; memory search uses full text only.'
+    }
+  }
+
+  private recallable(message: RecallMessage, exclude: Set<number>, threadId?: string): boolean {
+    return (
+      !message.excluded &&
+      !exclude.has(message.id) &&
+      RECALLED_ROLES.includes(message.role) &&
+      (threadId === undefined || message.threadId === threadId)
+    )
+  }
+
+  private async embedQuery(model: ActiveModel, text: string): Promise<Float32Array> {
+    const key = `${model.space.key}\u0000${text}`
+    const cached = this.queryCache.get(key)
+    if (cached) return cached
+    const [vector] = await model.embedder.embed([text], { priority: 'query' })
+    if (!vector) throw new Error('the model returned no vector')
+    this.queryCache.set(key, vector)
+    if (this.queryCache.size > QUERY_CACHE_SIZE) {
+      this.queryCache.delete(this.queryCache.keys().next().value as string)
+    }
+    return vector
+  }
+}
+
+/**
+ * Whether the text alone justifies returning an item: it holds every query term, or the
+ * full-text list found it and it holds half of them or one strong term. A vector under the
+ * floor neither helps nor vetoes.
+ */
+function textSupport(content: string, terms: readonly string[], candidate: Candidate): boolean {
+  if (terms.length === 0) return false
+  const share = matchedShare(content, terms)
+  if (share === 1) return true
+  if (candidate.textRank === undefined) return false
+  return share >= TEXT_ONLY_MIN_SHARE || hasStrongTerm(content, terms)
+}
+
+function toHit(
+  candidate: Candidate,
+  content: string,
+  similarity: number | null,
+  matchedBy: MemorySearchHit['matchedBy'],
+  memory: Memory | undefined,
+  message: RecallMessage | undefined
+): MemorySearchHit {
+  return {
+    kind: candidate.kind,
+    ref: `${candidate.kind}:${candidate.id}`,
+    id: candidate.id,
+    content,
+    // A list that does not support the item contributes nothing to its fused score.
+    score: rrfScore(
+      [matchedBy.includes('vector') ? candidate.vectorRank : undefined, candidate.textRank],
+      2
+    ),
+    similarity,
+    cosine: candidate.cosine,
+    matchedBy,
+    category: memory?.category ?? null,
+    threadId: memory?.sourceThreadId ?? message?.threadId ?? null,
+    threadTitle: message?.threadTitle ?? null,
+    messageId: memory?.sourceMessageId ?? message?.id ?? null,
+    seq: message?.seq ?? null,
+    role: message?.role ?? null,
+    createdAt: memory?.updatedAt ?? message?.createdAt ?? 0
+  }
+}
