@@ -8,8 +8,9 @@ const draftOf = (chat: ChatState): string =>
 
 /**
  * Keeps the inspector on the chat's open thread while the panel is open: its draft (as the
- * user types), its messages (a send or a pin/exclude changes what would be sent) and the
- * builds main reports after each send. Returns the unsubscribe; a closed panel costs nothing.
+ * user types), its messages (a send or a pin/exclude changes what would be sent), its summary
+ * (updated in the background after turns) and the builds main reports after each send.
+ * Returns the unsubscribe; a closed panel costs nothing.
  */
 export function watchInspector(): () => void {
   const inspector = useInspectorStore.getState()
@@ -29,10 +30,15 @@ export function watchInspector(): () => void {
     }
   })
   const stopEvents = window.api.on('context:built', inspector.addBuild)
+  // A summary stored in the background changes what the next request's summary section holds.
+  const stopSummary = window.api.on('summary:changed', (summary) => {
+    if (summary.threadId === useInspectorStore.getState().threadId) inspector.refresh()
+  })
 
   return () => {
     stopChat()
     stopEvents()
+    stopSummary()
     inspector.stop()
   }
 }

@@ -1,0 +1,188 @@
+/**
+ * A thread summary appearing after a long conversation, end to end: a provider configured in
+ * the settings dialog with a small window, long turns that push the oldest messages out of it,
+ * the background summary request answered by the scripted server, the summary shown in the
+ * inspector as soon as it is stored, and sent in the summary section of the next request.
+ */
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  startScriptedProvider,
+  type RecordedRequest,
+  type Script,
+  type ScriptedProvider
+} from '../support/scriptedProvider'
+import { useTempDir } from '../support/tempDir'
+import { openApp } from './harness/browser'
+import { startHarness } from './harness/server'
+import { useChromiumSession } from './harness/session'
+
+const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
+const KEY = 'sk-e2e-Summary-Key-Not-For-Renderer-58'
+/** The summary prompt's first words (src/main/context/summary/summaryPrompt.ts). */
+const SUMMARY_MARKER = 'You write the checkpoint summary of a conversation'
+const SUMMARY_TEXT =
+  'Checkpoint E2E-7781: the user is planning a three-city rail trip and compared routes.'
+const TURNS = 3
+
+/** Auto-waiting assertion: retries until it holds, never sleeps a fixed time. */
+const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000 })
+
+/** A long user message (a few hundred tokens), different every turn. */
+const longMessage = (turn: number) =>
+  `Turn ${turn}. ` +
+  Array.from(
+    { length: 14 },
+    (_, i) =>
+      `Leg ${turn}.${i + 1}: compare the night train from city ${turn * 10 + i} with the morning ` +
+      `express, list the transfer stations, and note the luggage rules for each operator.`
+  ).join(' ')
+
+const replyChunks = (turn: number): string[] => [
+  `Reply ${turn}: `,
+  ...Array.from(
+    { length: 10 },
+    (_, i) => `Option ${i + 1} for turn ${turn} takes the coastal line and changes once. `
+  )
+]
+
+const isSummaryRequest = (body: unknown) => JSON.stringify(body).includes(SUMMARY_MARKER)
+
+/** The conversation's requests, not the summary's. */
+const chatRequests = (server: ScriptedProvider): RecordedRequest[] =>
+  server.completions().filter((r) => !isSummaryRequest(r.body))
+
+/** The last user message of an OpenAI chat request body. */
+function lastUserText(body: unknown): string {
+  const messages = (body as { messages: { role: string; content: unknown }[] }).messages
+  const last = messages.filter((m) => m.role === 'user').at(-1)
+  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content)
+}
+
+async function configureProvider(page: Page, baseUrl: string) {
+  await page.getByTestId('open-provider-settings').click()
+  const dialog = page.getByTestId('provider-settings')
+  await dialog.waitFor()
+  await dialog.getByTestId('provider-kind').selectOption('openai-compatible')
+  await dialog.getByTestId('provider-name').fill('Scripted')
+  await dialog.getByTestId('provider-base-url').fill(baseUrl)
+  await dialog.getByTestId('provider-api-key').fill(KEY)
+  await dialog.getByTestId('provider-model-add').click()
+  await dialog.getByTestId('provider-model-id').fill('scripted-small')
+  // A small window: a few long turns no longer fit, so the oldest fall out of it.
+  await dialog.getByTestId('provider-model-window').fill('2000')
+  await dialog.getByTestId('provider-model-max-output').fill('200')
+  await dialog.getByTestId('provider-save').click()
+  await dialog.getByTestId('provider-saved').waitFor()
+  const option = dialog
+    .getByTestId('default-model-select')
+    .locator('option', { hasText: 'scripted-small' })
+  await dialog
+    .getByTestId('default-model-select')
+    .selectOption((await option.getAttribute('value'))!)
+  await eventually(() => dialog.getByTestId('default-model-select').inputValue()).toContain(
+    'scripted-small'
+  )
+  await dialog.getByTestId('provider-settings-close').click()
+  await dialog.waitFor({ state: 'detached' })
+}
+
+async function sendTurn(page: Page, turn: number) {
+  await page.getByTestId('composer-input').fill(longMessage(turn))
+  await page.getByTestId('send-button').click()
+  const reply = page.locator('[data-testid="message"][data-role="assistant"]').last()
+  await eventually(() => reply.innerText()).toContain(`Reply ${turn}:`)
+  await page.getByTestId('send-button').waitFor()
+}
+
+describe('thread summary after a long conversation', () => {
+  const tempDir = useTempDir()
+  const { browser, open } = useChromiumSession()
+  let server: ScriptedProvider
+
+  beforeAll(async () => {
+    server = await startScriptedProvider({ requiredKey: KEY })
+    // Answers by what was asked, so the background summary never takes a chat turn's script.
+    server.route = (body): Script => {
+      // A server reporting about what it received keeps the token calibration near 1.
+      const prompt = Math.round(JSON.stringify(body).length / 4)
+      if (isSummaryRequest(body)) {
+        // Slow, so the summary is stored after the turn's own preview refresh: only the
+        // summary:changed event can then bring it into the inspector.
+        return {
+          type: 'reply',
+          chunks: [SUMMARY_TEXT],
+          usage: { prompt, completion: 20 },
+          chunkDelayMs: 800
+        }
+      }
+      const turn = Number(/^Turn (\d+)\./.exec(lastUserText(body))?.[1] ?? 0)
+      return { type: 'reply', chunks: replyChunks(turn), usage: { prompt, completion: 150 } }
+    }
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  it('summarizes the turns that left the window, shows it at once and sends it next time', async () => {
+    const harness = (open.harness = await startHarness({
+      databasePath: join(tempDir(), 'summary.sqlite'),
+      summaryMinTokens: 300
+    }))
+    const app = (open.window = await openApp(browser(), harness))
+    const { page } = app
+    await page.getByTestId('new-thread').first().click()
+    await page.getByTestId('composer-input').waitFor()
+    await expect.poll(() => harness.eventClientCount()).toBeGreaterThan(0)
+    await configureProvider(page, server.v1)
+
+    const panel = page.getByTestId('inspector-panel')
+    const summaryRow = panel.locator('[data-testid="section-row"][data-section="summary"]')
+    await eventually(() => summaryRow.getAttribute('data-used')).toBe('0')
+    expect(await panel.getByTestId('thread-summary').count()).toBe(0)
+    for (let turn = 1; turn <= TURNS; turn++) await sendTurn(page, turn)
+
+    // The summary request reached the server, with the oldest turn as its source material.
+    await eventually(async () =>
+      server.completions().filter((r) => isSummaryRequest(r.body))
+    ).not.toHaveLength(0)
+    const summaryRequest = server.completions().find((r) => isSummaryRequest(r.body))!
+    expect(JSON.stringify(summaryRequest.body)).toContain('Turn 1.')
+
+    // Shown in the inspector's summary card as soon as it is stored, without a reload.
+    const card = panel.getByTestId('thread-summary')
+    await eventually(() => card.getByTestId('thread-summary-content').innerText()).toBe(
+      SUMMARY_TEXT
+    )
+    expect(await card.getByTestId('thread-summary-meta').innerText()).toContain('by the model')
+    // The live preview of the next request now carries it in its summary section.
+    await eventually(async () =>
+      Number(await summaryRow.getAttribute('data-used'))
+    ).toBeGreaterThan(0)
+    app.assertHealthy()
+    await app.screenshot(join(SCREENSHOTS, 'summary-en.png'))
+
+    // The next turn sends it: in the request the server received and in that build's trace.
+    const sentBefore = chatRequests(server).length
+    await sendTurn(page, TURNS + 1)
+    const next = chatRequests(server).slice(sentBefore)
+    expect(next).toHaveLength(1)
+    expect(JSON.stringify(next[0]!.body)).toContain(SUMMARY_TEXT)
+    expect(JSON.stringify(next[0]!.body)).not.toContain('Turn 1.')
+
+    await panel.getByTestId('tab-history').click()
+    await panel.getByTestId('history-item').first().click()
+    await eventually(() => panel.getByTestId('inspector-source').getAttribute('data-source')).toBe(
+      'history'
+    )
+    await panel.getByTestId('tab-items').click()
+    const summaryItem = panel.locator('[data-testid="trace-item"][data-kind="summary"]')
+    await eventually(() => summaryItem.getAttribute('data-decision')).toBe('included')
+    expect(await summaryItem.getAttribute('data-section')).toBe('summary')
+    await panel.getByTestId('payload-toggle').click()
+    await eventually(() => panel.getByTestId('payload-view').innerText()).toContain(SUMMARY_TEXT)
+    app.assertHealthy()
+    expect(harness.unexpectedErrors).toEqual([])
+  })
+})
