@@ -3,11 +3,15 @@ import { useTranslation } from 'react-i18next'
 import { Icon } from '@renderer/components/Icon'
 import { isImeKeyPress } from '@renderer/lib/ime'
 import { useChatStore } from './chatStore'
+import { COMPRESS_COMMAND, looksLikeCommand, parseCompressCommand } from './compressCommand'
+import { CompressNotice } from './CompressNotice'
+import { useCompressStore } from './compressStore'
 
 /**
  * Writes a message into the open thread. Enter sends and Shift+Enter breaks the line, except
  * while an input method is composing (Chinese, Japanese…): there Enter confirms the candidate
- * and must never send half-typed text.
+ * and must never send half-typed text. "/compress [focus]" is a command, never a message: it
+ * folds the older part of the thread into its summary (see compressStore).
  */
 export function Composer({ threadId }: { threadId: string }) {
   const { t } = useTranslation()
@@ -18,13 +22,18 @@ export function Composer({ threadId }: { threadId: string }) {
   const stop = useChatStore((state) => state.stop)
   const setDraft = useChatStore((state) => state.setDraft)
   const send = useChatStore((state) => state.send)
+  const compressing = useCompressStore((state) => state.notices[threadId]?.kind === 'running')
+  const compress = useCompressStore((state) => state.compress)
   const composing = useRef(false)
 
-  const canSend = ready && !sending && !streaming && text.trim() !== ''
+  const canSend = ready && !sending && !streaming && !compressing && text.trim() !== ''
 
   const submit = () => {
-    // The store clears the draft only once main has stored the message; on failure it stays.
-    if (canSend) void send(text)
+    if (!canSend) return
+    const command = parseCompressCommand(text)
+    // The stores clear the draft only once main has answered; on failure it stays.
+    if (command) void compress(threadId, command.focusTopic)
+    else void send(text)
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -42,6 +51,20 @@ export function Composer({ threadId }: { threadId: string }) {
 
   return (
     <form className="composer" onSubmit={onSubmit}>
+      <CompressNotice threadId={threadId} />
+      {looksLikeCommand(text) && (
+        <button
+          type="button"
+          className="composer__command"
+          data-testid="composer-command-compress"
+          onClick={() => {
+            if (!parseCompressCommand(text)) setDraft(threadId, `${COMPRESS_COMMAND} `)
+          }}
+        >
+          <code>{t('compress.usage')}</code>
+          <span>{t('compress.help')}</span>
+        </button>
+      )}
       <div className="composer__box">
         <textarea
           className="composer__input"
@@ -51,7 +74,7 @@ export function Composer({ threadId }: { threadId: string }) {
           rows={1}
           value={text}
           autoFocus
-          readOnly={sending}
+          readOnly={sending || compressing}
           onChange={(event) => setDraft(threadId, event.target.value)}
           onKeyDown={onKeyDown}
           onCompositionStart={() => {
@@ -85,7 +108,9 @@ export function Composer({ threadId }: { threadId: string }) {
           </button>
         )}
       </div>
-      <p className="composer__hint">{t('chat.hint')}</p>
+      <p className="composer__hint">
+        {t('chat.hint')} · {t('compress.discover')}
+      </p>
     </form>
   )
 }
