@@ -24,7 +24,8 @@ const KEY = 'sk-e2e-Summary-Key-Not-For-Renderer-58'
 const SUMMARY_MARKER = 'You write the checkpoint summary of a conversation'
 const SUMMARY_TEXT =
   'Checkpoint E2E-7781: the user is planning a three-city rail trip and compared routes.'
-const TURNS = 3
+/** More long turns than this and the small window should long have overflowed. */
+const MAX_TURNS = 8
 
 /** Auto-waiting assertion: retries until it holds, never sleeps a fixed time. */
 const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000 })
@@ -141,7 +142,15 @@ describe('thread summary after a long conversation', () => {
     const summaryRow = panel.locator('[data-testid="section-row"][data-section="summary"]')
     await eventually(() => summaryRow.getAttribute('data-used')).toBe('0')
     expect(await panel.getByTestId('thread-summary').count()).toBe(0)
-    for (let turn = 1; turn <= TURNS; turn++) await sendTurn(page, turn)
+    // Long turns until the first one no longer fits: the request stops carrying turn 1, which
+    // is then history outside the window, enough tokens for a summary (summaryMinTokens 300).
+    let turns = 0
+    while (turns < MAX_TURNS) {
+      await sendTurn(page, ++turns)
+      if (!JSON.stringify(chatRequests(server).at(-1)?.body).includes('Turn 1.')) break
+    }
+    expect(turns).toBeGreaterThan(1)
+    expect(turns).toBeLessThan(MAX_TURNS)
 
     // The summary request reached the server, with the oldest turn as its source material.
     await eventually(async () =>
@@ -165,7 +174,7 @@ describe('thread summary after a long conversation', () => {
 
     // The next turn sends it: in the request the server received and in that build's trace.
     const sentBefore = chatRequests(server).length
-    await sendTurn(page, TURNS + 1)
+    await sendTurn(page, turns + 1)
     const next = chatRequests(server).slice(sentBefore)
     expect(next).toHaveLength(1)
     expect(JSON.stringify(next[0]!.body)).toContain(SUMMARY_TEXT)
