@@ -22,6 +22,8 @@ interface SettingsState {
   setLocale(locale: LocalePreference): Promise<void>
   setInspectorOpen(open: boolean): Promise<void>
   setDefaultModel(model: ModelRef | null): Promise<void>
+  /** Anthropic's prompt-cache TTL; other providers ignore it. */
+  setPromptCacheTtl(ttl: AppSettings['promptCacheTtl']): Promise<void>
   dismissError(): void
 }
 
@@ -61,6 +63,8 @@ export const useSettingsStore = create<SettingsState>()((set, get) => {
     setInspectorOpen: (inspectorOpen) => update({ inspectorOpen }),
 
     setDefaultModel: (defaultModel) => update({ defaultModel }),
+
+    setPromptCacheTtl: (promptCacheTtl) => update({ promptCacheTtl }),
 
     dismissError: () => set({ error: null })
   }

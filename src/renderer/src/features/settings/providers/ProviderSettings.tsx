@@ -11,6 +11,7 @@ import {
 } from '@shared/providers'
 import { Icon } from '@renderer/components/Icon'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
+import { PromptCacheTtlSelect } from '@renderer/features/settings/PromptCacheTtlSelect'
 import '@renderer/components/dialog.css'
 import './providers.css'
 import { useProvidersStore } from './providersStore'
@@ -521,6 +522,7 @@ export function ProviderSettings() {
               ))}
             </select>
           </label>
+          <PromptCacheTtlSelect />
         </footer>
       </div>
     </div>,
