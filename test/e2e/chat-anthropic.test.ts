@@ -193,11 +193,17 @@ describe('chat with an Anthropic provider', () => {
     expect(third.messages.at(-1)?.content.at(-1)?.text).toBe('Thanks. One more question, please.')
     expect(third.messages.at(-2)?.content.at(-1)?.text).toBe('Second answer.')
 
-    // The TTL follows the settings: with one hour, every marker says so.
-    const updated = await page.evaluate(() =>
-      (globalThis as PageGlobals).api.settings.update({ promptCacheTtl: '1h' })
-    )
-    expect(updated).toMatchObject({ ok: true, data: { promptCacheTtl: '1h' } })
+    // The TTL follows the setting: chosen in the dialog, one hour goes on every marker.
+    await page.getByTestId('open-provider-settings').click()
+    await dialog.waitFor()
+    expect(await dialog.getByTestId('prompt-cache-ttl').inputValue()).toBe('5m')
+    await dialog.getByTestId('prompt-cache-ttl').selectOption('1h')
+    await eventually(async () => {
+      const settings = await page.evaluate(() => (globalThis as PageGlobals).api.settings.get())
+      return settings.ok ? settings.data.promptCacheTtl : null
+    }).toBe('1h')
+    await dialog.getByTestId('provider-settings-close').click()
+    await dialog.waitFor({ state: 'detached' })
     server.enqueue({
       type: 'reply',
       chunks: ['Cached ', 'for ', 'an ', 'hour.'],
