@@ -149,6 +149,8 @@ export type WarningCode =
   | 'pinned_over_budget'
   | 'pinning_dropped'
   | 'context_window_exceeded'
+  | 'request_shrunk'
+  | 'input_trimmed'
   | 'orphan_tool_result'
   | 'unanswered_tool_call'
   | 'estimated_tokens'

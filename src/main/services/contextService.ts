@@ -10,9 +10,19 @@ import type { ActiveTaskState, ThreadSummary } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { AppError } from '@shared/result'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
-import { recallLimit, totalBudgetOf } from '../context/budget'
 import type { EngineRegistry } from '../context/engine/engineRegistry'
+import { tokenCounterFor } from '../context/tokenCounter'
+import {
+  inputAllowance,
+  inputTokensOf,
+  overSafetyLimit,
+  recordSafetyNet,
+  safetyLimit,
+  trimMiddle,
+  type SafetyNetReport
+} from '../context/windowSafetyNet'
 import { recallMemories, type MemorySearch } from '../context/memorySearch'
+import { recallRequest } from '../context/recallRequest'
 import type { BuildRepository } from '../store/buildRepository'
 import type { MessageRepository } from '../store/messageRepository'
 import type { SettingsRepository } from '../store/settingsRepository'
@@ -207,6 +217,10 @@ export class ContextService {
     return this.resolve(base, this.globalPatch(), this.threadPatch(threadId), model, top)
   }
 
+  /**
+   * The build, kept under SAFETY_SHARE of the model's window (see windowSafetyNet): first by
+   * capping the total budget, then by sending only the ends of an input too big on its own.
+   */
   private async build(
     threadId: string,
     messages: Message[],
@@ -214,17 +228,56 @@ export class ContextService {
     taskState: ActiveTaskState | undefined,
     config: ContextConfig
   ): Promise<BuiltContext> {
-    // As many candidates as the retrieved section could place at this budget (20-100).
-    const recentTokens = messages.reduce((sum, m) => sum + m.tokenCount, 0)
+    const first = await this.buildOnce(threadId, messages, input, taskState, config)
+    if (!overSafetyLimit(first)) return first
+    const report: SafetyNetReport = {
+      neededTokens: first.tokenStats.total,
+      shrunk: false,
+      trimmedFrom: null
+    }
+    let context = first
+    let capped = config
+    if (first.tokenStats.budget > safetyLimit(first)) {
+      capped = { ...config, totalBudget: safetyLimit(first) }
+      context = await this.buildOnce(threadId, messages, input, taskState, capped)
+      report.shrunk = true
+    }
+    const counter = tokenCounterFor(config.model)
+    let sent = input
+    // Framing and the correction factor make the input's cost differ from its text's count;
+    // scale by what the build measured, and aim a little lower on each further try.
+    for (let attempt = 1; attempt <= 3 && overSafetyLimit(context); attempt++) {
+      const allowance = inputAllowance(context)
+      if (allowance === null) break
+      const goal = Math.floor(
+        (counter.count(sent) * allowance * (1 - 0.02 * attempt)) / inputTokensOf(context)
+      )
+      sent = trimMiddle(input, goal, counter)
+      context = await this.buildOnce(threadId, messages, sent, taskState, capped)
+      report.trimmedFrom = inputTokensOf(first)
+    }
+    return recordSafetyNet(context, report)
+  }
+
+  private async buildOnce(
+    threadId: string,
+    messages: Message[],
+    input: string,
+    taskState: ActiveTaskState | undefined,
+    config: ContextConfig
+  ): Promise<BuiltContext> {
+    const summary = this.deps.summary?.(threadId) ?? null
+    // As many candidates as the retrieved section could place at this budget, none that the
+    // window sends anyway (recallRequest.ts).
     const recall = await recallMemories(this.deps.memory, input, {
-      limit: recallLimit(totalBudgetOf(config), config.percentages, recentTokens),
+      ...recallRequest(config, messages, summary?.lastMessageSeq),
       timeoutMs: MEMORY_TIMEOUT_MS,
       threadId
     })
     return this.deps.engines.build(
       {
         systemPrompt: this.deps.systemPrompt(),
-        summary: this.deps.summary?.(threadId) ?? null,
+        summary,
         memories: recall.memories,
         messages,
         pinned: this.deps.messages.listPinned(threadId),

@@ -240,6 +240,10 @@ export const en = {
       pinned_over_budget: 'Pinned messages need more than the budget; they are sent anyway.',
       pinning_dropped: 'No budget was left for the current-goal block.',
       context_window_exceeded: "This request is larger than the model's context window.",
+      request_shrunk:
+        "This request was over 85 % of the model's context window, so it was rebuilt smaller: older messages and memories gave way.",
+      input_trimmed:
+        "Your message is too long for the model's context window: only its beginning and end were sent. The full message is stored.",
       orphan_tool_result: 'A tool result without its call was left out.',
       unanswered_tool_call: 'A tool call without its result was left out.',
       estimated_tokens: 'No exact tokenizer for this model: token counts are estimates.',

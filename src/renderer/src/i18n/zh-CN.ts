@@ -231,6 +231,9 @@ export const zhCN: Translation = {
       pinned_over_budget: '置顶消息超出了预算，但仍会发送。',
       pinning_dropped: '没有剩余预算容纳目标提示块。',
       context_window_exceeded: '此请求超出了模型的上下文窗口。',
+      request_shrunk:
+        '此请求超过了模型上下文窗口的 85%，已重新构建为更小的请求：较早的消息和记忆被让出。',
+      input_trimmed: '你的消息超出了模型的上下文窗口：只发送了开头和结尾，完整消息已保存。',
       orphan_tool_result: '一个缺少对应调用的工具结果已被省略。',
       unanswered_tool_call: '一个缺少结果的工具调用已被省略。',
       estimated_tokens: '此模型没有精确的分词器：token 数为估算值。',

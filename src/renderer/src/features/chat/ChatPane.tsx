@@ -8,6 +8,7 @@ import { selectSelectedThread, useThreadsStore } from '@renderer/features/thread
 import { ChatHeader } from './ChatHeader'
 import { Composer } from './Composer'
 import { MessageList } from './MessageList'
+import { SafetyNetNotice } from './SafetyNetNotice'
 import { useChatStore } from './chatStore'
 import './chat.css'
 
@@ -84,6 +85,7 @@ export function ChatPane() {
       {threadId && (
         <div className="chat__footer">
           {lastOutcome === 'no_model_configured' && <NoModelNotice />}
+          <SafetyNetNotice />
           {buildError && (
             <ErrorBanner>{t('chat.buildFailed', { message: buildError })}</ErrorBanner>
           )}

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import type { StoredBuild } from '@shared/context'
 import type { Message, SendOutcome } from '@shared/domain'
 import type { ProviderErrorInfo } from '@shared/providers'
 import { call, describeError } from '@renderer/lib/call'
@@ -38,6 +39,8 @@ interface ChatState {
   lastOutcome: SendOutcome['status'] | null
   /** Why no context could be built for that message (it is stored regardless). */
   buildError: string | null
+  /** What the 85 % safety net did to that message's request (shrunk it, trimmed the input). */
+  safetyNet: SafetyNetCode[]
   /** A message the list should scroll to once its thread is on screen (from a search hit). */
   reveal: { threadId: string; messageId: number } | null
   highlightedId: number | null
@@ -66,6 +69,16 @@ interface ChatState {
   revealMessage(threadId: string, messageId: number): void
   /** Called by the list once it has scrolled: hands the reveal over to a brief highlight. */
   completeReveal(messageId: number | null): void
+}
+
+const SAFETY_NET_CODES = ['request_shrunk', 'input_trimmed'] as const
+export type SafetyNetCode = (typeof SAFETY_NET_CODES)[number]
+
+const isSafetyNetCode = (code: string): code is SafetyNetCode =>
+  (SAFETY_NET_CODES as readonly string[]).includes(code)
+
+function safetyNetCodes(build: StoredBuild | null): SafetyNetCode[] {
+  return (build?.context.metadata.warnings ?? []).map((w) => w.code).filter(isSafetyNetCode)
 }
 
 function withoutThread<T>(record: Record<string, T>, threadId: string): Record<string, T> {
@@ -104,7 +117,8 @@ export const useChatStore = create<ChatState>()((set, get) => {
             ? state.messages
             : [...state.messages, outcome.message],
           lastOutcome: outcome.status,
-          buildError: outcome.buildError
+          buildError: outcome.buildError,
+          safetyNet: safetyNetCodes(outcome.build)
         })
       }
     })
@@ -119,6 +133,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
     sendError: null,
     lastOutcome: null,
     buildError: null,
+    safetyNet: [],
     reveal: null,
     highlightedId: null,
     flagError: null,
@@ -246,6 +261,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
         sendError: null,
         lastOutcome: null,
         buildError: null,
+        safetyNet: [],
         highlightedId: null,
         flagError: null,
         reveal: state.reveal?.threadId === threadId ? state.reveal : null
