@@ -225,6 +225,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       for (const thread of services.threads.list()) services.chat.stop(thread.id)
       await services.chat.settled()
       await services.summaries.settled()
+      await services.memoryExtraction.settled()
       // The indexer may be writing a batch: stop it and the worker before the store closes.
       if (embeddings) await services.memoryModel.stop()
       db.close()
