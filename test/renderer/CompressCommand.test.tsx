@@ -167,6 +167,7 @@ describe('/compress in the composer', () => {
     await user.click(help)
 
     expect(input).toHaveValue('/compress ')
+    expect(input).toHaveFocus()
     await user.type(input, 'hello')
     // Still offered (it describes what Enter will do), but the text is the user's.
     expect(input).toHaveValue('/compress hello')

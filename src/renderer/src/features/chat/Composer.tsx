@@ -25,6 +25,7 @@ export function Composer({ threadId }: { threadId: string }) {
   const compressing = useCompressStore((state) => state.notices[threadId]?.kind === 'running')
   const compress = useCompressStore((state) => state.compress)
   const composing = useRef(false)
+  const inputRef = useRef<HTMLTextAreaElement>(null)
 
   const canSend = ready && !sending && !streaming && !compressing && text.trim() !== ''
 
@@ -59,6 +60,7 @@ export function Composer({ threadId }: { threadId: string }) {
           data-testid="composer-command-compress"
           onClick={() => {
             if (!parseCompressCommand(text)) setDraft(threadId, `${COMPRESS_COMMAND} `)
+            inputRef.current?.focus()
           }}
         >
           <code>{t('compress.usage')}</code>
@@ -67,6 +69,7 @@ export function Composer({ threadId }: { threadId: string }) {
       )}
       <div className="composer__box">
         <textarea
+          ref={inputRef}
           className="composer__input"
           data-testid="composer-input"
           aria-label={t('chat.composerLabel')}
