@@ -51,12 +51,13 @@ export function createHandlers(services: Services): Handlers {
         threads.get(threadId)
         return summaries.update(threadId, content)
       },
-      // The tail is sized by the build the thread would get now (its model, its settings).
+      // The tail is sized by the build the thread would get now (its model, its settings);
+      // if that build fails, the compression still runs with a default tail.
       compress: async ({ threadId, focusTopic }) => {
         threads.get(threadId)
         return summaries.compress(threadId, {
           focusTopic: focusTopic ?? null,
-          build: await context.preview(threadId, ''),
+          build: await context.preview(threadId, '').catch(() => null),
           target: chat.targetFor(threadId)
         })
       }
