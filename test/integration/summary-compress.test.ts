@@ -297,6 +297,38 @@ describe('a background summary that finishes after the user edit', () => {
   })
 })
 
+describe('a background summary still running when /compress starts', () => {
+  it('is stopped and never overwrites the compression', async () => {
+    const s = setup({ provider: true, minTokens: 100, budget: 800 })
+    let summaryPrompts = 0
+    server.route = (body) => {
+      if (!isSummaryPrompt(body)) return { type: 'reply', chunks: ['ok'] }
+      summaryPrompts += 1
+      return summaryPrompts === 1
+        ? { type: 'reply', chunks: ['stale ', 'background ', 'summary'], chunkDelayMs: 400 }
+        : { type: 'reply', chunks: ['## Goal\ncompressed summary'] }
+    }
+    try {
+      for (let i = 1; i <= 30 && summaryPrompts === 0; i++) {
+        await s.services.chat.send(s.threadId, `${line(i)} ${'padding words '.repeat(40)}`)
+        await s.services.chat.settled(s.threadId)
+      }
+      expect(summaryPrompts).toBe(1)
+      const result = await compress(s)
+      await s.services.summaries.settled(s.threadId)
+
+      expect(result.status).toBe('compressed')
+      if (result.status !== 'compressed') return
+      expect(s.services.summaries.get(s.threadId)).toEqual(result.summary)
+      expect(result.summary.content).toBe('## Goal\ncompressed summary')
+      expect(s.logged.some((l) => l.includes('dropped: the summary changed'))).toBe(true)
+    } finally {
+      server.route = null
+    }
+    s.db.close()
+  })
+})
+
 async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!condition()) {
