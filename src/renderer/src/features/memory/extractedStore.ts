@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import type { MemoryExtracted } from '@shared/domain'
-import { call, describeError } from '@renderer/lib/call'
+import { ApiError, call, describeError } from '@renderer/lib/call'
 
 /** One memory automatic extraction saved from a user message, as the chat shows it. */
 export interface ExtractedNote {
@@ -42,7 +42,13 @@ export const useExtractedStore = create<ExtractedState>()((set) => {
       else await call(window.api.memory.restore({ id: memoryId }))
       patch(messageId, memoryId, { forgotten: forget, error: null })
     } catch (error) {
-      patch(messageId, memoryId, { error: describeError(error) })
+      // Deleted elsewhere (the memory manager) already: what Forget asked for is done, and
+      // Undo can still bring it back.
+      if (forget && error instanceof ApiError && error.code === 'not_found') {
+        patch(messageId, memoryId, { forgotten: true, error: null })
+      } else {
+        patch(messageId, memoryId, { error: describeError(error) })
+      }
     }
   }
 
