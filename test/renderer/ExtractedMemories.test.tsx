@@ -51,7 +51,7 @@ describe('memories the assistant kept on its own', () => {
       'The user takes oat milk in their coffee.'
     )
     const note = await within(row).findByTestId('extracted-memory')
-    expect(note).toHaveTextContent('Remembered:The user takes oat milk in their coffee.')
+    expect(note).toHaveTextContent('Remembered: The user takes oat milk in their coffee.')
 
     await user.click(within(note).getByTestId('extracted-memory-forget'))
     await vi.waitFor(() => expect(note).toHaveAttribute('data-forgotten', 'true'))
@@ -63,6 +63,21 @@ describe('memories the assistant kept on its own', () => {
     expect(backend.memory.memories.has(memoryId)).toBe(true)
   })
 
+  it('follows an edit or a delete made in the memory manager', async () => {
+    const { row, memoryId } = await renderExtracted(
+      'Call me Sam.',
+      'The user wants to be called Sam.'
+    )
+    const note = await within(row).findByTestId('extracted-memory')
+
+    await backend.memory.memory.update({ id: memoryId, content: 'The user goes by Sam.' })
+    await vi.waitFor(() => expect(note).toHaveTextContent('Remembered: The user goes by Sam.'))
+
+    await backend.memory.memory.delete({ id: memoryId })
+    await vi.waitFor(() => expect(note).toHaveAttribute('data-forgotten', 'true'))
+    expect(within(note).getByTestId('extracted-memory-undo')).toBeInTheDocument()
+  })
+
   it('opens the memory in the manager, in Chinese too', async () => {
     const { user, row, memoryId } = await renderExtracted(
       '我喝咖啡只加燕麦奶。',
@@ -71,7 +86,7 @@ describe('memories the assistant kept on its own', () => {
     await act(() => i18n.changeLanguage('zh-CN'))
     try {
       const note = await within(row).findByTestId('extracted-memory')
-      expect(note).toHaveTextContent('已记住：用户喝咖啡只加燕麦奶。')
+      expect(note).toHaveTextContent('已记住： 用户喝咖啡只加燕麦奶。')
       expect(within(note).getByTestId('extracted-memory-forget')).toHaveTextContent('忘记')
       await user.click(within(note).getByText('用户喝咖啡只加燕麦奶。'))
       expect(useMemoryViewStore.getState()).toMatchObject({ open: true, focusId: memoryId })

@@ -29,7 +29,7 @@ export function ExtractedMemories({ messageId }: { messageId: number }) {
             {note.forgotten
               ? t('memory.extracted.forgotten')
               : t(`memory.extracted.${note.action}`)}
-          </span>
+          </span>{' '}
           <button
             type="button"
             className="extracted-memory__content"

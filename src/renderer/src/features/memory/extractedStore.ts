@@ -25,7 +25,7 @@ interface ExtractedState {
  * What the assistant remembered on its own, next to the message it came from, so the user
  * sees every automatic memory when it is made and can forget it in one click.
  */
-export const useExtractedStore = create<ExtractedState>()((set) => {
+export const useExtractedStore = create<ExtractedState>()((set, get) => {
   const patch = (messageId: number, memoryId: number, change: Partial<ExtractedNote>): void =>
     set((state) => ({
       byMessage: {
@@ -56,7 +56,7 @@ export const useExtractedStore = create<ExtractedState>()((set) => {
     byMessage: {},
 
     watch() {
-      return window.api.on('memory:extracted', (event: MemoryExtracted) => {
+      const stopExtracted = window.api.on('memory:extracted', (event: MemoryExtracted) => {
         const notes = event.changes.map((change) => ({
           memoryId: change.memory.id,
           content: change.memory.content,
@@ -66,6 +66,30 @@ export const useExtractedStore = create<ExtractedState>()((set) => {
         }))
         set((state) => ({ byMessage: { ...state.byMessage, [event.messageId]: notes } }))
       })
+      // Edited, deleted or restored elsewhere (the memory manager): the note follows.
+      const stopChanged = window.api.on('memory:changed', ({ memoryId }) => {
+        const holders = Object.entries(get().byMessage).filter(([, notes]) =>
+          notes.some((note) => note.memoryId === memoryId)
+        )
+        if (holders.length === 0) return
+        void call(window.api.memory.origin({ id: memoryId })).then(
+          ({ memory }) => {
+            for (const [messageId] of holders) {
+              patch(Number(messageId), memoryId, { content: memory.content, forgotten: false })
+            }
+          },
+          (error: unknown) => {
+            if (!(error instanceof ApiError && error.code === 'not_found')) return
+            for (const [messageId] of holders) {
+              patch(Number(messageId), memoryId, { forgotten: true, error: null })
+            }
+          }
+        )
+      })
+      return () => {
+        stopExtracted()
+        stopChanged()
+      }
     },
 
     forget: (messageId, memoryId) => toggle(messageId, memoryId, true),
