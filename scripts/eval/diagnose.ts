@@ -5,9 +5,11 @@
  * - its exact cosine rank among all messages the question may see (is it in the top 50 the
  *   KNN list takes?), and its cosine on the calibrated scale;
  * - its BM25 rank in the full-text list (is it in the 50 taken?);
- * - whether the similarity floor (`minSimilarity` 0.6 calibrated, unless every query term
- *   occurs) lets it through;
- * - its rank in what MemoryService.search returns (is it in the 20 ContextService asks for?).
+ * - whether it reaches the similarity floor (`minSimilarity` 0.6 calibrated, or every query
+ *   term occurs); a full-text hit under the floor is kept by the search on its text rank;
+ * - its rank in what MemoryService.search returns at the largest recall limit (100): is it in
+ *   the 20, 60 or 100 ContextService asks for (recallRequest.ts: 60 for a long thread at
+ *   4,000 tokens, 100 from about 6,000 or in a new thread)?
  */
 import { calibratedSimilarity } from '../../src/main/workers/embeddingModels'
 import { matchedShare, orExpression, recallTerms } from '../../src/main/services/memoryRanking'
@@ -16,8 +18,10 @@ import type { MemoryIndexer } from '../../src/main/services/memoryIndexer'
 import type { RecallRepository } from '../../src/main/store/recallRepository'
 import type { VectorStore } from '../../src/main/store/vectorStore'
 
+import { MAX_RECALL_LIMIT } from '../../src/main/context/recallRequest'
+
 const LIST = 50
-const LIMIT = 20
+const CUTOFFS = [10, 20, 60, MAX_RECALL_LIMIT]
 
 export interface EvidenceFunnel {
   category: string
@@ -29,7 +33,7 @@ export interface EvidenceFunnel {
   ftsRank: number | null
   /** Passes the similarity floor (or matches every query term). */
   passesFloor: boolean
-  /** 1-based rank in the service's fused result (limit 200); null when absent. */
+  /** 1-based rank in the service's fused result (limit 100); null when absent. */
   fusedRank: number | null
 }
 
@@ -62,7 +66,11 @@ export async function diagnoseQuestion(
   const byCosine = [...cosines].sort((a, b) => b[1] - a[1]).map(([id]) => id)
   const terms = recallTerms(question)
   const fts = terms.length > 0 ? deps.recall.ftsMessages(orExpression(terms), 200) : []
-  const fused = await deps.memory.search(question, { limit: 200, scope: 'all', timeoutMs: 5_000 })
+  const fused = await deps.memory.search(question, {
+    limit: MAX_RECALL_LIMIT,
+    scope: 'all',
+    timeoutMs: 5_000
+  })
   const fusedIds = fused.hits.filter((h) => h.kind === 'message').map((h) => h.id)
   const messages = deps.recall.messages(evidence)
   return evidence.map((id) => {
@@ -106,8 +114,7 @@ export function formatFunnel(funnels: readonly EvidenceFunnel[]): string {
     'either list',
     'passes floor',
     'FTS hit under floor',
-    'fused top10',
-    `fused top${LIMIT}`
+    ...CUTOFFS.map((n) => `fused top${n}`)
   ]
   const rows = [...groups].map(([name, list]) => [
     name,
@@ -122,8 +129,7 @@ export function formatFunnel(funnels: readonly EvidenceFunnel[]): string {
     ),
     share(list, (f) => f.passesFloor),
     share(list, (f) => !f.passesFloor && f.ftsRank !== null && f.ftsRank <= LIST),
-    share(list, (f) => f.fusedRank !== null && f.fusedRank <= 10),
-    share(list, (f) => f.fusedRank !== null && f.fusedRank <= LIMIT)
+    ...CUTOFFS.map((n) => share(list, (f) => f.fusedRank !== null && f.fusedRank <= n))
   ])
   const widths = header.map((h, i) =>
     Math.max(h.length, ...rows.map((r) => (r[i] as string).length))

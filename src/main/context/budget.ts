@@ -205,30 +205,6 @@ export class BudgetTracker {
   }
 }
 
-/** A recalled message or memory costs about this many tokens (LoCoMo turns: ~30 with framing). */
-const TOKENS_PER_RECALLED_ITEM = 30
-/** Asked for even on a tiny budget: the builder ranks and drops what does not fit. */
-export const MIN_RECALL_LIMIT = 20
-/** Past this, a longer list mostly adds search time (each list reads limit + 50 candidates). */
-export const MAX_RECALL_LIMIT = 100
-
-/**
- * How many candidates to ask memory search for: as many as the retrieved section could place.
- * That section can receive the whole budget except what the recent window keeps (its share, or
- * less when the thread's messages do not fill it), since the pool goes to retrieved first.
- * `recentTokens` is what the thread's messages would cost verbatim (an upper bound is fine).
- */
-export function recallLimit(
-  total: number,
-  percentages: SectionPercentages,
-  recentTokens: number
-): number {
-  const recentShare = sectionShares(total, percentages).recent
-  const reachable = total - Math.min(recentShare, Math.max(0, recentTokens))
-  const items = Math.ceil(reachable / TOKENS_PER_RECALLED_ITEM)
-  return Math.min(MAX_RECALL_LIMIT, Math.max(MIN_RECALL_LIMIT, items))
-}
-
 /** The build's total budget as ContextBuild computes it: fixed, or the window less the reply. */
 export function totalBudgetOf(config: ContextConfig): number {
   if (config.totalBudget !== undefined) return config.totalBudget

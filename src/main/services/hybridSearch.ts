@@ -44,7 +44,8 @@ const DEFAULT_LIMIT = 10
 const DEFAULT_TIMEOUT_MS = 500
 /**
  * Candidates each ranked list contributes before fusion, at least; a longer `limit` reads as
- * many from each list, so every returned hit can come from either.
+ * many from each list, so every returned hit can come from either (the recall limit is at most
+ * 100, recallRequest.ts).
  */
 const CANDIDATES_PER_LIST = 50
 /**
@@ -93,6 +94,11 @@ export class HybridSearch {
 
   constructor(private readonly deps: HybridSearchDeps) {}
 
+  /**
+   * Each list reads max(50, limit) items. Excluded messages are filtered out of them, not
+   * replaced by reading deeper: on LoCoMo, lists read deeper to make up for a window's worth
+   * of exclusions let weak items into the fused top and cost 1-3 points of evidence recall.
+   */
   async search(query: string, options: MemorySearchOptions = {}): Promise<MemorySearchResult> {
     const started = performance.now()
     const limit = options.limit ?? DEFAULT_LIMIT
@@ -156,13 +162,7 @@ export class HybridSearch {
         }
       }
       if (kinds.has('message')) {
-        const k = perList + exclude.size
-        for (const hit of this.deps.vectors.nearestMessages(
-          space,
-          vector,
-          Math.min(k, 4096),
-          threadFilter
-        )) {
+        for (const hit of this.deps.vectors.nearestMessages(space, vector, perList, threadFilter)) {
           hits.push({ kind: 'message', hit })
         }
       }
@@ -180,7 +180,7 @@ export class HybridSearch {
       const match = orExpression(terms)
       const memoryIds = kinds.has('memory') ? this.deps.memories.ftsSearch(match, perList) : []
       const messageIds = kinds.has('message')
-        ? this.deps.recall.ftsMessages(match, perList + exclude.size, threadFilter)
+        ? this.deps.recall.ftsMessages(match, perList, threadFilter)
         : []
       const interleaved: { kind: Candidate['kind']; id: number }[] = []
       for (let i = 0; i < Math.max(memoryIds.length, messageIds.length); i++) {

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
   BudgetAllocator,
-  MAX_RECALL_LIMIT,
-  MIN_RECALL_LIMIT,
-  recallLimit,
   REDISTRIBUTION_ORDER,
   sectionShares,
   totalBudgetOf
@@ -148,17 +145,7 @@ describe('the allocator', () => {
   })
 })
 
-describe('the recall limit', () => {
-  it('asks for as many candidates as the retrieved section could place', () => {
-    // A long thread at 4,000: everything but the window's 2,200-token share, 30 tokens each.
-    expect(recallLimit(4000, DEFAULT_PERCENTAGES, 100_000)).toBe(60)
-    // A thread shorter than its recent share leaves the rest to recall too.
-    expect(recallLimit(4000, DEFAULT_PERCENTAGES, 1_000)).toBe(MAX_RECALL_LIMIT)
-    expect(recallLimit(2000, DEFAULT_PERCENTAGES, 100_000)).toBe(30)
-    expect(recallLimit(300, DEFAULT_PERCENTAGES, 100_000)).toBe(MIN_RECALL_LIMIT)
-    expect(recallLimit(128_000, DEFAULT_PERCENTAGES, 0)).toBe(MAX_RECALL_LIMIT)
-  })
-
+describe('the total budget', () => {
   it('reads the total the way the builder does', () => {
     const resolved = resolveContextConfig({ totalBudget: 4000 })
     expect(resolved.ok && totalBudgetOf(resolved.config)).toBe(4000)

@@ -1,0 +1,86 @@
+/**
+ * What a build asks memory search for, decided before the search from the budget and the
+ * thread: how many candidates, and which of the thread's messages not to recall.
+ */
+import type { ContextConfig, SectionPercentages } from '@shared/contextConfig'
+import type { Message } from '@shared/domain'
+import { sectionShares, totalBudgetOf } from './budget'
+
+/** A recalled message or memory costs about this many tokens (LoCoMo turns: ~30 with framing). */
+const TOKENS_PER_RECALLED_ITEM = 30
+/** Asked for even on a tiny budget: the builder ranks and drops what does not fit. */
+export const MIN_RECALL_LIMIT = 20
+/** Past this, a longer list mostly adds search time (each list reads at least this many). */
+export const MAX_RECALL_LIMIT = 100
+/**
+ * Of the recent share, the part the window is certain to fill with the newest messages: the
+ * rest absorbs the token correction's drift, message framing and a tool-call group that does
+ * not fit whole.
+ */
+const CERTAIN_WINDOW_SHARE = 1
+
+type ThreadMessage = Pick<Message, 'id' | 'seq' | 'tokenCount' | 'pinned' | 'excluded'>
+
+/**
+ * How many candidates to ask memory search for: as many as the retrieved section could place.
+ * That section can receive the whole budget except what the recent window keeps (its share, or
+ * less when the thread's messages do not fill it), since the pool goes to retrieved first
+ * (REDISTRIBUTION_ORDER). `recentTokens` is what the thread's messages cost verbatim (an upper
+ * bound is fine).
+ */
+export function recallLimit(
+  total: number,
+  percentages: SectionPercentages,
+  recentTokens: number
+): number {
+  const recentShare = sectionShares(total, percentages).recent
+  const reachable = total - Math.min(recentShare, Math.max(0, recentTokens))
+  const items = Math.ceil(reachable / TOKENS_PER_RECALLED_ITEM)
+  return Math.min(MAX_RECALL_LIMIT, Math.max(MIN_RECALL_LIMIT, items))
+}
+
+/**
+ * The messages the recent window is certain to send: pinned ones, and the newest that fit in
+ * 80 % of its share after pinned messages and the token correction, never one the summary
+ * covers (seq <= `summarizedThrough`). Recalling them would only produce duplicates, which take
+ * candidate slots from older messages and make the retrieved section claim budget it will not
+ * use.
+ */
+export function certainlySentIds(
+  messages: readonly ThreadMessage[],
+  recentShare: number,
+  options: { correction?: number; summarizedThrough?: number } = {}
+): number[] {
+  const correction = options.correction ?? 1
+  const after = options.summarizedThrough ?? -Infinity
+  const sent = messages.filter((m) => !m.excluded && m.seq > after)
+  const pinned = sent.filter((m) => m.pinned)
+  let room =
+    CERTAIN_WINDOW_SHARE * recentShare -
+    pinned.reduce((sum, m) => sum + m.tokenCount * correction, 0)
+  const ids = pinned.map((m) => m.id)
+  for (let i = sent.length - 1; i >= 0; i--) {
+    const message = sent[i] as ThreadMessage
+    if (message.pinned) continue
+    room -= message.tokenCount * correction
+    if (room < 0) break
+    ids.push(message.id)
+  }
+  return ids
+}
+
+/** The limit and exclusions for one build's memory search. */
+export function recallRequest(
+  config: ContextConfig,
+  messages: readonly ThreadMessage[],
+  summarizedThrough?: number
+): { limit: number; excludeMessageIds: number[] } {
+  const total = totalBudgetOf(config)
+  const recentTokens = messages.reduce((sum, m) => sum + m.tokenCount, 0)
+  const recentShare = sectionShares(total, config.percentages).recent
+  const correction = config.tokenCorrections[config.model] ?? 1
+  return {
+    limit: recallLimit(total, config.percentages, recentTokens),
+    excludeMessageIds: certainlySentIds(messages, recentShare, { correction, summarizedThrough })
+  }
+}
