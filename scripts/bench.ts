@@ -1,151 +1,249 @@
 /**
- * `npm run bench`: build latency over synthetic threads of 1k, 10k and 100k messages, beside a
- * naive baseline that recounts every message's tokens per build (measured in the same run),
- * and tokenizer throughput. Prints a table and writes bench-results/bench.json.
+ * `npm run bench`: every performance figure in one run, each beside a baseline measured in the
+ * same run, printed as tables and written as JSON (default .cache/bench/latest.json):
+ *
+ * - ContextBuilder latency on 1k/10k/100k-message threads vs recounting every message per build;
+ * - embedding latency per query and throughput per batch on the real model in the app's worker
+ *   vs one text per call;
+ * - message KNN at 10k and 100k vectors: the app's two-stage search (binary codes, exact
+ *   re-scoring) vs sqlite-vec's exact brute force, with recall@10;
+ * - token counting throughput, English and Chinese: exact o200k and the CJK-aware estimate vs
+ *   chars/4.
+ *
+ * Options: `--quick` (fewer runs, smaller texts; a few minutes on 2 cores), `--json <path>`,
+ * `--skip-embedding` (no model needed).
  */
-import { clearMergeCache } from 'gpt-tokenizer/encoding/o200k_base'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
-import { resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { DEFAULT_CONTEXT_CONFIG } from '@shared/contextConfig'
-import { buildContext } from '../src/main/context/contextBuilder'
-import { countMessageTokens } from '../src/main/context/messageTokens'
-import { estimateCounter, o200kCounter, tokenCounterFor } from '../src/main/context/tokenCounter'
-import type { BuildRequest } from '@shared/context'
-import { syntheticMemories, syntheticText, syntheticThread } from './bench/syntheticThread'
+import { BUILDER_SIZES, builderFigures, builderRuns } from './bench/builderLatency'
+import { embeddingFigures, embeddingThreadCounts } from './bench/embedding'
+import { tokenizerAccuracy, tokenizerFigures } from './bench/tokenizerThroughput'
 import { vectorSearchFigures } from './bench/vectorSearch'
 
-const SIZES = [1_000, 10_000, 100_000]
-/** Enough samples for a stable p95; the baseline gets fewer where one build takes seconds. */
-const RUNS = {
-  builder: 200,
-  baseline: { 1_000: 30, 10_000: 8, 100_000: 3 } as Record<number, number>
-}
-const WARMUP = 20
+const ROOT = resolve(dirname(process.argv[1] ?? '.'), '../..')
+const DEFAULT_JSON = join(ROOT, '.cache/bench/latest.json')
 
-const SYSTEM_PROMPT =
-  'You are Context Lens, a careful desktop assistant. Answer in the language of the user. '.repeat(
-    12
-  )
-const SUMMARY = {
-  content: 'The user is building a CSV import for a budgeting app. They chose papaparse. '.repeat(
-    20
-  ),
-  lastMessageSeq: 0
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number
-}
-
-function time(runs: number, fn: (run: number) => void): { p50: number; p95: number; runs: number } {
-  const samples: number[] = []
-  for (let run = 0; run < runs; run++) {
-    const start = performance.now()
-    fn(run)
-    samples.push(performance.now() - start)
+function parseArgs(argv: string[]): { quick: boolean; json: string; skipEmbedding: boolean } {
+  let quick = false
+  let skipEmbedding = false
+  let json = DEFAULT_JSON
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]
+    if (arg === '--quick') quick = true
+    else if (arg === '--skip-embedding') skipEmbedding = true
+    else if (arg === '--json') {
+      const value = argv[++i]
+      if (!value) throw new Error('--json needs a path')
+      json = resolve(value)
+    } else if (arg?.startsWith('--json=')) json = resolve(arg.slice('--json='.length))
+    else throw new Error(`unknown option ${arg}; use --quick, --json <path>, --skip-embedding`)
   }
-  samples.sort((a, b) => a - b)
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95), runs }
+  return { quick, json, skipEmbedding }
 }
 
-const config = DEFAULT_CONTEXT_CONFIG
-const counter = tokenCounterFor(config.model)
-const memories = syntheticMemories(8)
+const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`)
 
-const builds = SIZES.map((size) => {
-  const thread = syntheticThread(size, counter)
-  // A summary covering all but the newest 5 %: the usual state of a long thread.
-  const summary = { ...SUMMARY, lastMessageSeq: Math.floor(size * 0.95) }
-  const requestFor = (run: number): BuildRequest => ({
-    systemPrompt: SYSTEM_PROMPT,
-    summary,
-    memories,
-    messages: thread.messages,
-    pinned: thread.pinned,
-    // The draft changes on every keystroke: never the same input twice.
-    input: `Please check why the totals differ (draft ${run})`,
-    taskState: thread.taskState
-  })
-  for (let i = 0; i < WARMUP; i++) buildContext(requestFor(i), config)
-  const builder = time(RUNS.builder, (run) => buildContext(requestFor(run), config))
-  const sample = buildContext(requestFor(0), config)
-  const baseline = time(RUNS.baseline[size] ?? 3, (run) => {
-    const recounted = thread.messages.map((m) => ({
-      ...m,
-      tokenCount: countMessageTokens(counter, m)
-    }))
-    buildContext({ ...requestFor(run), messages: recounted }, config)
-  })
-  return {
-    messages: size,
-    builder,
-    baseline,
-    speedup: baseline.p50 / builder.p50,
-    sent: sample.metadata.includedMessageCount,
-    promptTokens: sample.tokenStats.total
-  }
-})
+function table(headers: string[], rows: (string | number)[][]): string {
+  const cells = rows.map((row) => row.map(String))
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]?.length ?? 0)))
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+  return [
+    line(headers).join('  '),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...cells.map((r) => line(r).join('  '))
+  ].join('\n')
+}
 
-const TEXT_CHARS = 200_000
-// Cold counts, as at insert: gpt-tokenizer's merge cache is cleared before every run.
-const throughput = (['english', 'chinese'] as const).flatMap((language) => {
-  const text = syntheticText(language, TEXT_CHARS)
-  return [o200kCounter, estimateCounter].map((c) => {
-    const { p50 } = time(5, () => {
-      clearMergeCache()
-      c.count(text)
-    })
-    return {
-      language,
-      counter: c.encoding,
-      chars: TEXT_CHARS,
-      ms: p50,
-      charsPerSecond: Math.round(TEXT_CHARS / (p50 / 1000))
+const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`
+const perSecond = (n: number) => n.toLocaleString('en-US')
+
+async function modelAndWorker(): Promise<{ modelFolder: string; workerPath: string }> {
+  // The real model, as the tests and the eval get it: fetched into .cache/models.
+  const fetcher = (await import(
+    pathToFileURL(join(ROOT, 'scripts/fetch-embedding-model.mjs')).href
+  )) as { fetchEmbeddingModel: () => Promise<string> }
+  const modelFolder = await fetcher.fetchEmbeddingModel()
+  const workerPath = [
+    join(dirname(process.argv[1] ?? ''), 'bench/embeddingWorker.cjs'),
+    join(ROOT, 'out/cli/bench/embeddingWorker.cjs')
+  ].find((candidate) => existsSync(candidate))
+  if (!workerPath) throw new Error('the worker bundle is missing: run `npm run bench`')
+  return { modelFolder, workerPath }
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2))
+  const started = performance.now()
+
+  const builds = BUILDER_SIZES.map((size) => {
+    progress(`builder, ${size.toLocaleString('en-US')} messages`)
+    return builderFigures(size, options.quick)
+  })
+
+  let embedding: Awaited<ReturnType<typeof embeddingFigures>>[] = []
+  if (!options.skipEmbedding) {
+    const { modelFolder, workerPath } = await modelAndWorker()
+    for (const threads of embeddingThreadCounts(options.quick)) {
+      progress(`embedding, ${threads} ONNX thread(s)`)
+      embedding.push(await embeddingFigures(workerPath, modelFolder, threads, options.quick))
     }
+  } else {
+    embedding = []
+  }
+
+  const vectorSearch = [10_000, 100_000].map((count) => {
+    progress(`vector search, ${count.toLocaleString('en-US')} vectors`)
+    return vectorSearchFigures(count, options.quick ? 30 : 60)
   })
+
+  progress('token counting')
+  const tokenizer = tokenizerFigures(options.quick)
+  const accuracy = tokenizerAccuracy(ROOT)
+
+  const config = DEFAULT_CONTEXT_CONFIG
+  const runs = builderRuns(options.quick)
+  console.log(
+    `Context Lens benchmark (${cpus().length} cores, Node ${process.version}${options.quick ? ', --quick' : ''})\n`
+  )
+  console.log(
+    `ContextBuilder latency (${config.model}; builder ${runs.builder} builds per size; baseline recounts every message's tokens per build)`
+  )
+  console.log(
+    table(
+      [
+        'messages',
+        'sent',
+        'prompt tokens',
+        'builder p50',
+        'builder p95',
+        'baseline p50',
+        'baseline p95',
+        'speed-up'
+      ],
+      builds.map((b) => [
+        b.messages,
+        b.sent,
+        b.promptTokens,
+        ms(b.builder.p50),
+        ms(b.builder.p95),
+        ms(b.baseline.p50),
+        ms(b.baseline.p95),
+        `${b.speedup.toFixed(0)}x`
+      ])
+    )
+  )
+
+  if (embedding.length > 0) {
+    console.log(
+      `\nEmbedding (bge-small-zh-v1.5 int8, ${embedding[0]?.dimension}-d, app's worker; baseline: one text per call)`
+    )
+    console.log(
+      table(
+        [
+          'ONNX threads',
+          'load',
+          'query p50',
+          'query p95',
+          'one per call',
+          'batch 8',
+          'batch 16',
+          'batch 32'
+        ],
+        embedding.map((e) => [
+          e.threads,
+          ms(e.loadMs),
+          ms(e.query.p50),
+          ms(e.query.p95),
+          `${perSecond(e.unbatchedTextsPerSecond)} txt/s`,
+          ...e.batches.map((b) => `${perSecond(b.textsPerSecond)} txt/s`)
+        ])
+      )
+    )
+  }
+
+  console.log(
+    '\nMessage KNN, k = 10, 512-d clustered vectors (two-stage: Hamming scan of binary codes + exact re-scoring of 400; baseline: exact sqlite-vec)'
+  )
+  console.log(
+    table(
+      [
+        'vectors',
+        'queries',
+        'two-stage p50',
+        'two-stage p95',
+        'exact p50',
+        'exact p95',
+        'speed-up',
+        'recall@10'
+      ],
+      vectorSearch.map((v) => [
+        v.vectors,
+        v.queries,
+        ms(v.twoStage.p50),
+        ms(v.twoStage.p95),
+        ms(v.exact.p50),
+        ms(v.exact.p95),
+        `${(v.exact.p50 / v.twoStage.p50).toFixed(1)}x`,
+        v.recallAt10.toFixed(3)
+      ])
+    )
+  )
+
+  console.log(
+    `\nToken counting, ${tokenizer[0]?.chars.toLocaleString('en-US')} characters (o200k cold; baseline: chars/4; error vs o200k)`
+  )
+  console.log(
+    table(
+      ['language', 'counter', 'tokens', 'error', 'ms', 'chars/s'],
+      tokenizer.map((t) => [
+        t.language,
+        t.counter,
+        t.tokens,
+        `${t.error >= 0 ? '+' : ''}${(t.error * 100).toFixed(1)} %`,
+        // chars/4 reads only the string's length: there is no throughput to show.
+        t.counter === 'chars/4' ? '-' : ms(t.ms),
+        t.counter === 'chars/4' ? 'O(1)' : perSecond(t.charsPerSecond)
+      ])
+    )
+  )
+
+  if (accuracy.length > 0) {
+    console.log('\nToken counts on real text of the repository (error vs o200k)')
+    console.log(
+      table(
+        ['file', 'chars', 'counter', 'tokens', 'error'],
+        accuracy.map((a) => [
+          a.file,
+          a.chars,
+          a.counter,
+          a.tokens,
+          `${a.error >= 0 ? '+' : ''}${(a.error * 100).toFixed(1)} %`
+        ])
+      )
+    )
+  }
+
+  const result = {
+    node: process.version,
+    cores: cpus().length,
+    quick: options.quick,
+    tookMs: Math.round(performance.now() - started),
+    builder: { model: config.model, builds },
+    embedding,
+    vectorSearch,
+    tokenizer,
+    tokenizerAccuracy: accuracy
+  }
+  mkdirSync(dirname(options.json), { recursive: true })
+  writeFileSync(options.json, `${JSON.stringify(result, null, 2)}\n`)
+  console.log(`\nwritten to ${options.json} (${(result.tookMs / 1000).toFixed(0)} s)`)
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
 })
-
-const ms = (n: number): string => n.toFixed(2).padStart(9)
-console.log(
-  `ContextBuilder benchmark (${cpus().length} cores, Node ${process.version}, model ${config.model})\n`
-)
-console.log(
-  'messages | sent | prompt tokens | builder p50 | builder p95 | naive p50 | naive p95 | speed-up'
-)
-for (const b of builds) {
-  console.log(
-    `${String(b.messages).padStart(8)} | ${String(b.sent).padStart(4)} | ${String(b.promptTokens).padStart(13)} |` +
-      `${ms(b.builder.p50)} ms |${ms(b.builder.p95)} ms |${ms(b.baseline.p50)} ms |${ms(b.baseline.p95)} ms | ${b.speedup.toFixed(0)}x`
-  )
-}
-console.log(
-  `\n(builder: ${RUNS.builder} builds each; naive baseline recounts every message per build: ${SIZES.map((s) => RUNS.baseline[s]).join('/')} builds)\n`
-)
-console.log('tokenizer  | language | ms per 200k chars | chars/s')
-for (const t of throughput) {
-  console.log(
-    `${t.counter.padEnd(10)} | ${t.language.padEnd(8)} | ${t.ms.toFixed(1).padStart(17)} | ${String(t.charsPerSecond).padStart(11)}`
-  )
-}
-
-const vectorSearch = [10_000, 100_000].map(vectorSearchFigures)
-console.log(
-  '\nmessage vector search, k = 10 | two-stage p50 | p95 | exact sqlite-vec p50 | p95 | recall@10'
-)
-for (const v of vectorSearch) {
-  console.log(
-    `${String(v.vectors).padStart(7)} x ${v.dimension}-d vectors |${ms(v.twoStage.p50)} ms |${ms(v.twoStage.p95)} ms |${ms(v.exact.p50)} ms |${ms(v.exact.p95)} ms | ${v.recallAt10.toFixed(3)}`
-  )
-}
-console.log(
-  '(two-stage: Hamming scan of binary codes in memory, exact re-scoring of 400 candidates)'
-)
-
-const out = resolve(process.cwd(), 'bench-results')
-mkdirSync(out, { recursive: true })
-writeFileSync(
-  resolve(out, 'bench.json'),
-  `${JSON.stringify({ node: process.version, cores: cpus().length, model: config.model, builds, throughput, vectorSearch }, null, 2)}\n`
-)
-console.log(`\nwritten to ${resolve(out, 'bench.json')}`)

@@ -1,5 +1,6 @@
-// Bundles the headless entry points (scripts/ctx.ts, scripts/bench.ts) into out/cli/*.cjs with
-// vite, so `npm run ctx` and `npm run bench` run the real builder under plain Node with no
+// Bundles the headless entry points (scripts/ctx.ts, scripts/bench.ts, scripts/eval.ts, and the
+// embedding worker entries bench/embeddingWorker and eval/embeddingWorker) into out/cli/*.cjs
+// with vite, so `npm run ctx`, `bench` and `eval` run the app's code under plain Node with no
 // TypeScript runner. Dependencies stay in node_modules; only our sources are bundled.
 import { builtinModules } from 'node:module'
 import { resolve } from 'node:path'

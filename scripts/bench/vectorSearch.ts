@@ -13,7 +13,6 @@ import { VectorStore } from '../../src/main/store/vectorStore'
 
 const DIMENSION = 512
 const K = 10
-const QUERIES = 60
 
 function seededRandom(seed: number): () => number {
   let state = seed >>> 0
@@ -50,12 +49,13 @@ function percentile(sorted: number[], p: number): number {
 export interface VectorSearchFigures {
   vectors: number
   dimension: number
+  queries: number
   twoStage: { p50: number; p95: number }
   exact: { p50: number; p95: number }
   recallAt10: number
 }
 
-export function vectorSearchFigures(count: number): VectorSearchFigures {
+export function vectorSearchFigures(count: number, queryCount = 60): VectorSearchFigures {
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-knn-'))
   try {
     const db = openDatabase(join(dir, 'bench.sqlite'))
@@ -92,7 +92,7 @@ export function vectorSearchFigures(count: number): VectorSearchFigures {
     const exactQuery = db.prepare(
       'SELECT id, distance FROM exact_knn WHERE embedding MATCH ? AND k = ? ORDER BY distance'
     )
-    const queries = Array.from({ length: QUERIES }, sample)
+    const queries = Array.from({ length: queryCount }, sample)
     store.nearestMessages(space, queries[0] as Float32Array, K) // loads the code index once
     const twoStage: number[] = []
     const exact: number[] = []
@@ -113,9 +113,10 @@ export function vectorSearchFigures(count: number): VectorSearchFigures {
     return {
       vectors: count,
       dimension: DIMENSION,
+      queries: queryCount,
       twoStage: { p50: percentile(twoStage, 50), p95: percentile(twoStage, 95) },
       exact: { p50: percentile(exact, 50), p95: percentile(exact, 95) },
-      recallAt10: found / (QUERIES * K)
+      recallAt10: found / (queryCount * K)
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })

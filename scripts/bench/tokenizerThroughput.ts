@@ -1,0 +1,76 @@
+/**
+ * Token counting throughput on English and Chinese text: the exact o200k_base BPE (cold, as at
+ * insert: its merge cache is cleared before every run) and the CJK-aware estimate used for
+ * models without a shipped tokenizer, beside the naive chars/4 rule as the baseline, with each
+ * count's error against o200k. Throughput is on seeded synthetic text (phrases from a fixed list);
+ * since its vocabulary is narrow, the error is also measured on two real files of the repo.
+ */
+import { clearMergeCache } from 'gpt-tokenizer/encoding/o200k_base'
+import { existsSync, readFileSync } from 'node:fs'
+import { estimateCounter, o200kCounter } from '../../src/main/context/tokenCounter'
+import { syntheticText } from './syntheticThread'
+import { time } from './timing'
+
+export interface TokenizerFigures {
+  language: 'english' | 'chinese'
+  counter: 'o200k_base' | 'estimate' | 'chars/4'
+  chars: number
+  tokens: number
+  /** (tokens - o200k tokens) / o200k tokens. */
+  error: number
+  ms: number
+  charsPerSecond: number
+}
+
+const COUNTERS = [
+  { name: 'o200k_base', count: (text: string) => o200kCounter.count(text) },
+  { name: 'estimate', count: (text: string) => estimateCounter.count(text) },
+  { name: 'chars/4', count: (text: string) => Math.ceil(text.length / 4) }
+] as const
+
+export function tokenizerFigures(quick: boolean): TokenizerFigures[] {
+  const chars = quick ? 50_000 : 200_000
+  const runs = quick ? 3 : 5
+  return (['english', 'chinese'] as const).flatMap((language) => {
+    const text = syntheticText(language, chars)
+    const exact = o200kCounter.count(text)
+    return COUNTERS.map(({ name, count }) => {
+      let tokens = 0
+      const { p50 } = time(runs, () => {
+        clearMergeCache()
+        tokens = count(text)
+      })
+      return {
+        language,
+        counter: name,
+        chars,
+        tokens,
+        error: (tokens - exact) / exact,
+        ms: p50,
+        charsPerSecond: Math.round(chars / (Math.max(p50, 0.001) / 1000))
+      }
+    })
+  })
+}
+
+export interface TokenizerAccuracy {
+  file: string
+  chars: number
+  counter: (typeof COUNTERS)[number]['name']
+  tokens: number
+  error: number
+}
+
+/** Real text in the repository: English prose (a doc) and Chinese UI strings (the zh-CN locale). */
+const REAL_TEXTS = ['docs/CONTEXT.md', 'src/renderer/src/i18n/zh-CN.ts']
+
+export function tokenizerAccuracy(root: string): TokenizerAccuracy[] {
+  return REAL_TEXTS.filter((file) => existsSync(`${root}/${file}`)).flatMap((file) => {
+    const text = readFileSync(`${root}/${file}`, 'utf8')
+    const exact = o200kCounter.count(text)
+    return COUNTERS.map(({ name, count }) => {
+      const tokens = count(text)
+      return { file, chars: text.length, counter: name, tokens, error: (tokens - exact) / exact }
+    })
+  })
+}
