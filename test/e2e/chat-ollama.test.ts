@@ -4,18 +4,21 @@
  * and the reply streams from the scripted server's native /api/chat (NDJSON).
  */
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { detectOllama } from '../../src/main/services/providers/ollamaDetector'
-import { startScriptedProvider, type ScriptedProvider } from '../support/scriptedProvider'
 import { useTempDir } from '../support/tempDir'
-import { openApp, type PageGlobals } from './harness/browser'
-import { startHarness } from './harness/server'
+import { lastReply, startNewThread } from './harness/chat'
+import { eventually } from './harness/poll'
+import {
+  chooseDefaultModel,
+  closeProviderSettings,
+  saveProvider,
+  savedSettings
+} from './harness/providerForm'
+import { useScriptedProvider } from './harness/scripted'
 import { useChromiumSession } from './harness/session'
 
 const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
-
-/** Auto-waiting assertion: retries until it holds, never sleeps a fixed time. */
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 })
 
 interface OllamaBody {
   model: string
@@ -26,27 +29,17 @@ interface OllamaBody {
 
 describe('chat with a detected Ollama', () => {
   const tempDir = useTempDir()
-  const { browser, open } = useChromiumSession()
-  let server: ScriptedProvider
-
-  beforeAll(async () => {
-    server = await startScriptedProvider({ models: ['llama3.2:3b', 'qwen2.5:7b'] })
-  })
-  afterAll(async () => {
-    await server?.close()
-  })
+  const session = useChromiumSession()
+  const scripted = useScriptedProvider({ models: ['llama3.2:3b', 'qwen2.5:7b'] })
 
   it('offers the running Ollama, adds it in one click and streams its reply', async () => {
-    const harness = (open.harness = await startHarness({
+    const server = scripted()
+    const { harness, window, page } = await session.start({
       databasePath: join(tempDir(), 'ollama.sqlite'),
       // The app's real detector, aimed at the scripted server instead of 127.0.0.1:11434.
       detectOllama: () => detectOllama({ baseUrl: server.url })
-    }))
-    const app = (open.window = await openApp(browser(), harness))
-    const { page } = app
-    await page.getByTestId('new-thread').first().click()
-    await page.getByTestId('composer-input').waitFor()
-    await expect.poll(() => harness.eventClientCount()).toBeGreaterThan(0)
+    })
+    await startNewThread(page, harness)
 
     // No model yet: the message is kept, and the notice mentions the Ollama it found.
     await page.getByTestId('composer-input').fill('Is anybody there?')
@@ -70,20 +63,12 @@ describe('chat with a detected Ollama', () => {
     expect(await dialog.getByTestId('provider-model-id').first().inputValue()).toBe('llama3.2:3b')
     // Ollama needs no key, so the dialog does not ask for one.
     expect(await dialog.getByTestId('provider-api-key').count()).toBe(0)
-    await dialog.getByTestId('provider-save').click()
-    await dialog.getByTestId('provider-saved').waitFor()
-    const option = dialog
-      .getByTestId('default-model-select')
-      .locator('option', { hasText: 'llama3.2:3b' })
-    await dialog
-      .getByTestId('default-model-select')
-      .selectOption((await option.getAttribute('value'))!)
-    await eventually(async () => {
-      const settings = await page.evaluate(() => (globalThis as PageGlobals).api.settings.get())
-      return settings.ok ? settings.data.defaultModel?.modelId : null
-    }).toBe('llama3.2:3b')
-    await dialog.getByTestId('provider-settings-close').click()
-    await dialog.waitFor({ state: 'detached' })
+    await saveProvider(dialog)
+    await chooseDefaultModel(dialog, 'llama3.2:3b')
+    await eventually(async () => (await savedSettings(page))?.defaultModel?.modelId).toBe(
+      'llama3.2:3b'
+    )
+    await closeProviderSettings(dialog)
 
     server.enqueue({
       type: 'reply',
@@ -96,14 +81,14 @@ describe('chat with a detected Ollama', () => {
     await page.getByTestId('streaming-reply').waitFor()
     await eventually(() => page.getByTestId('streaming-text').innerText()).toContain('Ollama')
     await page.getByTestId('streaming-reply').waitFor({ state: 'detached', timeout: 15_000 })
-    const reply = page.locator('[data-testid="message"][data-role="assistant"]').last()
+    const reply = lastReply(page)
     await eventually(() => reply.innerText()).toContain('Ollama answers from this machine.')
     expect(await reply.getByTestId('message-usage-tokens').innerText()).toContain('87 in · 5 out')
     await eventually(() => page.getByTestId('reply-usage-actual').innerText()).toContain('87')
     await page.getByTestId('send-button').waitFor()
     expect(await page.getByTestId('notice-no-model').count()).toBe(0)
-    app.assertHealthy()
-    await app.screenshot(join(SCREENSHOTS, 'chat-ollama-en.png'))
+    window.assertHealthy()
+    await window.screenshot(join(SCREENSHOTS, 'chat-ollama-en.png'))
 
     // What the server received: Ollama's native API, with the window and output limit.
     const [request, ...rest] = server.completions()

@@ -4,40 +4,24 @@
  * (The chat UI for streaming is the renderer's part; this drives the API the UI will use.)
  */
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startScriptedProvider, type ScriptedProvider } from '../support/scriptedProvider'
+import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../support/tempDir'
-import { launchChromium, openApp, type AppWindow, type PageGlobals } from './harness/browser'
-import { startHarness, type Harness } from './harness/server'
+import type { PageGlobals } from './harness/browser'
+import { useScriptedProvider } from './harness/scripted'
+import { useChromiumSession } from './harness/session'
 
 const KEY = 'sk-e2e-Secret-Key-Not-For-Renderer-42'
 
 describe('chat with a configured provider', () => {
   const tempDir = useTempDir()
-  let browser: Browser
-  let server: ScriptedProvider
-  let harness: Harness | undefined
-  let app: AppWindow | undefined
-
-  beforeAll(async () => {
-    browser = await launchChromium()
-    server = await startScriptedProvider({ requiredKey: KEY })
-  })
-  afterEach(async () => {
-    await app?.close()
-    await harness?.close()
-    app = harness = undefined
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+  const session = useChromiumSession()
+  const scripted = useScriptedProvider({ requiredKey: KEY })
 
   it('adds a provider, streams a reply as events, stores usage, never returns the key', async () => {
-    harness = await startHarness({ databasePath: join(tempDir(), 'store.sqlite') })
-    app = await openApp(browser, harness)
-    const { page } = app
+    const server = scripted()
+    const { harness, window, page } = await session.start({
+      databasePath: join(tempDir(), 'store.sqlite')
+    })
     server.enqueue({
       type: 'reply',
       chunks: ['Streamed ', 'from ', 'the ', 'script.'],
@@ -52,7 +36,7 @@ describe('chat with a configured provider', () => {
         globals.api.on(event, (payload) => globals.received?.push({ event, payload }))
       }
     })
-    await expect.poll(() => harness!.eventClientCount()).toBeGreaterThan(0)
+    await expect.poll(() => harness.eventClientCount()).toBeGreaterThan(0)
 
     const result = await page.evaluate(
       async ({ baseUrl, key }) => {
@@ -97,6 +81,6 @@ describe('chat with a configured provider', () => {
     expect(done.message.content).toBe('Streamed from the script.')
     expect(done.message.reply.usage.promptTokens).toBe(321)
     expect(harness.unexpectedErrors).toEqual([])
-    app.assertHealthy()
+    window.assertHealthy()
   })
 })

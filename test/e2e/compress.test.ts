@@ -7,27 +7,31 @@
  */
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  startScriptedProvider,
-  type RecordedRequest,
-  type Script,
-  type ScriptedProvider
-} from '../support/scriptedProvider'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Script } from '../support/scriptedProvider'
 import { useTempDir } from '../support/tempDir'
-import { openApp } from './harness/browser'
-import { startHarness } from './harness/server'
+import { sendAndWaitForReply, startNewThread } from './harness/chat'
+import { pollWithin } from './harness/poll'
+import { configureProvider, scriptedProviderForm } from './harness/providerForm'
+import {
+  chatRequests,
+  isSummaryRequest,
+  promptTokensOf,
+  turnOf,
+  useScriptedProvider
+} from './harness/scripted'
 import { useChromiumSession } from './harness/session'
 
 const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
 const KEY = 'sk-e2e-Compress-Key-Not-For-Renderer-31'
-/** The summary prompt's first words (src/main/context/summary/summaryPrompt.ts). */
-const SUMMARY_MARKER = 'You write the checkpoint summary of a conversation'
+/** A small window: the protected tail (20 % of the budget) holds only the 8-message floor. */
+const SMALL_MODEL = { id: 'scripted-small', contextWindow: 2_000, maxOutput: 200 }
 const SUMMARY_TEXT =
   'Checkpoint E2E-4410: the database migration adds a currency column, then backfills it.'
 const TURNS = 6
 
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000 })
+/** Auto-waiting assertion, with more time than usual: long turns and a background summary. */
+const eventually = pollWithin(20_000)
 
 /** About 150 tokens, different every turn. */
 const longMessage = (turn: number) =>
@@ -39,65 +43,22 @@ const longMessage = (turn: number) =>
       `with a backup first and a rollback script.`
   ).join(' ')
 
-const isSummaryRequest = (body: unknown) => JSON.stringify(body).includes(SUMMARY_MARKER)
-const chatRequests = (server: ScriptedProvider): RecordedRequest[] =>
-  server.completions().filter((r) => !isSummaryRequest(r.body))
-
-function lastUserText(body: unknown): string {
-  const messages = (body as { messages: { role: string; content: unknown }[] }).messages
-  const last = messages.filter((m) => m.role === 'user').at(-1)
-  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content)
-}
-
-async function configureProvider(page: Page, baseUrl: string) {
-  await page.getByTestId('open-provider-settings').click()
-  const dialog = page.getByTestId('provider-settings')
-  await dialog.waitFor()
-  await dialog.getByTestId('provider-kind').selectOption('openai-compatible')
-  await dialog.getByTestId('provider-name').fill('Scripted')
-  await dialog.getByTestId('provider-base-url').fill(baseUrl)
-  await dialog.getByTestId('provider-api-key').fill(KEY)
-  await dialog.getByTestId('provider-model-add').click()
-  await dialog.getByTestId('provider-model-id').fill('scripted-small')
-  // A small window: the protected tail (20 % of the budget) holds only the 8-message floor.
-  await dialog.getByTestId('provider-model-window').fill('2000')
-  await dialog.getByTestId('provider-model-max-output').fill('200')
-  await dialog.getByTestId('provider-save').click()
-  await dialog.getByTestId('provider-saved').waitFor()
-  const option = dialog
-    .getByTestId('default-model-select')
-    .locator('option', { hasText: 'scripted-small' })
-  await dialog
-    .getByTestId('default-model-select')
-    .selectOption((await option.getAttribute('value'))!)
-  await eventually(() => dialog.getByTestId('default-model-select').inputValue()).toContain(
-    'scripted-small'
-  )
-  await dialog.getByTestId('provider-settings-close').click()
-  await dialog.waitFor({ state: 'detached' })
-}
-
-async function sendTurn(page: Page, turn: number) {
-  await page.getByTestId('composer-input').fill(longMessage(turn))
-  await page.getByTestId('send-button').click()
-  const reply = page.locator('[data-testid="message"][data-role="assistant"]').last()
-  await eventually(() => reply.innerText()).toContain(`Reply ${turn}:`)
-  await page.getByTestId('send-button').waitFor()
-}
+const sendTurn = (page: Page, turn: number) =>
+  sendAndWaitForReply(page, longMessage(turn), `Reply ${turn}:`, 20_000)
 
 describe('/compress <focus>', () => {
   const tempDir = useTempDir()
-  const { browser, open } = useChromiumSession()
-  let server: ScriptedProvider
+  const session = useChromiumSession()
+  const scripted = useScriptedProvider({ requiredKey: KEY })
 
-  beforeAll(async () => {
-    server = await startScriptedProvider({ requiredKey: KEY })
+  beforeAll(() => {
+    const server = scripted()
     server.route = (body): Script => {
-      const prompt = Math.round(JSON.stringify(body).length / 4)
+      const prompt = promptTokensOf(body)
       if (isSummaryRequest(body)) {
         return { type: 'reply', chunks: [SUMMARY_TEXT], usage: { prompt, completion: 30 } }
       }
-      const turn = Number(/^Turn (\d+)\./.exec(lastUserText(body))?.[1] ?? 0)
+      const turn = turnOf(body)
       return {
         type: 'reply',
         chunks: [`Reply ${turn}: `, 'back up first, then migrate.'],
@@ -105,20 +66,14 @@ describe('/compress <focus>', () => {
       }
     }
   })
-  afterAll(async () => {
-    await server?.close()
-  })
 
   it('folds the older turns into a focused summary; the next request sends summary + tail', async () => {
-    const harness = (open.harness = await startHarness({
+    const server = scripted()
+    const { harness, window, page } = await session.start({
       databasePath: join(tempDir(), 'compress.sqlite')
-    }))
-    const app = (open.window = await openApp(browser(), harness))
-    const { page } = app
-    await page.getByTestId('new-thread').first().click()
-    await page.getByTestId('composer-input').waitFor()
-    await expect.poll(() => harness.eventClientCount()).toBeGreaterThan(0)
-    await configureProvider(page, server.v1)
+    })
+    await startNewThread(page, harness)
+    await configureProvider(page, scriptedProviderForm(server.v1, KEY, SMALL_MODEL))
     for (let turn = 1; turn <= TURNS; turn++) await sendTurn(page, turn)
     // The list is virtualized, so count what is stored.
     const threadId = harness.services.threads.list()[0]!.id
@@ -167,8 +122,8 @@ describe('/compress <focus>', () => {
     )
     await eventually(() => covered.count()).toBe(4)
     expect(await covered.first().innerText()).toContain('in summary')
-    app.assertHealthy()
-    await app.screenshot(join(SCREENSHOTS, 'compress-en.png'))
+    window.assertHealthy()
+    await window.screenshot(join(SCREENSHOTS, 'compress-en.png'))
 
     // The next turn sends the summary and the tail, not the folded turns.
     await sendTurn(page, TURNS + 1)
@@ -184,7 +139,7 @@ describe('/compress <focus>', () => {
     const verbatim = sent.filter((m) => m.role !== 'system').map((m) => m.content)
     expect(verbatim.some((c) => c.startsWith('Turn 1.') || c.startsWith('Turn 2.'))).toBe(false)
     expect(verbatim[0]).toMatch(/^Turn 3\./)
-    app.assertHealthy()
+    window.assertHealthy()
     expect(harness.unexpectedErrors).toEqual([])
   })
 })

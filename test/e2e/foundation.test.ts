@@ -4,45 +4,32 @@
  * replaced (by http, see harness/server.ts).
  */
 import { join } from 'node:path'
-import type { Locator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { useTempDir } from '../support/tempDir'
-import { openApp, type PageGlobals } from './harness/browser'
-import { useChromiumSession } from './harness/session'
+import type { PageGlobals } from './harness/browser'
+import { byTestId, isInView } from './harness/page'
+import { eventually } from './harness/poll'
 import { startHarness } from './harness/server'
+import { useChromiumSession } from './harness/session'
+import { activeThreadId, chatUi, lastMessageId } from './harness/ui'
 
 const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
 const HAN = /\p{Script=Han}/u
 
-/** Auto-waiting assertion: retries until it holds, never sleeps a fixed time. */
-const eventually = <T>(read: () => T | Promise<T>, timeout = 15_000) =>
-  expect.poll(read, { timeout, interval: 50 })
-
-const byTestId = (testId: string, attributes: Record<string, string | number> = {}) =>
-  `[data-testid="${testId}"]${Object.entries(attributes)
-    .map(([name, value]) => `[data-${name}="${value}"]`)
-    .join('')}`
-
 /** The app's stable test ids, as locators. */
 function ui(page: Page) {
   return {
+    ...chatUi(page),
     newThread: page.getByTestId('new-thread'),
     threadItems: page.getByTestId('thread-item'),
-    thread: (id: string) => page.locator(byTestId('thread-item', { 'thread-id': id })),
-    activeThread: page.locator(byTestId('thread-item', { active: 'true' })),
     chatTitle: page.getByTestId('chat-title'),
-    messageList: page.getByTestId('message-list'),
-    messages: page.getByTestId('message'),
-    message: (id: string | number) => page.locator(byTestId('message', { 'message-id': id })),
     messagesByRole: (role: string) => page.locator(byTestId('message', { role })),
-    composer: page.getByTestId('composer-input'),
-    sendButton: page.getByTestId('send-button'),
     noModelNotice: page.getByTestId('notice-no-model'),
     search: page.getByTestId('search-input'),
     searchHit: (threadId: string, messageId: string) =>
       page.locator(byTestId('search-hit', { 'thread-id': threadId, 'message-id': messageId })),
-    languageSelect: page.getByTestId('language-select'),
     inspectorToggle: page.getByTestId('inspector-toggle'),
     inspectorPanel: page.getByTestId('inspector-panel'),
     confirmDialog: page.getByTestId('confirm-dialog'),
@@ -51,33 +38,11 @@ function ui(page: Page) {
 }
 type Ui = ReturnType<typeof ui>
 
-/** True when the element's box lies (at least partly) inside the scrolled message list. */
-async function isInView(target: Locator, container: Locator): Promise<boolean> {
-  const [box, frame] = await Promise.all([target.boundingBox(), container.boundingBox()])
-  if (!box || !frame) return false
-  return box.y < frame.y + frame.height && box.y + box.height > frame.y
-}
-
 /** The thread item's action (rename/delete); hovers first in case actions appear on hover. */
 async function threadAction(app: Ui, threadId: string, action: 'thread-rename' | 'thread-delete') {
   const item = app.thread(threadId)
   await item.hover()
   await item.getByTestId(action).click()
-}
-
-async function activeThreadId(app: Ui): Promise<string> {
-  await app.activeThread.waitFor()
-  const id = await app.activeThread.getAttribute('data-thread-id')
-  if (!id) throw new Error('The active thread item has no data-thread-id')
-  return id
-}
-
-/** Sends through the composer and returns the new message's id once it is on screen. */
-/** The id of the newest message on screen, or null for an empty thread. */
-async function lastMessageId(app: Ui): Promise<string | null> {
-  return (await app.messages.count()) === 0
-    ? null
-    : app.messages.last().getAttribute('data-message-id')
 }
 
 /**
@@ -125,9 +90,8 @@ describe('foundation, end to end in Chromium', () => {
   const { open } = session
 
   async function start(databasePath: string, locale: 'en-US' | 'zh-CN' = 'en-US') {
-    open.harness = await startHarness({ databasePath })
-    open.window = await openApp(session.browser(), open.harness, { locale })
-    return { harness: open.harness, window: open.window, app: ui(open.window.page) }
+    const { harness, window, page } = await session.start({ databasePath }, { locale })
+    return { harness, window, app: ui(page) }
   }
 
   async function stop() {

@@ -3,34 +3,20 @@
  * the real registry over http, failures come back typed, and events arrive over SSE.
  */
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../support/tempDir'
-import { launchChromium, openApp, type AppWindow, type PageGlobals } from './harness/browser'
-import { startHarness, type Harness } from './harness/server'
+import type { PageGlobals } from './harness/browser'
+import { useChromiumSession } from './harness/session'
 
 describe('e2e harness', () => {
   const tempDir = useTempDir()
-  let browser: Browser
-  let harness: Harness | undefined
-  let app: AppWindow | undefined
-
-  beforeAll(async () => {
-    browser = await launchChromium()
-  })
-  afterEach(async () => {
-    await app?.close()
-    await harness?.close()
-    app = harness = undefined
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
+  const session = useChromiumSession()
 
   async function open() {
-    harness = await startHarness({ databasePath: join(tempDir(), 'store.sqlite') })
-    app = await openApp(browser, harness)
-    return { harness, page: app.page, app }
+    const { harness, window, page } = await session.start({
+      databasePath: join(tempDir(), 'store.sqlite')
+    })
+    return { harness, page, app: window }
   }
 
   it('serves the renderer and the bridge bundle with their content types', async () => {

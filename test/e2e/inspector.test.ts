@@ -7,46 +7,31 @@ import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { StoredBuild } from '@shared/context'
 import { useTempDir } from '../support/tempDir'
-import { openApp } from './harness/browser'
+import { animationsDone, byTestId, isInView } from './harness/page'
+import { eventually } from './harness/poll'
+import type { Harness } from './harness/server'
+import { useChromiumSession } from './harness/session'
+import { chatUi } from './harness/ui'
 
 /** Just the browser globals these tests touch (the file is type-checked without the DOM lib). */
 type PageGlobals = typeof globalThis & {
   navigator: { clipboard: { readText(): Promise<string> } }
-  document: { getAnimations(): { finished: Promise<unknown> }[] }
 }
 
 /** Switches light/dark and waits for the colour transitions, so a screenshot shows the result. */
 async function setColorScheme(page: Page, colorScheme: 'light' | 'dark') {
   await page.emulateMedia({ colorScheme })
-  await page.evaluate(() =>
-    Promise.all((globalThis as PageGlobals).document.getAnimations().map((a) => a.finished))
-  )
+  await animationsDone(page)
 }
-import { useChromiumSession } from './harness/session'
-import { startHarness, type Harness } from './harness/server'
 
 const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
 const HAN = /\p{Script=Han}/u
-
-/** Auto-waiting assertion: retries until it holds, never sleeps a fixed time. */
-const eventually = <T>(read: () => T | Promise<T>, timeout = 15_000) =>
-  expect.poll(read, { timeout, interval: 50 })
-
-const byTestId = (testId: string, attributes: Record<string, string | number> = {}) =>
-  `[data-testid="${testId}"]${Object.entries(attributes)
-    .map(([name, value]) => `[data-${name}="${value}"]`)
-    .join('')}`
 
 /** The inspector's and the chat's stable test ids, as locators. */
 function ui(page: Page) {
   const panel = page.getByTestId('inspector-panel')
   return {
-    thread: (id: string) => page.locator(byTestId('thread-item', { 'thread-id': id })),
-    activeThread: page.locator(byTestId('thread-item', { active: 'true' })),
-    message: (id: string | number) => page.locator(byTestId('message', { 'message-id': id })),
-    messages: page.getByTestId('message'),
-    composer: page.getByTestId('composer-input'),
-    languageSelect: page.getByTestId('language-select'),
+    ...chatUi(page),
     panel,
     source: panel.getByTestId('inspector-source'),
     budgetBar: panel.getByTestId('budget-bar'),
@@ -72,14 +57,6 @@ function ui(page: Page) {
   }
 }
 
-/** True when the element's box lies (at least partly) inside the scrolled message list. */
-async function isInView(target: Locator, container: Locator): Promise<boolean> {
-  if ((await target.count()) === 0) return false
-  const [box, frame] = await Promise.all([target.boundingBox(), container.boundingBox()])
-  if (!box || !frame) return false
-  return box.y < frame.y + frame.height && box.y + box.height > frame.y
-}
-
 const numberAttribute = async (locator: Locator, name: string): Promise<number> =>
   Number(await locator.getAttribute(name))
 
@@ -95,18 +72,18 @@ describe('token-budget inspector, end to end in Chromium', () => {
 
   /** A harness with one thread seeded through the real services, and the app opened on it. */
   async function start(seed: (harness: Harness) => Promise<string>) {
-    const harness = await startHarness({ databasePath: join(tempDir(), 'store.sqlite') })
-    open.harness = harness
-    const threadId = await seed(harness)
-    const window = await openApp(session.browser(), harness)
-    open.window = window
-    const app = ui(window.page)
+    let threadId = ''
+    const { harness, window, page } = await session.start(
+      { databasePath: join(tempDir(), 'store.sqlite') },
+      { seed: async (h) => (threadId = await seed(h)) }
+    )
+    const app = ui(page)
     await app.thread(threadId).click()
     await eventually(() => app.activeThread.getAttribute('data-thread-id')).toBe(threadId)
     await app.inputItem.waitFor()
     // Builds of later sends arrive as events: wait until the page listens.
     await eventually(() => harness.eventClientCount()).toBeGreaterThan(0)
-    return { harness, window, app, page: window.page, threadId }
+    return { harness, window, app, page, threadId }
   }
 
   async function seedThread(harness: Harness, title: string, contents: string[]) {

@@ -9,39 +9,23 @@
  */
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startScriptedProvider, type ScriptedProvider } from '../support/scriptedProvider'
+import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../support/tempDir'
-import { openApp } from './harness/browser'
+import { animationsDone, byTestId } from './harness/page'
+import { eventually } from './harness/poll'
+import { configureProvider, scriptedProviderForm } from './harness/providerForm'
+import { useScriptedProvider } from './harness/scripted'
+import type { Harness } from './harness/server'
 import { useChromiumSession } from './harness/session'
-import { startHarness, type Harness } from './harness/server'
+import { activeThreadId, chatUi, memoryUi } from './harness/ui'
 
 const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
 const KEY = 'sk-e2e-Extraction-Key-31'
+const MODEL = { id: 'scripted-model', contextWindow: 32_000, maxOutput: 1_000 }
 const HAN = /\p{Script=Han}/u
-
-/** Auto-waiting assertion: retries until it holds, never sleeps a fixed time. */
-const eventually = <T>(read: () => T | Promise<T>, timeout = 15_000) =>
-  expect.poll(read, { timeout, interval: 50 })
-
-/** Just the browser globals these tests touch (the file is type-checked without the DOM lib). */
-type PageGlobals = typeof globalThis & {
-  document: { getAnimations(): { finished: Promise<unknown> }[] }
-}
-
-/** Waits for running animations and transitions, so a screenshot shows the resting state. */
-const settle = (page: Page) =>
-  page.evaluate(() =>
-    Promise.all((globalThis as PageGlobals).document.getAnimations().map((a) => a.finished))
-  )
 
 /** A note's visible text on one line (label, content and action are separate boxes). */
 const lineOf = async (locator: Locator) => (await locator.innerText()).replace(/\s+/g, ' ').trim()
-
-const byTestId = (testId: string, attributes: Record<string, string | number> = {}) =>
-  `[data-testid="${testId}"]${Object.entries(attributes)
-    .map(([name, value]) => `[data-${name}="${value}"]`)
-    .join('')}`
 
 /** The scripted model's answer to an extraction request. */
 const extractionAnswer = (content: string, category: 'user_preference' | 'fact') => ({
@@ -66,87 +50,36 @@ function ui(page: Page) {
   const panel = page.getByTestId('inspector-panel')
   const manager = page.getByTestId('memory-manager')
   return {
+    ...chatUi(page),
+    ...memoryUi(page),
     newThread: page.getByTestId('new-thread').first(),
-    thread: (id: string) => page.locator(byTestId('thread-item', { 'thread-id': id })),
-    activeThread: page.locator(byTestId('thread-item', { active: 'true' })),
-    message: (id: string) => page.locator(byTestId('message', { 'message-id': id })),
     userMessages: page.locator(byTestId('message', { role: 'user' })),
     replies: page.locator(byTestId('message', { role: 'assistant' })),
     streaming: page.getByTestId('streaming-reply'),
-    sendButton: page.getByTestId('send-button'),
-    composer: page.getByTestId('composer-input'),
-    languageSelect: page.getByTestId('language-select'),
-    status: page.getByTestId('memory-status'),
-    openMemory: page.getByTestId('open-memory'),
-    panel,
-    retrieved: (id: string) => panel.locator(byTestId('trace-item', { section: 'retrieved', id })),
     tab: (name: 'items' | 'settings' | 'history') => panel.getByTestId(`tab-${name}`),
     payloadToggle: panel.getByTestId('payload-toggle'),
     payloadMessages: panel.getByTestId('payload-message'),
-    manager,
     closeManager: manager.getByTestId('memory-close'),
-    memoryItem: (id: string) => manager.locator(byTestId('memory-item', { 'memory-id': id })),
-    statusPanel: manager.getByTestId('memory-status-panel'),
     autoExtract: manager.getByTestId('memory-auto-extract')
   }
 }
 type Ui = ReturnType<typeof ui>
 
-async function activeThreadId(app: Ui): Promise<string> {
-  await app.activeThread.waitFor()
-  const id = await app.activeThread.getAttribute('data-thread-id')
-  if (!id) throw new Error('The active thread item has no data-thread-id')
-  return id
-}
-
-/** Configures the scripted provider in the settings dialog and makes its model the default. */
-async function configureProvider(page: Page, baseUrl: string) {
-  await page.getByTestId('open-provider-settings').click()
-  const dialog = page.getByTestId('provider-settings')
-  await dialog.waitFor()
-  await dialog.getByTestId('provider-kind').selectOption('openai-compatible')
-  await dialog.getByTestId('provider-name').fill('Scripted')
-  await dialog.getByTestId('provider-base-url').fill(baseUrl)
-  await dialog.getByTestId('provider-api-key').fill(KEY)
-  await dialog.getByTestId('provider-model-add').click()
-  await dialog.getByTestId('provider-model-id').fill('scripted-model')
-  await dialog.getByTestId('provider-model-window').fill('32000')
-  await dialog.getByTestId('provider-model-max-output').fill('1000')
-  await dialog.getByTestId('provider-save').click()
-  await dialog.getByTestId('provider-saved').waitFor()
-  const option = dialog.getByTestId('default-model-select').locator('option').nth(1)
-  await dialog
-    .getByTestId('default-model-select')
-    .selectOption((await option.getAttribute('value'))!)
-  await dialog.getByTestId('provider-settings-close').click()
-  await dialog.waitFor({ state: 'detached' })
-}
-
 describe('automatic memory extraction, end to end in Chromium with the real model', () => {
   const tempDir = useTempDir()
   const session = useChromiumSession()
   const { open } = session
-  let server: ScriptedProvider
-
-  beforeAll(async () => {
-    server = await startScriptedProvider({ requiredKey: KEY })
-  })
-  afterAll(async () => {
-    await server?.close()
-  })
+  const scripted = useScriptedProvider({ requiredKey: KEY })
 
   async function start() {
-    const harness = await startHarness({
+    const { harness, window, page } = await session.start({
       databasePath: join(tempDir(), 'store.sqlite'),
       embeddings: true
     })
-    open.harness = harness
-    const window = await openApp(session.browser(), harness)
-    open.window = window
-    const app = ui(window.page)
+    const app = ui(page)
     await eventually(() => app.status.getAttribute('data-state'), 60_000).toBe('ready')
     await eventually(() => harness.eventClientCount()).toBeGreaterThan(0)
-    return { harness, window, app, page: window.page }
+    return { harness, window, app, page }
   }
 
   /**
@@ -154,7 +87,7 @@ describe('automatic memory extraction, end to end in Chromium with the real mode
    * the turn started finished in main. Returns the user message's and the reply's ids.
    */
   async function turn(harness: Harness, app: Ui, text: string, reply: string) {
-    server.enqueue({ type: 'reply', chunks: [reply] })
+    scripted().enqueue({ type: 'reply', chunks: [reply] })
     const replies = await app.replies.count()
     await app.composer.fill(text)
     await app.composer.press('Enter')
@@ -212,12 +145,13 @@ describe('automatic memory extraction, end to end in Chromium with the real mode
   }
 
   it('notes preferences under the message, recalls them in a new thread, forgets, undoes and can be switched off', async () => {
+    const server = scripted()
     const { harness, window, app, page } = await start()
 
     await app.newThread.click()
     await app.composer.waitFor()
     const threadA = await activeThreadId(app)
-    await configureProvider(page, server.v1)
+    await configureProvider(page, scriptedProviderForm(server.v1, KEY, MODEL))
 
     // --- Thread A, a preference in Chinese: extracted, saved and shown under the message -----
     server.extraction = extractionAnswer(OAT_MEMORY, 'user_preference')
@@ -258,14 +192,14 @@ describe('automatic memory extraction, end to end in Chromium with the real mode
     expect(await app.message(oat.userId).getByTestId('extracted-memory').count()).toBe(1)
     expect(harness.services.memory.list({}).total).toBe(2)
     window.assertHealthy()
-    await settle(page)
+    await animationsDone(page)
     await window.screenshot(join(SCREENSHOTS, 'memory-extraction-en.png'))
 
     // The same notes in Chinese.
     await app.languageSelect.selectOption('zh-CN')
     await eventually(() => lineOf(oatNote)).toContain(`已记住： ${OAT_MEMORY}`)
     expect(await oatNote.getByTestId('extracted-memory-forget').innerText()).toMatch(HAN)
-    await settle(page)
+    await animationsDone(page)
     await window.screenshot(join(SCREENSHOTS, 'memory-extraction-zh-CN.png'))
     await app.languageSelect.selectOption('en')
     await eventually(() => lineOf(oatNote)).toContain('Remembered:')

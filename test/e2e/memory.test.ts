@@ -9,32 +9,14 @@ import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../support/tempDir'
-import { openApp } from './harness/browser'
+import { animationsDone, byTestId, isInView } from './harness/page'
+import { eventually } from './harness/poll'
+import type { Harness } from './harness/server'
 import { useChromiumSession } from './harness/session'
-import { startHarness, type Harness } from './harness/server'
+import { activeThreadId, chatUi, lastMessageId, memoryUi } from './harness/ui'
 
 const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
 const HAN = /\p{Script=Han}/u
-
-/** Auto-waiting assertion: retries until it holds, never sleeps a fixed time. */
-const eventually = <T>(read: () => T | Promise<T>, timeout = 15_000) =>
-  expect.poll(read, { timeout, interval: 50 })
-
-/** Just the browser globals these tests touch (the file is type-checked without the DOM lib). */
-type PageGlobals = typeof globalThis & {
-  document: { getAnimations(): { finished: Promise<unknown> }[] }
-}
-
-/** Waits for running CSS transitions (a highlight fading), so a screenshot shows the result. */
-const transitionsDone = (page: Page) =>
-  page.evaluate(() =>
-    Promise.all((globalThis as PageGlobals).document.getAnimations().map((a) => a.finished))
-  )
-
-const byTestId = (testId: string, attributes: Record<string, string | number> = {}) =>
-  `[data-testid="${testId}"]${Object.entries(attributes)
-    .map(([name, value]) => `[data-${name}="${value}"]`)
-    .join('')}`
 
 // Wording checked against the real model: the question shares no word with the preference
 // and still passes the calibrated 0.6 threshold (see docs/MEMORY.md for the model's limits).
@@ -50,48 +32,23 @@ function ui(page: Page) {
   const panel = page.getByTestId('inspector-panel')
   const manager = page.getByTestId('memory-manager')
   return {
+    ...chatUi(page),
+    ...memoryUi(page),
     newThread: page.getByTestId('new-thread'),
-    thread: (id: string) => page.locator(byTestId('thread-item', { 'thread-id': id })),
-    activeThread: page.locator(byTestId('thread-item', { active: 'true' })),
-    messages: page.getByTestId('message'),
-    message: (id: string | number) => page.locator(byTestId('message', { 'message-id': id })),
-    messageList: page.getByTestId('message-list'),
-    composer: page.getByTestId('composer-input'),
     noModelNotice: page.getByTestId('notice-no-model'),
     search: page.getByTestId('search-input'),
     searchHits: page.getByTestId('search-hit'),
     semanticHit: (messageId: string) =>
       page.locator(byTestId('semantic-hit', { 'message-id': messageId })),
-    languageSelect: page.getByTestId('language-select'),
-    status: page.getByTestId('memory-status'),
-    openMemory: page.getByTestId('open-memory'),
-    panel,
-    retrieved: (id: string) => panel.locator(byTestId('trace-item', { section: 'retrieved', id })),
     warnings: panel.getByTestId('build-warning'),
-    manager,
     memoryItems: manager.getByTestId('memory-item'),
-    memoryItem: (id: string) => manager.locator(byTestId('memory-item', { 'memory-id': id })),
     memorySearch: manager.getByTestId('memory-search'),
     categoryFilter: manager.getByTestId('memory-category-filter'),
-    statusPanel: manager.getByTestId('memory-status-panel'),
     undo: manager.getByTestId('memory-undo'),
     editor: manager.getByTestId('memory-editor')
   }
 }
 type Ui = ReturnType<typeof ui>
-
-async function activeThreadId(app: Ui): Promise<string> {
-  await app.activeThread.waitFor()
-  const id = await app.activeThread.getAttribute('data-thread-id')
-  if (!id) throw new Error('The active thread item has no data-thread-id')
-  return id
-}
-
-async function lastMessageId(app: Ui): Promise<string | null> {
-  return (await app.messages.count()) === 0
-    ? null
-    : app.messages.last().getAttribute('data-message-id')
-}
 
 /** Sends through the composer; returns the new message's id once it is on screen. */
 async function send(app: Ui, text: string): Promise<string> {
@@ -128,14 +85,6 @@ async function expectRetrieved(app: Ui, draft: string, traceId: string): Promise
   return item
 }
 
-/** True when the element's box lies (at least partly) inside the scrolled container. */
-async function isInView(target: Locator, container: Locator): Promise<boolean> {
-  if ((await target.count()) === 0) return false
-  const [box, frame] = await Promise.all([target.boundingBox(), container.boundingBox()])
-  if (!box || !frame) return false
-  return box.y < frame.y + frame.height && box.y + box.height > frame.y
-}
-
 /** Lands on `messageId` in `threadId`, scrolled into view and briefly highlighted. */
 async function expectOpenedAt(app: Ui, threadId: string, messageId: string) {
   await app.manager.waitFor({ state: 'detached' })
@@ -152,18 +101,14 @@ describe('long-term memory, end to end in Chromium with the real model', () => {
 
   /** A harness running the real model, and the app once the model is ready. */
   async function start(seed?: (harness: Harness) => Promise<void>) {
-    const harness = await startHarness({
-      databasePath: join(tempDir(), 'store.sqlite'),
-      embeddings: true
-    })
-    open.harness = harness
-    await seed?.(harness)
-    const window = await openApp(session.browser(), harness)
-    open.window = window
-    const app = ui(window.page)
+    const { harness, window, page } = await session.start(
+      { databasePath: join(tempDir(), 'store.sqlite'), embeddings: true },
+      { seed }
+    )
+    const app = ui(page)
     await eventually(() => app.status.getAttribute('data-state'), 60_000).toBe('ready')
     await eventually(() => harness.eventClientCount()).toBeGreaterThan(0)
-    return { harness, window, app, page: window.page }
+    return { harness, window, app, page }
   }
 
   /** Everything queued is embedded, and the sidebar's status line says so. */
@@ -218,7 +163,7 @@ describe('long-term memory, end to end in Chromium with the real model', () => {
     expect(await teaRow.innerText()).toContain(TEA)
     expect(await app.statusPanel.innerText()).toContain('3 of 3 messages indexed')
     await eventually(() => teaRow.getAttribute('data-highlighted')).toBe('false')
-    await transitionsDone(window.page)
+    await animationsDone(window.page)
     await window.screenshot(join(SCREENSHOTS, 'memory-en.png'))
 
     // English: a question about coffee recalls the English preference.
@@ -323,7 +268,7 @@ describe('long-term memory, end to end in Chromium with the real model', () => {
     expect(await app.statusPanel.innerText()).toMatch(HAN)
     // The row added by hand is marked for a moment; the screenshot shows the resting state.
     await eventually(() => app.manager.locator('[data-highlighted="true"]').count()).toBe(0)
-    await transitionsDone(page)
+    await animationsDone(page)
     await window.screenshot(join(SCREENSHOTS, 'memory-zh-CN.png'))
 
     await origin.getByTestId('memory-origin-link').click()

@@ -6,29 +6,32 @@
  */
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  startScriptedProvider,
-  type RecordedRequest,
-  type Script,
-  type ScriptedProvider
-} from '../support/scriptedProvider'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Script } from '../support/scriptedProvider'
 import { useTempDir } from '../support/tempDir'
-import { openApp } from './harness/browser'
-import { startHarness } from './harness/server'
+import { sendAndWaitForReply, startNewThread } from './harness/chat'
+import { pollWithin } from './harness/poll'
+import { configureProvider, scriptedProviderForm } from './harness/providerForm'
+import {
+  chatRequests,
+  isSummaryRequest,
+  promptTokensOf,
+  turnOf,
+  useScriptedProvider
+} from './harness/scripted'
 import { useChromiumSession } from './harness/session'
 
 const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
 const KEY = 'sk-e2e-Summary-Key-Not-For-Renderer-58'
-/** The summary prompt's first words (src/main/context/summary/summaryPrompt.ts). */
-const SUMMARY_MARKER = 'You write the checkpoint summary of a conversation'
+/** A small window: a few long turns no longer fit, so the oldest fall out of it. */
+const SMALL_MODEL = { id: 'scripted-small', contextWindow: 2_000, maxOutput: 200 }
 const SUMMARY_TEXT =
   'Checkpoint E2E-7781: the user is planning a three-city rail trip and compared routes.'
 /** More long turns than this and the small window should long have overflowed. */
 const MAX_TURNS = 8
 
-/** Auto-waiting assertion: retries until it holds, never sleeps a fixed time. */
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000 })
+/** Auto-waiting assertion, with more time than usual: long turns and a background summary. */
+const eventually = pollWithin(20_000)
 
 /** A long user message (a few hundred tokens), different every turn. */
 const longMessage = (turn: number) =>
@@ -48,66 +51,19 @@ const replyChunks = (turn: number): string[] => [
   )
 ]
 
-const isSummaryRequest = (body: unknown) => JSON.stringify(body).includes(SUMMARY_MARKER)
-
-/** The conversation's requests, not the summary's. */
-const chatRequests = (server: ScriptedProvider): RecordedRequest[] =>
-  server.completions().filter((r) => !isSummaryRequest(r.body))
-
-/** The last user message of an OpenAI chat request body. */
-function lastUserText(body: unknown): string {
-  const messages = (body as { messages: { role: string; content: unknown }[] }).messages
-  const last = messages.filter((m) => m.role === 'user').at(-1)
-  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content)
-}
-
-async function configureProvider(page: Page, baseUrl: string) {
-  await page.getByTestId('open-provider-settings').click()
-  const dialog = page.getByTestId('provider-settings')
-  await dialog.waitFor()
-  await dialog.getByTestId('provider-kind').selectOption('openai-compatible')
-  await dialog.getByTestId('provider-name').fill('Scripted')
-  await dialog.getByTestId('provider-base-url').fill(baseUrl)
-  await dialog.getByTestId('provider-api-key').fill(KEY)
-  await dialog.getByTestId('provider-model-add').click()
-  await dialog.getByTestId('provider-model-id').fill('scripted-small')
-  // A small window: a few long turns no longer fit, so the oldest fall out of it.
-  await dialog.getByTestId('provider-model-window').fill('2000')
-  await dialog.getByTestId('provider-model-max-output').fill('200')
-  await dialog.getByTestId('provider-save').click()
-  await dialog.getByTestId('provider-saved').waitFor()
-  const option = dialog
-    .getByTestId('default-model-select')
-    .locator('option', { hasText: 'scripted-small' })
-  await dialog
-    .getByTestId('default-model-select')
-    .selectOption((await option.getAttribute('value'))!)
-  await eventually(() => dialog.getByTestId('default-model-select').inputValue()).toContain(
-    'scripted-small'
-  )
-  await dialog.getByTestId('provider-settings-close').click()
-  await dialog.waitFor({ state: 'detached' })
-}
-
-async function sendTurn(page: Page, turn: number) {
-  await page.getByTestId('composer-input').fill(longMessage(turn))
-  await page.getByTestId('send-button').click()
-  const reply = page.locator('[data-testid="message"][data-role="assistant"]').last()
-  await eventually(() => reply.innerText()).toContain(`Reply ${turn}:`)
-  await page.getByTestId('send-button').waitFor()
-}
+const sendTurn = (page: Page, turn: number) =>
+  sendAndWaitForReply(page, longMessage(turn), `Reply ${turn}:`, 20_000)
 
 describe('thread summary after a long conversation', () => {
   const tempDir = useTempDir()
-  const { browser, open } = useChromiumSession()
-  let server: ScriptedProvider
+  const session = useChromiumSession()
+  const scripted = useScriptedProvider({ requiredKey: KEY })
 
-  beforeAll(async () => {
-    server = await startScriptedProvider({ requiredKey: KEY })
+  beforeAll(() => {
+    const server = scripted()
     // Answers by what was asked, so the background summary never takes a chat turn's script.
     server.route = (body): Script => {
-      // A server reporting about what it received keeps the token calibration near 1.
-      const prompt = Math.round(JSON.stringify(body).length / 4)
+      const prompt = promptTokensOf(body)
       if (isSummaryRequest(body)) {
         // Slow, so the summary is stored after the turn's own preview refresh: only the
         // summary:changed event can then bring it into the inspector.
@@ -118,25 +74,19 @@ describe('thread summary after a long conversation', () => {
           chunkDelayMs: 800
         }
       }
-      const turn = Number(/^Turn (\d+)\./.exec(lastUserText(body))?.[1] ?? 0)
+      const turn = turnOf(body)
       return { type: 'reply', chunks: replyChunks(turn), usage: { prompt, completion: 150 } }
     }
   })
-  afterAll(async () => {
-    await server?.close()
-  })
 
   it('summarizes the turns that left the window, shows it at once and sends it next time', async () => {
-    const harness = (open.harness = await startHarness({
+    const server = scripted()
+    const { harness, window, page } = await session.start({
       databasePath: join(tempDir(), 'summary.sqlite'),
       summaryMinTokens: 300
-    }))
-    const app = (open.window = await openApp(browser(), harness))
-    const { page } = app
-    await page.getByTestId('new-thread').first().click()
-    await page.getByTestId('composer-input').waitFor()
-    await expect.poll(() => harness.eventClientCount()).toBeGreaterThan(0)
-    await configureProvider(page, server.v1)
+    })
+    await startNewThread(page, harness)
+    await configureProvider(page, scriptedProviderForm(server.v1, KEY, SMALL_MODEL))
 
     const panel = page.getByTestId('inspector-panel')
     const summaryRow = panel.locator('[data-testid="section-row"][data-section="summary"]')
@@ -169,8 +119,8 @@ describe('thread summary after a long conversation', () => {
     await eventually(async () =>
       Number(await summaryRow.getAttribute('data-used'))
     ).toBeGreaterThan(0)
-    app.assertHealthy()
-    await app.screenshot(join(SCREENSHOTS, 'summary-en.png'))
+    window.assertHealthy()
+    await window.screenshot(join(SCREENSHOTS, 'summary-en.png'))
 
     // The next turn sends it: in the request the server received and in that build's trace.
     const sentBefore = chatRequests(server).length
@@ -191,7 +141,7 @@ describe('thread summary after a long conversation', () => {
     expect(await summaryItem.getAttribute('data-section')).toBe('summary')
     await panel.getByTestId('payload-toggle').click()
     await eventually(() => panel.getByTestId('payload-view').innerText()).toContain(SUMMARY_TEXT)
-    app.assertHealthy()
+    window.assertHealthy()
     expect(harness.unexpectedErrors).toEqual([])
   })
 })

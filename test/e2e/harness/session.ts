@@ -1,7 +1,12 @@
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import { launchChromium, type AppWindow } from './browser'
-import type { Harness } from './server'
+import { launchChromium, openApp, type AppWindow, type OpenOptions } from './browser'
+import { startHarness, type Harness, type HarnessOptions } from './server'
+
+export interface StartOptions extends OpenOptions {
+  /** Fills the store through the real services before the page loads. */
+  seed?: (harness: Harness) => Promise<unknown>
+}
 
 /**
  * One Chromium per test file; the harness and app window a test opens go in `open` and are
@@ -10,6 +15,11 @@ import type { Harness } from './server'
 export function useChromiumSession(): {
   browser: () => Browser
   open: { harness?: Harness; window?: AppWindow }
+  /** Starts a harness and opens the app on it, both registered in `open`. */
+  start: (
+    options: HarnessOptions,
+    startOptions?: StartOptions
+  ) => Promise<{ harness: Harness; window: AppWindow; page: Page }>
 } {
   let browser: Browser | undefined
   const open: { harness?: Harness; window?: AppWindow } = {}
@@ -24,12 +34,19 @@ export function useChromiumSession(): {
   afterAll(async () => {
     await browser?.close()
   })
+  const running = () => {
+    if (!browser)
+      throw new Error('Chromium is not running: useChromiumSession() outside a describe?')
+    return browser
+  }
   return {
-    browser: () => {
-      if (!browser)
-        throw new Error('Chromium is not running: useChromiumSession() outside a describe?')
-      return browser
-    },
-    open
+    browser: running,
+    open,
+    async start(options, { seed, ...openOptions } = {}) {
+      const harness = (open.harness = await startHarness(options))
+      await seed?.(harness)
+      const window = (open.window = await openApp(running(), harness, openOptions))
+      return { harness, window, page: window.page }
+    }
   }
 }
