@@ -13,9 +13,11 @@ export const MIN_RECALL_LIMIT = 20
 /** Past this, a longer list mostly adds search time (each list reads at least this many). */
 export const MAX_RECALL_LIMIT = 100
 /**
- * Of the recent share, the part the window is certain to fill with the newest messages: the
- * rest absorbs the token correction's drift, message framing and a tool-call group that does
- * not fit whole.
+ * Of the recent share, the part the window is certain to fill with the newest messages. The
+ * window gets at least its whole share (less pinned messages; only a mandatory item over
+ * budget can reclaim from it, and reclaiming takes the summary and recall first), and it
+ * charges each message the stored count times the correction, as computed here. A tool-call
+ * group straddling the boundary is cut short here too (tool messages are never recalled).
  */
 const CERTAIN_WINDOW_SHARE = 1
 
@@ -41,7 +43,7 @@ export function recallLimit(
 
 /**
  * The messages the recent window is certain to send: pinned ones, and the newest that fit in
- * 80 % of its share after pinned messages and the token correction, never one the summary
+ * its share after pinned messages and the token correction, never one the summary
  * covers (seq <= `summarizedThrough`). Recalling them would only produce duplicates, which take
  * candidate slots from older messages and make the retrieved section claim budget it will not
  * use.

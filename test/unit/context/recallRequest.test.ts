@@ -30,17 +30,17 @@ describe('the recall limit', () => {
 })
 
 describe('messages the window certainly sends', () => {
-  it('takes the newest messages that fit in 80 % of the recent share', () => {
-    expect(certainlySentIds(thread(50), 1000)).toEqual([50, 49, 48, 47, 46, 45, 44, 43])
-    expect(certainlySentIds(thread(50), 1000, { correction: 2 })).toEqual([50, 49, 48, 47])
+  it('takes the newest messages that fit in the recent share', () => {
+    expect(certainlySentIds(thread(50), 1000)).toEqual([50, 49, 48, 47, 46, 45, 44, 43, 42, 41])
+    expect(certainlySentIds(thread(50), 1000, { correction: 2 })).toEqual([50, 49, 48, 47, 46])
     expect(certainlySentIds([], 1000)).toEqual([])
   })
 
   it('counts pinned messages first, skips excluded ones and never crosses the summary', () => {
     const messages = thread(50)
-    messages[9] = { ...messages[9]!, pinned: true } // id 10, 100 tokens of the 800
+    messages[9] = { ...messages[9]!, pinned: true } // id 10, 100 tokens of the 1,000
     messages[48] = { ...messages[48]!, excluded: true } // id 49: not sent, costs nothing
-    expect(certainlySentIds(messages, 1000)).toEqual([10, 50, 48, 47, 46, 45, 44, 43])
+    expect(certainlySentIds(messages, 1000)).toEqual([10, 50, 48, 47, 46, 45, 44, 43, 42, 41])
     // Everything up to seq 47 is summarised: only what follows is the window's.
     expect(certainlySentIds(thread(50), 1000, { summarizedThrough: 47 })).toEqual([50, 49, 48])
   })
@@ -50,8 +50,8 @@ describe('messages the window certainly sends', () => {
     if (!resolved.ok) throw new Error('config')
     const request = recallRequest(resolved.config, thread(500, 30))
     expect(request.limit).toBe(60)
-    // 80 % of the 2,200-token recent share: 58 messages of 30 tokens.
-    expect(request.excludeMessageIds).toHaveLength(58)
+    // The 2,200-token recent share: 73 messages of 30 tokens.
+    expect(request.excludeMessageIds).toHaveLength(73)
     expect(request.excludeMessageIds[0]).toBe(500)
     expect(recallRequest(resolved.config, []).excludeMessageIds).toEqual([])
   })
