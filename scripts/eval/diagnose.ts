@@ -9,7 +9,7 @@
  *   term occurs); a full-text hit under the floor is kept by the search on its text rank;
  * - its rank in what MemoryService.search returns at the largest recall limit (100): is it in
  *   the 20, 60 or 100 ContextService asks for (recallRequest.ts: 60 for a long thread at
- *   4,000 tokens, 100 from about 6,000 or in a new thread)?
+ *   4,000 tokens, 100 from about 7,000 or in a new thread)?
  */
 import { calibratedSimilarity } from '../../src/main/workers/embeddingModels'
 import { matchedShare, orExpression, recallTerms } from '../../src/main/services/memoryRanking'
