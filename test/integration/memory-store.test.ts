@@ -204,11 +204,15 @@ describe('the memory channels', () => {
     })
     expect(await registry.invoke('memory:getSettings', undefined)).toEqual({
       ok: true,
-      data: { modelFolder: null, allowDownload: true }
+      data: { modelFolder: null, allowDownload: true, autoExtract: true }
     })
     expect(await registry.invoke('memory:updateSettings', { allowDownload: false })).toMatchObject({
       ok: true,
-      data: { allowDownload: false }
+      data: { allowDownload: false, autoExtract: true }
+    })
+    expect(await registry.invoke('memory:updateSettings', { autoExtract: 'no' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' }
     })
   })
 })

@@ -68,4 +68,26 @@ describe('the recall request of a build', () => {
     // The whole thread fits in the recent share: recall is asked for nothing from it.
     expect(large.excludeMessageIds).toHaveLength(stored.length)
   })
+
+  it('never recalls the message being answered', async () => {
+    const setup = memoryServicesIn(tempDir())
+    open.push(setup)
+    const { services } = setup
+    const thread = services.threads.create('Lighthouse')
+    // Long enough that the window cannot hold them all: recall is asked about older turns.
+    for (let i = 1; i <= 30; i++) await services.chat.send(thread.id, sentence(i))
+    services.context.updateConfig('thread', { totalBudget: 1_500 }, thread.id)
+
+    const outcome = await services.chat.send(
+      thread.id,
+      'Which lighthouse keeper logbook mentioned the zebra-striped ferry?'
+    )
+    const recalledIds = outcome.build?.context.trace
+      .filter((t) => t.section === 'retrieved' && t.kind === 'message')
+      .map((t) => t.id)
+    expect(recalledIds).not.toContain(String(outcome.message.id))
+    expect(
+      outcome.build?.context.messages.filter((m) => m.content.includes('zebra-striped ferry'))
+    ).toHaveLength(1)
+  })
 })

@@ -73,6 +73,17 @@ export interface BuildTurnOptions {
   retry?: boolean
 }
 
+/** What one build reads from the thread, besides the configuration. */
+interface TurnData {
+  threadId: string
+  /** The window's candidates, oldest first. */
+  messages: Message[]
+  input: string
+  taskState: ActiveTaskState | undefined
+  /** Stored messages that must not come back as recalled items (the input itself, say). */
+  notRecalled: number[]
+}
+
 /** Provider prompt tokens / our count is smoothed with this weight for the newest reply. */
 const CALIBRATION_WEIGHT = 0.5
 
@@ -131,7 +142,10 @@ export class ContextService {
   ): Promise<BuiltContext> {
     const config = this.configFor(threadId, whatIf ?? {})
     const messages = this.deps.cache.get(threadId)
-    return this.build(threadId, messages, draft, this.taskState(threadId), config)
+    return this.build(
+      { threadId, messages, input: draft, taskState: this.taskState(threadId), notRecalled: [] },
+      config
+    )
   }
 
   /**
@@ -147,12 +161,16 @@ export class ContextService {
       threadId,
       options.totalBudget === undefined ? {} : { totalBudget: options.totalBudget }
     )
-    // Everything before the input; a regenerated turn's earlier replies come after it.
-    const history = this.deps.cache
-      .get(threadId)
-      .filter((m) => m.id !== message.id && m.seq < message.seq)
+    // Everything before the input; a regenerated turn's earlier replies come after it. Neither
+    // the input nor those replies may come back as recalled messages.
+    const all = this.deps.cache.get(threadId)
+    const history = all.filter((m) => m.id !== message.id && m.seq < message.seq)
+    const notRecalled = all.filter((m) => m.seq >= message.seq).map((m) => m.id)
     const before = this.taskState(threadId)
-    const context = await this.build(threadId, history, message.content, before, config)
+    const context = await this.build(
+      { threadId, messages: history, input: message.content, taskState: before, notRecalled },
+      config
+    )
 
     if (!options.retry) {
       const tasks = new ActiveTaskTracker(before)
@@ -221,14 +239,8 @@ export class ContextService {
    * The build, kept under SAFETY_SHARE of the model's window (see windowSafetyNet): first by
    * capping the total budget, then by sending only the ends of an input too big on its own.
    */
-  private async build(
-    threadId: string,
-    messages: Message[],
-    input: string,
-    taskState: ActiveTaskState | undefined,
-    config: ContextConfig
-  ): Promise<BuiltContext> {
-    const first = await this.buildOnce(threadId, messages, input, taskState, config)
+  private async build(turn: TurnData, config: ContextConfig): Promise<BuiltContext> {
+    const first = await this.buildOnce(turn, config)
     if (!overSafetyLimit(first)) return first
     const report: SafetyNetReport = {
       neededTokens: first.tokenStats.total,
@@ -239,11 +251,11 @@ export class ContextService {
     let capped = config
     if (first.tokenStats.budget > safetyLimit(first)) {
       capped = { ...config, totalBudget: safetyLimit(first) }
-      context = await this.buildOnce(threadId, messages, input, taskState, capped)
+      context = await this.buildOnce(turn, capped)
       report.shrunk = true
     }
     const counter = tokenCounterFor(config.model)
-    let sent = input
+    let sent = turn.input
     // Framing and the correction factor make the input's cost differ from its text's count;
     // scale by what the build measured, and aim a little lower on each further try.
     for (let attempt = 1; attempt <= 3 && overSafetyLimit(context); attempt++) {
@@ -252,25 +264,22 @@ export class ContextService {
       const goal = Math.floor(
         (counter.count(sent) * allowance * (1 - 0.02 * attempt)) / inputTokensOf(context)
       )
-      sent = trimMiddle(input, goal, counter)
-      context = await this.buildOnce(threadId, messages, sent, taskState, capped)
+      sent = trimMiddle(turn.input, goal, counter)
+      context = await this.buildOnce({ ...turn, input: sent }, capped)
       report.trimmedFrom = inputTokensOf(first)
     }
     return recordSafetyNet(context, report)
   }
 
-  private async buildOnce(
-    threadId: string,
-    messages: Message[],
-    input: string,
-    taskState: ActiveTaskState | undefined,
-    config: ContextConfig
-  ): Promise<BuiltContext> {
+  private async buildOnce(turn: TurnData, config: ContextConfig): Promise<BuiltContext> {
+    const { threadId, messages, input, taskState } = turn
     const summary = this.deps.summary?.(threadId) ?? null
     // As many candidates as the retrieved section could place at this budget, none that the
     // window sends anyway (recallRequest.ts).
+    const request = recallRequest(config, messages, summary?.lastMessageSeq)
     const recall = await recallMemories(this.deps.memory, input, {
-      ...recallRequest(config, messages, summary?.lastMessageSeq),
+      limit: request.limit,
+      excludeMessageIds: [...request.excludeMessageIds, ...turn.notRecalled],
       timeoutMs: MEMORY_TIMEOUT_MS,
       threadId
     })
