@@ -45,7 +45,11 @@ export function vectorOnlyRecall(memory: MemoryService): MemorySearch {
           ...toCandidate(hit),
           score: Math.round((hit.similarity ?? 0) * 1000) / 1000
         })),
-        warnings: result.warnings.map((message) => ({ code: 'upstream' as const, message }))
+        warnings: result.warnings.map((memory) => ({
+          code: 'upstream' as const,
+          message: memory.message,
+          memory
+        }))
       }
     }
   }

@@ -162,6 +162,33 @@ export type WarningCode =
 export interface BuildWarning {
   code: WarningCode
   message: string
+  /** An `upstream` warning from memory search: what happened, in fields the UI can translate. */
+  memory?: MemoryWarning
+}
+
+/**
+ * Why memory search matched words only (the model is missing, loading, downloading, broken or
+ * indexing; the query could not be embedded in time) or did not run for this build.
+ */
+export type MemoryWarningCode =
+  | 'no_model'
+  | 'loading'
+  | 'downloading'
+  | 'unavailable'
+  | 'indexing'
+  | 'embed_slow'
+  | 'embed_failed'
+  | 'search_timeout'
+  | 'search_failed'
+
+export interface MemoryWarning {
+  code: MemoryWarningCode
+  /** The same in English, for logs and the CLI. */
+  message: string
+  /** The error behind `unavailable`, `embed_failed` and `search_failed`. */
+  reason?: string
+  /** The limit that `embed_slow` and `search_timeout` ran into. */
+  ms?: number
 }
 
 export interface BuildMetadata {

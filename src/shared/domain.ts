@@ -1,5 +1,5 @@
 /** Plain data shapes shared by main, preload and renderer. No behaviour lives here. */
-import type { StoredBuild } from './context'
+import type { MemoryWarning, StoredBuild } from './context'
 import type { ChatUsage, ModelRef, ProviderErrorInfo } from './providers'
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
@@ -276,7 +276,7 @@ export interface MemorySearchResult {
   hits: MemorySearchHit[]
   /** `text_only` when no model is loaded or the query could not be embedded in time. */
   mode: 'hybrid' | 'text_only'
-  warnings: string[]
+  warnings: MemoryWarning[]
   tookMs: number
 }
 
@@ -305,7 +305,7 @@ export interface MemoryStatus {
     reembedding: boolean
   }
   /** Why recall is degraded, if it is (shown by the inspector). */
-  warning: string | null
+  warning: MemoryWarning | null
 }
 
 /** Where the model comes from on this machine (settings key `memory`). */

@@ -87,7 +87,8 @@ describe('building the request for a send', () => {
     const { build } = await services.chat.send(thread.id, 'anything')
     expect(build?.context.metadata.warnings).toContainEqual({
       code: 'upstream',
-      message: 'Memory search took over 500 ms; sent without memories.'
+      message: 'Memory search took over 500 ms; sent without memories.',
+      memory: { code: 'search_timeout', message: 'Memory search took over 500 ms.', ms: 500 }
     })
   }, 15_000)
 

@@ -118,7 +118,8 @@ describe('degraded recall', () => {
     expect(performance.now() - started).toBeLessThan(1_000)
     expect(built.metadata.warnings).toContainEqual({
       code: 'upstream',
-      message: expect.stringMatching(/could not be embedded within \d+ ms; full-text results only/)
+      message: expect.stringMatching(/could not be embedded within \d+ ms; full-text results only/),
+      memory: expect.objectContaining({ code: 'embed_slow', ms: expect.any(Number) })
     })
     // Full text still found the earlier message ("素食者").
     expect(retrieved(built).map((t) => t.preview)).toContain('我是素食者，从来不吃肉。')
@@ -133,7 +134,8 @@ describe('degraded recall', () => {
     const outcome = await setup.services.chat.send(thread.id, 'Hello again')
     expect(outcome.build?.context.metadata.warnings).toContainEqual({
       code: 'upstream',
-      message: 'Memory search took over 500 ms; sent without memories.'
+      message: 'Memory search took over 500 ms; sent without memories.',
+      memory: { code: 'search_timeout', message: 'Memory search took over 500 ms.', ms: 500 }
     })
   })
 
@@ -144,14 +146,21 @@ describe('degraded recall', () => {
     const status = services.memory.status()
     expect(status.model.state).toBe('idle')
     expect(status.index.pendingMessages).toBe(1)
-    expect(status.warning).toMatch(/full text only/)
+    expect(status.warning).toEqual({
+      code: 'no_model',
+      message: 'No embedding model is configured; memory search uses full text only.'
+    })
 
     const fresh = services.threads.create()
     const built = await services.context.preview(fresh.id, '素食者可以吃什么？')
     expect(retrieved(built).map((t) => t.preview)).toContain('我是素食者，从来不吃肉。')
     expect(built.metadata.warnings).toContainEqual({
       code: 'upstream',
-      message: 'No embedding model is configured; memory search uses full text only.'
+      message: 'No embedding model is configured; memory search uses full text only.',
+      memory: {
+        code: 'no_model',
+        message: 'No embedding model is configured; memory search uses full text only.'
+      }
     })
   })
 
@@ -163,7 +172,8 @@ describe('degraded recall', () => {
     await new Promise((resolve) => setTimeout(resolve, 20))
     const status = services.memory.status()
     expect(status.model.state).toBe('unavailable')
-    expect(status.warning).toMatch(/could not be loaded/)
+    expect(status.warning).toMatchObject({ code: 'unavailable', reason: expect.any(String) })
+    expect(status.warning?.message).toMatch(/could not be loaded/)
     expect(logged.some((l) => l.includes('could not be loaded'))).toBe(true)
     const thread = services.threads.create()
     const outcome = await services.chat.send(thread.id, 'Still works')

@@ -311,7 +311,10 @@ describe('memory status', () => {
         'memory:status',
         status({
           model: { state: 'idle', id: null, dimension: null, error: null, progress: [] },
-          warning: 'No embedding model is configured; memory search uses full text only.'
+          warning: {
+            code: 'no_model',
+            message: 'No embedding model is configured; memory search uses full text only.'
+          }
         })
       )
     )

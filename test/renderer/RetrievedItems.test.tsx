@@ -1,7 +1,7 @@
 import { act, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { BuildWarning, TraceEntry } from '@shared/context'
+import type { BuildWarning, MemoryWarning, TraceEntry } from '@shared/context'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { BuildMetadata } from '@renderer/features/inspector/BuildMetadata'
 import { TraceList } from '@renderer/features/inspector/TraceList'
@@ -102,36 +102,44 @@ describe("the inspector's retrieved items", () => {
 })
 
 describe('memory search warnings in the build', () => {
-  // Main's English sentences (memoryService.ts, memorySearch.ts), as a build records them.
-  const upstream = (message: string): BuildWarning => ({ code: 'upstream', message })
-  const cases: [string, string, string][] = [
+  // What main records (hybridSearch.ts, memorySearch.ts): a code with its numbers, and English.
+  const upstream = (memory?: MemoryWarning): BuildWarning => ({
+    code: 'upstream',
+    message: memory?.message ?? 'Something this version does not know.',
+    ...(memory && { memory })
+  })
+  const cases: [MemoryWarning, string, string][] = [
     [
-      'No embedding model is configured; memory search uses full text only.',
+      { code: 'no_model', message: 'No embedding model is configured.' },
       'No embedding model is set up: memory search matches words only, not meaning.',
       '未配置嵌入模型：记忆检索只按文字匹配，不理解语义。'
     ],
     [
-      'The embedding model is being downloaded; memory search uses full text only.',
+      { code: 'downloading', message: 'The embedding model is being downloaded.' },
       'The embedding model is being downloaded: memory search matches words only for now.',
       '正在下载嵌入模型：记忆检索暂时只按文字匹配。'
     ],
     [
-      'The embedding model could not be loaded (no such file: model.onnx); memory search uses full text only.',
+      {
+        code: 'unavailable',
+        message: 'The embedding model could not be loaded.',
+        reason: 'no such file: model.onnx'
+      },
       'The embedding model could not be loaded (no such file: model.onnx): memory search matches words only.',
       '无法加载嵌入模型（no such file: model.onnx）：记忆检索只按文字匹配。'
     ],
     [
-      'The query could not be embedded within 320 ms; full-text results only.',
+      { code: 'embed_slow', message: 'The query could not be embedded in time.', ms: 320 },
       'Your text could not be embedded within 320 ms: memory search matched words only.',
       '未能在 320 毫秒内为你的文字生成向量：本次记忆检索只按文字匹配。'
     ],
     [
-      'Memory search took over 500 ms; sent without memories.',
+      { code: 'search_timeout', message: 'Memory search took over 500 ms.', ms: 500 },
       'Memory search took over 500 ms and was skipped: this request has no memories.',
       '记忆检索超过 500 毫秒，已跳过：本次请求不含记忆。'
     ],
     [
-      'Memory search failed (database is locked); sent without memories.',
+      { code: 'search_failed', message: 'Memory search failed.', reason: 'database is locked' },
       'Memory search failed (database is locked): this request has no memories.',
       '记忆检索失败（database is locked）：本次请求不含记忆。'
     ]
@@ -139,10 +147,7 @@ describe('memory search warnings in the build', () => {
 
   it('say what happened in either language, with main’s English in the tooltip', async () => {
     const metadata = sampleBuild().metadata
-    metadata.warnings = [
-      ...cases.map(([english]) => upstream(english)),
-      upstream('Something this version does not know.')
-    ]
+    metadata.warnings = [...cases.map(([memory]) => upstream(memory)), upstream()]
     render(<BuildMetadata metadata={metadata} />)
     const shown = () => screen.getAllByTestId('build-warning')
 
@@ -150,7 +155,7 @@ describe('memory search warnings in the build', () => {
       ...cases.map(([, english]) => english),
       'Memory search did not run normally; hover for the details.'
     ])
-    expect(shown()[0]).toHaveAttribute('title', cases[0]![0])
+    expect(shown()[0]).toHaveAttribute('title', cases[0]![0].message)
 
     await act(() => i18n.changeLanguage('zh-CN'))
 

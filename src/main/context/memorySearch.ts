@@ -58,7 +58,12 @@ export async function recallMemories(
         warnings: [
           {
             code: 'upstream',
-            message: `Memory search took over ${options.timeoutMs} ms; sent without memories.`
+            message: `Memory search took over ${options.timeoutMs} ms; sent without memories.`,
+            memory: {
+              code: 'search_timeout',
+              message: `Memory search took over ${options.timeoutMs} ms.`,
+              ms: options.timeoutMs
+            }
           }
         ]
       }
@@ -70,7 +75,11 @@ export async function recallMemories(
     return {
       memories: [],
       warnings: [
-        { code: 'upstream', message: `Memory search failed (${reason}); sent without memories.` }
+        {
+          code: 'upstream',
+          message: `Memory search failed (${reason}); sent without memories.`,
+          memory: { code: 'search_failed', message: `Memory search failed (${reason}).`, reason }
+        }
       ]
     }
   } finally {

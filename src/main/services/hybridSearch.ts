@@ -5,6 +5,7 @@ import type {
   MemorySearchResult,
   MemorySearchScope
 } from '@shared/domain'
+import type { MemoryWarning } from '@shared/context'
 import { AppError } from '@shared/result'
 import type { MemoryRepository } from '../store/memoryRepository'
 import {
@@ -111,7 +112,7 @@ export class HybridSearch {
       throw new AppError('invalid_input', 'A thread-scoped search needs the thread.')
     }
     const exclude = new Set(options.excludeMessageIds ?? [])
-    const warnings: string[] = []
+    const warnings: MemoryWarning[] = []
     const text = query.trim()
     if (!text) return { hits: [], mode: 'text_only', warnings, tookMs: 0 }
 
@@ -121,10 +122,20 @@ export class HybridSearch {
       try {
         vector = await withDeadline(this.embedQuery(model, text), timeoutMs * 0.8)
       } catch (error) {
+        const ms = Math.round(timeoutMs * 0.8)
+        const reason = error instanceof Error ? error.message : String(error)
         warnings.push(
           error instanceof DeadlineError
-            ? `The query could not be embedded within ${Math.round(timeoutMs * 0.8)} ms; full-text results only.`
-            : `The query could not be embedded (${error instanceof Error ? error.message : String(error)}); full-text results only.`
+            ? {
+                code: 'embed_slow',
+                message: `The query could not be embedded within ${ms} ms; full-text results only.`,
+                ms
+              }
+            : {
+                code: 'embed_failed',
+                message: `The query could not be embedded (${reason}); full-text results only.`,
+                reason
+              }
         )
       }
     } else {
@@ -253,21 +264,34 @@ export class HybridSearch {
     }
   }
 
-  /** Why search is full text only right now, in words for the inspector. */
-  unavailableWarning(): string {
+  /** Why search is full text only right now (the inspector and the memory manager say it). */
+  unavailableWarning(): MemoryWarning {
     const status = this.deps.indexer.embedder()?.status()
+    const wordsOnly = 'memory search uses full text only.'
     switch (status?.state) {
       case undefined:
       case 'idle':
-        return 'No embedding model is configured; memory search uses full text only.'
+        return { code: 'no_model', message: `No embedding model is configured; ${wordsOnly}` }
       case 'loading':
-        return 'The embedding model is still loading; memory search uses full text only.'
+        return { code: 'loading', message: `The embedding model is still loading; ${wordsOnly}` }
       case 'downloading':
-        return 'The embedding model is being downloaded; memory search uses full text only.'
-      case 'unavailable':
-        return `The embedding model could not be loaded (${status.error ?? 'unknown error'}); memory search uses full text only.`
+        return {
+          code: 'downloading',
+          message: `The embedding model is being downloaded; ${wordsOnly}`
+        }
+      case 'unavailable': {
+        const reason = status.error ?? 'unknown error'
+        return {
+          code: 'unavailable',
+          message: `The embedding model could not be loaded (${reason}); ${wordsOnly}`,
+          reason
+        }
+      }
       case 'ready':
-        return 'The embedding model is preparing its index; memory search uses full text only.'
+        return {
+          code: 'indexing',
+          message: `The embedding model is preparing its index; ${wordsOnly}`
+        }
     }
   }
 

@@ -47,7 +47,11 @@ export function memoryRecall(memory: MemoryService): MemorySearch {
       })
       return {
         candidates: result.hits.map(toCandidate),
-        warnings: result.warnings.map((message) => ({ code: 'upstream' as const, message }))
+        warnings: result.warnings.map((memory) => ({
+          code: 'upstream' as const,
+          message: memory.message,
+          memory
+        }))
       }
     }
   }

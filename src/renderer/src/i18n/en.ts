@@ -422,7 +422,7 @@ export const en = {
       loadFailed: 'Could not read the memory status: {{message}}'
     },
     warnings: {
-      noModel: 'No embedding model is set up: memory search matches words only, not meaning.',
+      no_model: 'No embedding model is set up: memory search matches words only, not meaning.',
       loading: 'The embedding model is still loading: memory search matches words only for now.',
       downloading:
         'The embedding model is being downloaded: memory search matches words only for now.',
@@ -430,11 +430,13 @@ export const en = {
         'The embedding model could not be loaded ({{reason}}): memory search matches words only.',
       indexing:
         'The embedding model is preparing its index: memory search matches words only for now.',
-      slow: 'Your text could not be embedded within {{ms}} ms: memory search matched words only.',
-      embedFailed:
+      embed_slow:
+        'Your text could not be embedded within {{ms}} ms: memory search matched words only.',
+      embed_failed:
         'Your text could not be embedded ({{reason}}): memory search matched words only.',
-      timeout: 'Memory search took over {{ms}} ms and was skipped: this request has no memories.',
-      failed: 'Memory search failed ({{reason}}): this request has no memories.'
+      search_timeout:
+        'Memory search took over {{ms}} ms and was skipped: this request has no memories.',
+      search_failed: 'Memory search failed ({{reason}}): this request has no memories.'
     },
     settings: {
       title: 'Model settings',

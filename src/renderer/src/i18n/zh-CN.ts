@@ -408,15 +408,15 @@ export const zhCN: Translation = {
       loadFailed: '无法读取记忆状态：{{message}}'
     },
     warnings: {
-      noModel: '未配置嵌入模型：记忆检索只按文字匹配，不理解语义。',
+      no_model: '未配置嵌入模型：记忆检索只按文字匹配，不理解语义。',
       loading: '嵌入模型仍在加载：记忆检索暂时只按文字匹配。',
       downloading: '正在下载嵌入模型：记忆检索暂时只按文字匹配。',
       unavailable: '无法加载嵌入模型（{{reason}}）：记忆检索只按文字匹配。',
       indexing: '嵌入模型正在准备索引：记忆检索暂时只按文字匹配。',
-      slow: '未能在 {{ms}} 毫秒内为你的文字生成向量：本次记忆检索只按文字匹配。',
-      embedFailed: '无法为你的文字生成向量（{{reason}}）：本次记忆检索只按文字匹配。',
-      timeout: '记忆检索超过 {{ms}} 毫秒，已跳过：本次请求不含记忆。',
-      failed: '记忆检索失败（{{reason}}）：本次请求不含记忆。'
+      embed_slow: '未能在 {{ms}} 毫秒内为你的文字生成向量：本次记忆检索只按文字匹配。',
+      embed_failed: '无法为你的文字生成向量（{{reason}}）：本次记忆检索只按文字匹配。',
+      search_timeout: '记忆检索超过 {{ms}} 毫秒，已跳过：本次请求不含记忆。',
+      search_failed: '记忆检索失败（{{reason}}）：本次请求不含记忆。'
     },
     settings: {
       title: '模型设置',

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import type { BuildMetadata as Metadata } from '@shared/context'
 import { Icon } from '@renderer/components/Icon'
-import { translateMemoryWarning } from '@renderer/features/memory/memoryWarning'
+import { describeMemoryWarning } from '@renderer/features/memory/memoryWarning'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 
 /** The build's counts and model, and every degradation it recorded, in the user's language. */
@@ -51,8 +51,9 @@ export function BuildMetadata({ metadata }: { metadata: Metadata }) {
               <Icon name="alert" />
               {/* A code this version does not know yet still says something: main's English. */}
               <span>
-                {(warning.code === 'upstream' && translateMemoryWarning(warning.message, t)) ||
-                  t(`inspector.warnings.${warning.code}`, { defaultValue: warning.message })}
+                {warning.memory
+                  ? describeMemoryWarning(warning.memory, t)
+                  : t(`inspector.warnings.${warning.code}`, { defaultValue: warning.message })}
               </span>
             </li>
           ))}

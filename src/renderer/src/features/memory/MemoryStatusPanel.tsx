@@ -4,7 +4,7 @@ import { ErrorBanner } from '@renderer/components/ErrorBanner'
 import { Icon } from '@renderer/components/Icon'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { MemorySettingsForm } from './MemorySettingsForm'
-import { translateMemoryWarning } from './memoryWarning'
+import { describeMemoryWarning } from './memoryWarning'
 import { downloadPercent, summarizeStatus } from './statusSummary'
 import { useMemoryStatusStore } from './memoryStatusStore'
 
@@ -39,7 +39,7 @@ function StatusDetails({ status }: { status: MemoryStatus }) {
   const format = useFormatNumber()
   const { tone, text } = summarizeStatus(status, t)
   const { model, index } = status
-  const warning = status.warning && (translateMemoryWarning(status.warning, t) ?? status.warning)
+  const warning = status.warning && describeMemoryWarning(status.warning, t)
 
   return (
     <>
