@@ -3,7 +3,7 @@
  * to the provider (its `messages`) and over IPC to the inspector, so what the panel shows is
  * what was sent. It lives in src/shared because the renderer's inspector reads it too.
  */
-import type { Role, ToolCall } from '@shared/domain'
+import type { MemoryCategory, Role, ToolCall } from '@shared/domain'
 
 export const SECTIONS = ['system', 'summary', 'retrieved', 'recent', 'input', 'pinning'] as const
 export type SectionName = (typeof SECTIONS)[number]
@@ -34,11 +34,18 @@ export interface MemoryCandidate {
   content: string
   /** Relevance, higher is better (cosine similarity, fused rank score, ...). */
   score: number
-  /** Where it came from, shown in the inspector: "memory", "message", "fts", ... */
+  /** Where it came from, in English for logs and the CLI: "memory · fact", "fts", ... */
   source?: string
+  /** The same as fields, for the inspector to say in the user's language and link to. */
+  origin?: RetrievedOrigin
   /** Set when the candidate is a stored message, so it is not sent twice. */
   messageId?: string | number
 }
+
+/** A retrieved item's source: a curated memory, or a message recalled from some thread. */
+export type RetrievedOrigin =
+  | { kind: 'memory'; category: MemoryCategory }
+  | { kind: 'message'; seq: number | null; threadTitle: string | null }
 
 export type TaskStatus = 'active' | 'done' | 'replaced'
 
@@ -104,6 +111,8 @@ export interface TraceEntry {
   role?: Role
   score?: number
   source?: string
+  /** A retrieved item's source as fields (see MemoryCandidate.origin). */
+  origin?: RetrievedOrigin
   /** The first characters of a memory, which the renderer has no other copy of. */
   preview?: string
   /** Why, when the decision alone does not say it ("truncated", "tool-call group of 41"). */

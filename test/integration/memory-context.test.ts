@@ -81,7 +81,8 @@ describe('recall in the build of a new thread', () => {
     expect(items[0]).toMatchObject({
       id: `memory:${change.memory.id}`,
       decision: 'included',
-      source: 'memory · user_preference'
+      source: 'memory · user_preference',
+      origin: { kind: 'memory', category: 'user_preference' }
     })
     // The message it was made from is not sent a second time.
     expect(items.some((t) => t.id === `message:${sent.message.id}`)).toBe(false)

@@ -1,7 +1,8 @@
 import { act, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { BuildWarning, MemoryWarning, TraceEntry } from '@shared/context'
+import type { BuildWarning, MemoryWarning, RetrievedOrigin, TraceEntry } from '@shared/context'
+import type { MemoryCategory } from '@shared/domain'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { BuildMetadata } from '@renderer/features/inspector/BuildMetadata'
 import { TraceList } from '@renderer/features/inspector/TraceList'
@@ -17,8 +18,14 @@ beforeEach(() => {
   backend = installFakeBackend()
 })
 
-/** A retrieved entry exactly as main's memoryRecall and the builder produce it. */
-const retrieved = (id: string, source: string, score: number, preview: string): TraceEntry => ({
+/** A retrieved entry as main's memoryRecall and the builder produce it (origin: from memory). */
+const retrieved = (
+  id: string,
+  source: string,
+  score: number,
+  preview: string,
+  origin?: RetrievedOrigin
+): TraceEntry => ({
   id,
   kind: 'memory',
   section: 'retrieved',
@@ -26,7 +33,14 @@ const retrieved = (id: string, source: string, score: number, preview: string): 
   decision: 'included',
   score,
   source,
+  ...(origin && { origin }),
   preview
+})
+const fromMemory = (category: MemoryCategory): RetrievedOrigin => ({ kind: 'memory', category })
+const fromMessage = (seq: number, threadTitle: string | null): RetrievedOrigin => ({
+  kind: 'message',
+  seq,
+  threadTitle
 })
 
 const renderTrace = (...entries: TraceEntry[]) => {
@@ -45,8 +59,14 @@ const itemFor = (id: string) => {
 describe("the inspector's retrieved items", () => {
   it('show a two-decimal score and their source in the UI language', async () => {
     renderTrace(
-      retrieved('memory:3', 'memory · fact', 0.4567, 'My sister lives in Lyon.'),
-      retrieved('message:12', 'message #4 in “Trip”', 1, 'Book the ferry'),
+      retrieved(
+        'memory:3',
+        'memory · fact',
+        0.4567,
+        'My sister lives in Lyon.',
+        fromMemory('fact')
+      ),
+      retrieved('message:12', 'message #4 in “Trip”', 1, 'Book the ferry', fromMessage(4, 'Trip')),
       retrieved('m9', 'fts', 0.3, 'From a search port that is not memory')
     )
 
@@ -64,7 +84,9 @@ describe("the inspector's retrieved items", () => {
   })
 
   it('open a memory in the memory manager', async () => {
-    const user = renderTrace(retrieved('memory:3', 'memory · fact', 0.5, 'Lyon'))
+    const user = renderTrace(
+      retrieved('memory:3', 'memory · fact', 0.5, 'Lyon', fromMemory('fact'))
+    )
 
     await user.click(within(itemFor('memory:3')).getByTestId('trace-source-link'))
 
@@ -76,7 +98,13 @@ describe("the inspector's retrieved items", () => {
     const [, ferry] = backend.addMessages(trip.id, ['Hello', 'Book the ferry'])
     useMemoryViewStore.getState().show()
     const user = renderTrace(
-      retrieved(`message:${ferry!.id}`, 'message #2 in “Trip”', 0.9, 'Book the ferry')
+      retrieved(
+        `message:${ferry!.id}`,
+        'message #2 in “Trip”',
+        0.9,
+        'Book the ferry',
+        fromMessage(2, 'Trip')
+      )
     )
 
     await user.click(within(itemFor(`message:${ferry!.id}`)).getByTestId('trace-source-link'))
@@ -90,7 +118,9 @@ describe("the inspector's retrieved items", () => {
   })
 
   it('say so when the recalled message is gone', async () => {
-    const user = renderTrace(retrieved('message:404', 'message #1 in “Old”', 0.7, 'Gone'))
+    const user = renderTrace(
+      retrieved('message:404', 'message #1 in “Old”', 0.7, 'Gone', fromMessage(1, 'Old'))
+    )
 
     await user.click(within(itemFor('message:404')).getByTestId('trace-source-link'))
 

@@ -115,6 +115,7 @@ export function memoryEntry(item: MemoryItem): TraceEntry {
     decision: item.decision,
     score: candidate.score,
     source: candidate.source ?? 'memory',
+    ...(candidate.origin && { origin: candidate.origin }),
     preview: preview.length <= PREVIEW_CHARS ? preview : `${preview.slice(0, PREVIEW_CHARS - 1)}…`
   }
 }

@@ -26,6 +26,10 @@ export function toCandidate(hit: MemorySearchHit): MemoryCandidate {
     content: hit.content,
     score: Math.round(hit.score * 1000) / 1000,
     source: sourceOf(hit),
+    origin:
+      hit.kind === 'memory'
+        ? { kind: 'memory', category: hit.category ?? 'other' }
+        : { kind: 'message', seq: hit.seq, threadTitle: hit.threadTitle },
     // A recalled message carries its id so the builder does not send it twice.
     ...(hit.kind === 'message' ? { messageId: hit.id } : {})
   }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { TraceEntry } from '@shared/context'
 import { openMemory, openMessageById } from '@renderer/features/memory/navigation'
 import { describeError } from '@renderer/lib/call'
-import { parseRetrievedRef, parseSource } from './retrievedSource'
+import { parseRetrievedRef } from './retrievedSource'
 
 /**
  * A retrieved item's score and where it came from, as a link: a memory opens in the memory
@@ -13,14 +13,15 @@ export function RetrievedSource({ entry }: { entry: TraceEntry }) {
   const { t } = useTranslation()
   const [error, setError] = useState<string | null>(null)
   const ref = parseRetrievedRef(entry.id)
-  const parts = parseSource(entry.source)
-  const text = !parts
+  const origin = entry.origin
+  // A search port other than the app's memory (the CLI, tests) gives only its own text.
+  const text = !origin
     ? (entry.source ?? '')
-    : parts.kind === 'memory'
-      ? t('inspector.trace.sourceMemory', { category: t(`memory.categories.${parts.category}`) })
-      : parts.title === null
-        ? t('inspector.trace.sourceMessageUntitled', { seq: parts.seq })
-        : t('inspector.trace.sourceMessage', { seq: parts.seq, title: parts.title })
+    : origin.kind === 'memory'
+      ? t('inspector.trace.sourceMemory', { category: t(`memory.categories.${origin.category}`) })
+      : origin.threadTitle === null
+        ? t('inspector.trace.sourceMessageUntitled', { seq: origin.seq ?? '?' })
+        : t('inspector.trace.sourceMessage', { seq: origin.seq ?? '?', title: origin.threadTitle })
 
   const open = async () => {
     if (!ref) return
