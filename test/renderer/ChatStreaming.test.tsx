@@ -79,6 +79,35 @@ describe('streaming replies', () => {
     expect(screen.getByTestId('reply-usage-cache-read')).toHaveTextContent('1,000')
   })
 
+  it('keeps deltas, and a whole reply, that arrive before send returns its stream id', async () => {
+    const user = await renderApp()
+    backend.streaming = true
+    // The events travel apart from the call's answer: here they overtake it.
+    let release = backend.hold('messages:send')
+    await user.type(screen.getByTestId('composer-input'), 'First{Enter}')
+    act(() => backend.emit('chat:delta', { threadId, messageId: 'stream-1', delta: 'Early ' }))
+    release()
+    await screen.findByTestId('streaming-reply')
+    act(() => backend.emit('chat:delta', { threadId, messageId: 'stream-1', delta: 'bird' }))
+    expect(screen.getByTestId('streaming-text')).toHaveTextContent('Early bird')
+    const first = backend.addReply(threadId, 'Early bird')
+    act(() => backend.emit('chat:done', { threadId, streamId: 'stream-1', message: first }))
+    await screen.findByTestId('send-button')
+
+    release = backend.hold('messages:send')
+    await user.type(screen.getByTestId('composer-input'), 'Second{Enter}')
+    const second = backend.addReply(threadId, 'Fast reply')
+    act(() => {
+      backend.emit('chat:delta', { threadId, messageId: 'stream-2', delta: 'Fast reply' })
+      backend.emit('chat:done', { threadId, streamId: 'stream-2', message: second })
+    })
+    release()
+    await screen.findByText('Fast reply')
+    // Already over: no Stop button waiting for an end that came first.
+    await waitFor(() => expect(screen.getByTestId('send-button')).toBeInTheDocument())
+    expect(screen.queryByTestId('streaming-reply')).toBeNull()
+  })
+
   it('stops the reply with the Stop button and marks a stopped reply', async () => {
     const user = await renderApp()
     const streamId = await sendStreaming(user)

@@ -103,6 +103,28 @@ export const useChatStore = create<ChatState>()((set, get) => {
     }
   }
 
+  // The answer to send/regenerate and the stream's events travel separately: the first deltas,
+  // or the whole of a fast reply, can arrive before the streamId is known. Deltas are kept
+  // until it is, and a stream that already ended is never shown as streaming.
+  const early = new Map<string, string>()
+  const ended = new Set<string>()
+
+  const withStream = (
+    streams: Record<string, LiveStream>,
+    threadId: string,
+    streamId: string
+  ): Record<string, LiveStream> => {
+    const text = early.get(streamId) ?? ''
+    early.delete(streamId)
+    if (ended.delete(streamId)) return streams
+    return { ...streams, [threadId]: { streamId, text } }
+  }
+
+  const streamEnded = (streamId: string): void => {
+    early.delete(streamId)
+    ended.add(streamId)
+  }
+
   const applyOutcome = (threadId: string, outcome: SendOutcome) =>
     set((state) => {
       const stillOpen = state.threadId === threadId
@@ -110,7 +132,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
         sendingThreadId: null,
         streams:
           outcome.status === 'streaming'
-            ? { ...state.streams, [threadId]: { streamId: outcome.streamId, text: '' } }
+            ? withStream(state.streams, threadId, outcome.streamId)
             : state.streams,
         ...(stillOpen && {
           messages: state.messages.some((message) => message.id === outcome.message.id)
@@ -158,7 +180,11 @@ export const useChatStore = create<ChatState>()((set, get) => {
         window.api.on('chat:delta', ({ threadId, messageId, delta }) =>
           set((state) => {
             const live = state.streams[threadId]
-            if (!live || live.streamId !== messageId) return {}
+            if (!live) {
+              if (!ended.has(messageId)) early.set(messageId, (early.get(messageId) ?? '') + delta)
+              return {}
+            }
+            if (live.streamId !== messageId) return {}
             return {
               streams: { ...state.streams, [threadId]: { ...live, text: live.text + delta } }
             }
@@ -166,16 +192,19 @@ export const useChatStore = create<ChatState>()((set, get) => {
         ),
         window.api.on('chat:done', ({ threadId, streamId, message }) => {
           upsert(threadId, message)
-          set((state) =>
-            state.streams[threadId]?.streamId === streamId
-              ? { streams: withoutThread(state.streams, threadId) }
-              : {}
-          )
+          set((state) => {
+            if (state.streams[threadId]?.streamId === streamId) {
+              return { streams: withoutThread(state.streams, threadId) }
+            }
+            streamEnded(streamId)
+            return {}
+          })
           // A regenerate marks earlier replies superseded; the list shows them dimmed.
           if (get().threadId === threadId) void fetchMessages(threadId, true)
         }),
         window.api.on('chat:error', ({ threadId, streamId, error, message }) => {
           if (message) upsert(threadId, message)
+          if (get().streams[threadId]?.streamId !== streamId) streamEnded(streamId)
           set((state) => ({
             streams:
               state.streams[threadId]?.streamId === streamId
@@ -225,7 +254,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
         const { streamId } = await call(window.api.chat.regenerate({ threadId }))
         set((state) => ({
           sendingThreadId: null,
-          streams: { ...state.streams, [threadId]: { streamId, text: '' } }
+          streams: withStream(state.streams, threadId, streamId)
         }))
         return true
       } catch (error) {
