@@ -1,0 +1,98 @@
+import { useId } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { ModelRecord } from '@shared/providers'
+import { Icon } from '@renderer/components/Icon'
+import type { ModelRow } from './providerDraft'
+
+interface ModelRowsFieldsetProps {
+  rows: ModelRow[]
+  /** The well-known models of the provider's kind, offered as ids and used to fill limits. */
+  catalogModels: ModelRecord[]
+  onChange: (rows: ModelRow[]) => void
+}
+
+/** The provider's models: one editable row each, with its context window and output limit. */
+export function ModelRowsFieldset({ rows, catalogModels, onChange }: ModelRowsFieldsetProps) {
+  const { t } = useTranslation()
+  const listId = useId()
+
+  const changeRow = (index: number, patch: Partial<ModelRow>) => {
+    onChange(
+      rows.map((row, at) => {
+        if (at !== index) return row
+        const next = { ...row, ...patch }
+        // A well-known id fills in its window and output limit (still editable).
+        const known = patch.id !== undefined && catalogModels.find((model) => model.id === patch.id)
+        return known
+          ? {
+              ...next,
+              contextWindow: String(known.contextWindow),
+              maxOutput: String(known.maxOutput)
+            }
+          : next
+      })
+    )
+  }
+
+  return (
+    <fieldset className="providers__models">
+      <legend>{t('providers.models')}</legend>
+      <datalist id={listId}>
+        {catalogModels.map((model) => (
+          <option key={model.id} value={model.id} />
+        ))}
+      </datalist>
+      {rows.length > 0 && (
+        <div className="providers__model providers__model--head" aria-hidden="true">
+          <span>{t('providers.modelId')}</span>
+          <span>{t('providers.contextWindow')}</span>
+          <span>{t('providers.maxOutput')}</span>
+          <span />
+        </div>
+      )}
+      {rows.map((row, index) => (
+        <div className="providers__model" key={index} data-testid="provider-model-row">
+          <input
+            data-testid="provider-model-id"
+            aria-label={t('providers.modelId')}
+            list={listId}
+            value={row.id}
+            onChange={(event) => changeRow(index, { id: event.target.value })}
+          />
+          <input
+            data-testid="provider-model-window"
+            aria-label={t('providers.contextWindow')}
+            inputMode="numeric"
+            value={row.contextWindow}
+            onChange={(event) => changeRow(index, { contextWindow: event.target.value })}
+          />
+          <input
+            data-testid="provider-model-max-output"
+            aria-label={t('providers.maxOutput')}
+            inputMode="numeric"
+            value={row.maxOutput}
+            onChange={(event) => changeRow(index, { maxOutput: event.target.value })}
+          />
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t('providers.removeModel')}
+            title={t('providers.removeModel')}
+            onClick={() => onChange(rows.filter((_, at) => at !== index))}
+          >
+            <Icon name="trash" />
+          </button>
+        </div>
+      ))}
+      <button
+        type="button"
+        className="button"
+        data-testid="provider-model-add"
+        onClick={() => onChange([...rows, { id: '', contextWindow: '', maxOutput: '' }])}
+      >
+        <Icon name="plus" />
+        {t('providers.addModel')}
+      </button>
+    </fieldset>
+  )
+}
