@@ -283,6 +283,13 @@ describe('provider settings', () => {
     await waitFor(() =>
       expect(backend.settings.defaultModel).toEqual({ providerId: id, modelId: 'm1' })
     )
+
+    // Removing it clears the form, the default model and the "Saved" note about it.
+    await user.click(within(dialog).getByTestId('provider-remove'))
+    await waitFor(() => expect(backend.providers).toHaveLength(0))
+    expect(within(dialog).getByTestId('provider-name')).toHaveValue('')
+    expect(within(dialog).queryByTestId('provider-saved')).toBeNull()
+    await waitFor(() => expect(backend.settings.defaultModel).toBeNull())
   })
 
   it('prefills a well-known model from the catalog and explains when keys cannot be stored', async () => {

@@ -85,6 +85,8 @@ export function useProviderEditor() {
       if (settings.defaultModel?.providerId === draft.providerId) void setDefaultModel(null)
       setDraft(emptyDraft())
       setTestResult(null)
+      // "Saved" described the provider that is now gone.
+      setSaved(false)
     }
   }
 
