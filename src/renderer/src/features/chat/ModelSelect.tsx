@@ -1,6 +1,11 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ModelRef, UsageTotals } from '@shared/providers'
+import { ModelOptions } from '@renderer/features/settings/providers/ModelOptions'
+import {
+  modelOptionValue,
+  parseModelOptionValue
+} from '@renderer/features/settings/providers/modelOptionValue'
 import { useProvidersStore } from '@renderer/features/settings/providers/providersStore'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { selectSelectedThread, useThreadsStore } from '@renderer/features/threads/threadsStore'
@@ -8,8 +13,6 @@ import { call, describeError } from '@renderer/lib/call'
 import { formatCost } from '@renderer/lib/formatCost'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { useChatStore } from './chatStore'
-
-const SEPARATOR = '\u0000'
 
 const modelOfThread = (settings: Record<string, unknown> | undefined): ModelRef | null => {
   const model = settings?.['model'] as Partial<ModelRef> | null | undefined
@@ -33,7 +36,7 @@ export function ModelSelect({ threadId }: { threadId: string }) {
   }, [loaded])
 
   const own = modelOfThread(thread?.id === threadId ? thread.settings : undefined)
-  const stored = own ? `${own.providerId}${SEPARATOR}${own.modelId}` : ''
+  const stored = modelOptionValue(own)
   const value = override?.threadId === threadId ? override.value : stored
   const nameOf = (ref: ModelRef | null) => {
     if (!ref) return t('chat.modelNone')
@@ -43,13 +46,13 @@ export function ModelSelect({ threadId }: { threadId: string }) {
 
   const choose = async (next: string) => {
     setOverride({ threadId, value: next })
-    const [providerId, modelId] = next ? next.split(SEPARATOR) : [null, null]
+    const ref = parseModelOptionValue(next)
     try {
       await call(
         window.api.threads.setModel({
           threadId,
-          providerId: providerId ?? null,
-          modelId: modelId ?? null
+          providerId: ref?.providerId ?? null,
+          modelId: ref?.modelId ?? null
         })
       )
       setError(null)
@@ -68,16 +71,7 @@ export function ModelSelect({ threadId }: { threadId: string }) {
         onChange={(event) => void choose(event.target.value)}
       >
         <option value="">{t('chat.modelDefault', { model: nameOf(defaultModel) })}</option>
-        {providers.flatMap((provider) =>
-          provider.models.map((model) => (
-            <option
-              key={`${provider.id}/${model.id}`}
-              value={`${provider.id}${SEPARATOR}${model.id}`}
-            >
-              {provider.name} · {model.id}
-            </option>
-          ))
-        )}
+        <ModelOptions providers={providers} />
       </select>
     </label>
   )
