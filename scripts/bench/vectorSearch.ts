@@ -10,20 +10,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../../src/main/store/database'
 import { VectorStore } from '../../src/main/store/vectorStore'
+import { seededRandom } from './syntheticThread'
 
 const DIMENSION = 512
 const K = 10
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function clusteredVectors(seed: number) {
   const random = seededRandom(seed)

@@ -1,7 +1,6 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { MemorySearchHit } from '@shared/domain'
-import { prepareEmbeddings, testEmbeddings } from '../support/embeddings'
-import { memoryServicesIn, type MemoryTestServices } from '../support/memoryServices'
+import { useMemoryServices, type MemoryTestServices } from '../support/memoryServices'
 import { useTempDir } from '../support/tempDir'
 
 /**
@@ -11,23 +10,7 @@ import { useTempDir } from '../support/tempDir'
  */
 
 const tempDir = useTempDir()
-let workerPath: string
-const open: MemoryTestServices[] = []
-
-beforeAll(async () => {
-  workerPath = await prepareEmbeddings()
-}, 300_000)
-
-afterEach(async () => {
-  for (const setup of open.splice(0)) await setup.close()
-})
-
-async function withModel(): Promise<MemoryTestServices> {
-  const setup = memoryServicesIn(tempDir(), { embeddings: testEmbeddings(workerPath) })
-  open.push(setup)
-  await setup.services.memoryIndexer.drained()
-  return setup
-}
+const { withModel } = useMemoryServices(tempDir)
 
 const MEMORIES = [
   { content: 'I prefer tea over coffee in the morning.', category: 'user_preference' },

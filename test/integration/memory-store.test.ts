@@ -1,35 +1,12 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createHandlers } from '../../src/main/ipc/handlers'
 import { createRegistry } from '../../src/main/ipc/registry'
 import { LATEST_VERSION, schemaVersion } from '../../src/main/store/migrations'
-import { prepareEmbeddings, testEmbeddings } from '../support/embeddings'
-import { memoryServicesIn, type MemoryTestServices } from '../support/memoryServices'
+import { useMemoryServices } from '../support/memoryServices'
 import { useTempDir } from '../support/tempDir'
 
 const tempDir = useTempDir()
-let workerPath: string
-const open: MemoryTestServices[] = []
-
-beforeAll(async () => {
-  workerPath = await prepareEmbeddings()
-}, 300_000)
-
-afterEach(async () => {
-  for (const setup of open.splice(0)) await setup.close()
-})
-
-async function withModel(): Promise<MemoryTestServices> {
-  const setup = memoryServicesIn(tempDir(), { embeddings: testEmbeddings(workerPath) })
-  open.push(setup)
-  await setup.services.memoryIndexer.drained()
-  return setup
-}
-
-function withoutModel(): MemoryTestServices {
-  const setup = memoryServicesIn(tempDir())
-  open.push(setup)
-  return setup
-}
+const { withModel, withoutModel } = useMemoryServices(tempDir)
 
 describe('the memory tables (migration 4)', () => {
   it('creates memories, their history, FTS, the queue and the vector spaces', () => {

@@ -1,10 +1,12 @@
 import { join } from 'node:path'
+import { afterEach, beforeAll } from 'vitest'
 import type Database from 'better-sqlite3'
 import type { EventName } from '@shared/contract'
 import type { MemorySearch } from '../../src/main/context/memorySearch'
 import { createServices, type Services } from '../../src/main/services/createServices'
 import type { EmbedderFactory } from '../../src/main/services/memoryModels'
 import { openDatabase } from '../../src/main/store/database'
+import { prepareEmbeddings, testEmbeddings } from './embeddings'
 
 export interface MemoryTestServices {
   db: Database.Database
@@ -50,5 +52,35 @@ export function memoryServicesIn(
       await services.memoryModel.stop()
       db.close()
     }
+  }
+}
+
+/**
+ * For a test file: memory services over a fresh folder that close after each test, with the
+ * real embedding model (fetched once per file) or without any.
+ */
+export function useMemoryServices(tempDir: () => string): {
+  withModel(): Promise<MemoryTestServices>
+  withoutModel(): MemoryTestServices
+} {
+  let workerPath = ''
+  const open: MemoryTestServices[] = []
+  beforeAll(async () => {
+    workerPath = await prepareEmbeddings()
+  }, 300_000)
+  afterEach(async () => {
+    for (const setup of open.splice(0)) await setup.close()
+  })
+  const track = (setup: MemoryTestServices) => {
+    open.push(setup)
+    return setup
+  }
+  return {
+    async withModel() {
+      const setup = track(memoryServicesIn(tempDir(), { embeddings: testEmbeddings(workerPath) }))
+      await setup.services.memoryIndexer.drained()
+      return setup
+    },
+    withoutModel: () => track(memoryServicesIn(tempDir()))
   }
 }

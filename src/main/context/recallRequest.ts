@@ -12,15 +12,6 @@ const TOKENS_PER_RECALLED_ITEM = 30
 export const MIN_RECALL_LIMIT = 20
 /** Past this, a longer list mostly adds search time (each list reads at least this many). */
 export const MAX_RECALL_LIMIT = 100
-/**
- * Of the recent share, the part the window is certain to fill with the newest messages. The
- * window gets at least its whole share (less pinned messages; only a mandatory item over
- * budget can reclaim from it, and reclaiming takes the summary and recall first), and it
- * charges each message the stored count times the correction, as computed here. A tool-call
- * group straddling the boundary is cut short here too (tool messages are never recalled).
- */
-const CERTAIN_WINDOW_SHARE = 1
-
 type ThreadMessage = Pick<Message, 'id' | 'seq' | 'tokenCount' | 'pinned' | 'excluded'>
 
 /**
@@ -43,10 +34,11 @@ export function recallLimit(
 
 /**
  * The messages the recent window is certain to send: pinned ones, and the newest that fit in
- * its share after pinned messages and the token correction, never one the summary
- * covers (seq <= `summarizedThrough`). Recalling them would only produce duplicates, which take
- * candidate slots from older messages and make the retrieved section claim budget it will not
- * use.
+ * its share after pinned messages and the token correction, never one the summary covers
+ * (seq <= `summarizedThrough`). The whole share is certain: only a mandatory item over budget
+ * can reclaim from the window, and reclaiming takes the summary and recall first. Recalling
+ * these messages would only produce duplicates, which take candidate slots from older
+ * messages and make the retrieved section claim budget it will not use.
  */
 export function certainlySentIds(
   messages: readonly ThreadMessage[],
@@ -57,9 +49,7 @@ export function certainlySentIds(
   const after = options.summarizedThrough ?? -Infinity
   const sent = messages.filter((m) => !m.excluded && m.seq > after)
   const pinned = sent.filter((m) => m.pinned)
-  let room =
-    CERTAIN_WINDOW_SHARE * recentShare -
-    pinned.reduce((sum, m) => sum + m.tokenCount * correction, 0)
+  let room = recentShare - pinned.reduce((sum, m) => sum + m.tokenCount * correction, 0)
   const ids = pinned.map((m) => m.id)
   for (let i = sent.length - 1; i >= 0; i--) {
     const message = sent[i] as ThreadMessage

@@ -125,6 +125,15 @@ export const useChatStore = create<ChatState>()((set, get) => {
     ended.add(streamId)
   }
 
+  /** A new turn is on its way: lock the composer and forget the last turn's error and retry. */
+  const beginTurn = (threadId: string): void =>
+    set((state) => ({
+      sendingThreadId: threadId,
+      sendError: null,
+      replyErrors: withoutThread(state.replyErrors, threadId),
+      retries: withoutThread(state.retries, threadId)
+    }))
+
   const applyOutcome = (threadId: string, outcome: SendOutcome) =>
     set((state) => {
       const stillOpen = state.threadId === threadId
@@ -244,12 +253,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
     async regenerate() {
       const { threadId, streams, sendingThreadId } = get()
       if (!threadId || streams[threadId] || sendingThreadId) return false
-      set((state) => ({
-        sendingThreadId: threadId,
-        sendError: null,
-        replyErrors: withoutThread(state.replyErrors, threadId),
-        retries: withoutThread(state.retries, threadId)
-      }))
+      beginTurn(threadId)
       try {
         const { streamId } = await call(window.api.chat.regenerate({ threadId }))
         set((state) => ({
@@ -312,12 +316,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
       // Appending to a list that has not loaded would show a thread with its history missing.
       if (!threadId || sendingThreadId || status !== 'ready') return false
       if (get().streams[threadId]) return false
-      set((state) => ({
-        sendingThreadId: threadId,
-        sendError: null,
-        replyErrors: withoutThread(state.replyErrors, threadId),
-        retries: withoutThread(state.retries, threadId)
-      }))
+      beginTurn(threadId)
       try {
         const outcome = await call(window.api.messages.send({ threadId, content }))
         set((state) => ({ drafts: { ...state.drafts, [threadId]: '' } }))

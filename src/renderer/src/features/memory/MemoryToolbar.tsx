@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Icon } from '@renderer/components/Icon'
+import { SearchField } from '@renderer/components/SearchField'
 import { CategorySelect } from './CategorySelect'
 import { useMemoryListStore } from './memoryListStore'
 
@@ -12,25 +13,15 @@ export function MemoryToolbar({ onCreate }: { onCreate: () => void }) {
 
   return (
     <div className="memory-toolbar">
-      <div className="search-box memory-toolbar__search" role="search">
-        <Icon name="search" />
-        <input
-          type="search"
-          className="search-box__input"
-          data-testid="memory-search"
-          aria-label={t('memory.searchLabel')}
-          placeholder={t('memory.searchPlaceholder')}
-          value={query}
-          maxLength={500}
-          onChange={(event) => setQuery(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape' && query) {
-              event.preventDefault()
-              setQuery('')
-            }
-          }}
-        />
-      </div>
+      <SearchField
+        value={query}
+        onChange={setQuery}
+        onClear={() => setQuery('')}
+        label={t('memory.searchLabel')}
+        placeholder={t('memory.searchPlaceholder')}
+        testId="memory-search"
+        className="memory-toolbar__search"
+      />
       <CategorySelect
         value={category}
         onChange={setCategory}

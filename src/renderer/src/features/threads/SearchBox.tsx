@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { Icon } from '@renderer/components/Icon'
+import { SearchField } from '@renderer/components/SearchField'
 import { useSearchStore } from './searchStore'
 
 export function SearchBox() {
@@ -9,36 +9,14 @@ export function SearchBox() {
   const clear = useSearchStore((state) => state.clear)
 
   return (
-    <div className="search-box" role="search">
-      <Icon name="search" />
-      <input
-        type="search"
-        className="search-box__input"
-        data-testid="search-input"
-        aria-label={t('search.label')}
-        placeholder={t('search.placeholder')}
-        value={query}
-        // The contract caps a query at 500 characters.
-        maxLength={500}
-        onChange={(event) => setQuery(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape' && query) {
-            event.preventDefault()
-            clear()
-          }
-        }}
-      />
-      {query && (
-        <button
-          type="button"
-          className="icon-button search-box__clear"
-          aria-label={t('search.clear')}
-          title={t('search.clear')}
-          onClick={clear}
-        >
-          <Icon name="close" />
-        </button>
-      )}
-    </div>
+    <SearchField
+      value={query}
+      onChange={setQuery}
+      onClear={clear}
+      label={t('search.label')}
+      placeholder={t('search.placeholder')}
+      testId="search-input"
+      clearLabel={t('search.clear')}
+    />
   )
 }
