@@ -35,7 +35,8 @@ export default defineConfig({
         // The embedding worker is its own entry: worker_threads loads out/main/embeddingWorker.js.
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
-          embeddingWorker: resolve(__dirname, 'src/main/workers/embeddingWorker.ts')
+          embeddingWorker: resolve(__dirname, 'src/main/workers/embeddingWorker.ts'),
+          integrityWorker: resolve(__dirname, 'src/main/workers/integrityWorker.ts')
         }
       }
     }

@@ -89,6 +89,30 @@ export interface AppInfo {
   databasePath: string
   /** Set when the store had to be recovered from a corrupt file at start-up. */
   recoveredFromBackup: string | null
+  /** What salvage copied from that file and what it could not read (absent: no salvage). */
+  salvage?: SalvageReport | null
+}
+
+/** Rows of one table after salvage (store/salvage.ts). */
+export interface SalvagedTable {
+  table: string
+  copied: number
+  /** Rows in pages SQLite could not read. */
+  unreadable: number
+  /** Rows that were read but are no longer valid (a broken value), so were left out. */
+  invalid: number
+  /** Neither the table's edges nor any index could be read: how much was lost is unknown. */
+  unknownLoss: boolean
+}
+
+export interface SalvageReport {
+  /** The file's first bytes were damaged and were rewritten in the copy that was read. */
+  headerRepaired: boolean
+  /** False when not even the list of tables could be read: nothing was salvaged. */
+  schemaReadable: boolean
+  tables: SalvagedTable[]
+  /** Conversations whose own row was lost but whose messages were saved, under a new title. */
+  threadsRecreated: number
 }
 
 /**

@@ -6,7 +6,11 @@ export const ERROR_CODES = [
   'forbidden_sender',
   'unknown_channel',
   'storage_error',
-  'internal'
+  'internal',
+  // The database file is damaged; main backs it up and offers a recovery (docs/ARCHITECTURE.md).
+  'storage_corrupt',
+  'storage_full',
+  'storage_readonly'
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

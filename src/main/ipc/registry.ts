@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { contract, endpoints, type Domain, type Endpoint, type Method } from '@shared/contract'
 import type { OutputOf } from '@shared/contract'
 import { AppError, fail, ok, type IpcError, type IpcResult } from '@shared/result'
+import { FAULT_MESSAGES, storageFaultOf } from '../store/storageFaults'
 
 type ParsedInput<D extends Domain, M extends Method<D>> = z.output<
   Endpoint<D, M>['input'] & z.ZodType
@@ -77,10 +78,9 @@ function toIpcError(
   const code = typeof error === 'object' && error && 'code' in error ? String(error.code) : ''
   if (code.startsWith('SQLITE_')) {
     onUnexpected(channel, error)
-    return {
-      code: 'storage_error',
-      message: `The database refused the change (${code}). Nothing you wrote before this was lost.`
-    }
+    const fault = storageFaultOf(error)
+    if (fault) return { code: `storage_${fault}`, message: FAULT_MESSAGES[fault] }
+    return { code: 'storage_error', message: `The database refused the change (${code}).` }
   }
   onUnexpected(channel, error)
   return { code: 'internal', message: 'Something went wrong in the app. The error was logged.' }
