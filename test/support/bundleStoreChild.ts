@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { chmodSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { build } from 'rolldown'
@@ -16,6 +16,7 @@ export const childEnv = { ...process.env, NODE_PATH: join(root, 'node_modules') 
 
 export async function bundleStoreChild(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-child-'))
+  chmodSync(dir, 0o755)
   const file = join(dir, 'storeChild.cjs')
   await build({
     input: join(root, 'test/support/storeChild.ts'),

@@ -63,6 +63,8 @@ export interface OpenOptions {
   loadVectorExtension?: boolean
   /** better-sqlite3 built for Electron's ABI, when it is not the copy in node_modules. */
   nativeBinding?: string
+  /** Files up to this size get quick_check at open (default QUICK_CHECK_AT_OPEN_MAX_BYTES). */
+  quickCheckMaxBytes?: number
 }
 
 /** A file that exists with 0 bytes and no WAL that could still hold its pages. */
@@ -76,6 +78,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
   if (path !== ':memory:' && isEmptyDatabaseFile(path)) {
     throw new DatabaseOpenError('empty', path, null, '0 bytes')
   }
+  // SQLite would quietly open a read-only file read-only, and every later write would fail.
+  if (path !== ':memory:' && existsSync(path) && !writable(path)) {
+    throw new DatabaseOpenError('readonly', path, null, 'the file may not be written')
+  }
   let db: Database.Database | undefined
   try {
     db = new Database(path, { nativeBinding: options.nativeBinding })
@@ -88,7 +94,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
     // Damage past the first page is only found by walking the pages. Small files are checked
     // here; larger ones right after the window shows (deferredIntegrityCheck), because the
     // check reads the whole file (about 1 s for 100k messages, see docs/ARCHITECTURE.md).
-    if (path !== ':memory:' && fileSize(path) <= QUICK_CHECK_AT_OPEN_MAX_BYTES) {
+    if (
+      path !== ':memory:' &&
+      fileSize(path) <= (options.quickCheckMaxBytes ?? QUICK_CHECK_AT_OPEN_MAX_BYTES)
+    ) {
       const problems = quickCheck(db)
       if (problems.length > 0) throw new DamagedPagesError(problems)
     }

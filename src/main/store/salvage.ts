@@ -1,4 +1,14 @@
-import { closeSync, copyFileSync, existsSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  rmSync,
+  writeSync
+} from 'node:fs'
 import Database from 'better-sqlite3'
 import type { SalvageReport, SalvagedTable } from '@shared/domain'
 import { openDatabase, type OpenOptions } from './database'
@@ -47,6 +57,7 @@ export function salvageDatabase(
   copyFileSync(sourcePath, scratch)
   if (existsSync(`${sourcePath}-wal`)) copyFileSync(`${sourcePath}-wal`, `${scratch}-wal`)
   const headerRepaired = repairMagic(scratch)
+  padToHeaderSize(scratch)
 
   const target = openDatabase(targetPath, options)
   try {
@@ -93,6 +104,29 @@ function repairMagic(path: string): boolean {
     if (read < header.length || header.equals(SQLITE_MAGIC)) return false
     writeSync(fd, SQLITE_MAGIC, 0, SQLITE_MAGIC.length, 0)
     return true
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * SQLite refuses a whole file that is shorter than its header says (a truncated copy, a
+ * crash mid-sync). Padding the scratch copy with zero pages turns the missing tail into
+ * unreadable pages, which salvage skips like any other.
+ */
+function padToHeaderSize(path: string): void {
+  const header = Buffer.alloc(100)
+  const fd = openSync(path, 'r+')
+  try {
+    if (readSync(fd, header, 0, 100, 0) < 100) return
+    const rawPageSize = header.readUInt16BE(16)
+    const pageSize = rawPageSize === 1 ? 65536 : rawPageSize
+    const expected = pageSize * header.readUInt32BE(28)
+    const actual = fstatSync(fd).size
+    // Only a plausible header: a power-of-two page size, and no more than a truncation could
+    // have cut off (garbage in these bytes must not grow the copy without bound).
+    const plausible = pageSize >= 512 && (pageSize & (pageSize - 1)) === 0
+    if (plausible && expected > actual && expected <= actual * 64) ftruncateSync(fd, expected)
   } finally {
     closeSync(fd)
   }
