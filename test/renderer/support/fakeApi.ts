@@ -18,7 +18,8 @@ import type {
   SendOutcome,
   Thread,
   ThreadSummaryView,
-  ThreadListItem
+  ThreadListItem,
+  SalvageReport
 } from '@shared/domain'
 import { createFakeMemoryApi, type FakeMemoryApi } from './fakeMemoryApi'
 import type { z } from 'zod'
@@ -41,6 +42,8 @@ export interface FakeBackend {
   settings: AppSettings
   /** What app.info reports about a damaged database the user chose to start over from. */
   recoveredFromBackup: string | null
+  /** What app.info reports salvage copied and could not read from that file. */
+  salvage: SalvageReport | null
   /** Makes the next call on `channel` fail with `error`. */
   failNext(channel: string, error: IpcError): void
   /** Holds the next call on `channel` until the returned function is called. */
@@ -102,6 +105,7 @@ export function createFakeBackend(): FakeBackend {
       promptCacheTtl: '5m'
     },
     recoveredFromBackup: null,
+    salvage: null,
     failNext: (channel, error) => void failures.set(channel, error),
     hold(channel) {
       let release!: () => void
@@ -284,7 +288,8 @@ export function createFakeBackend(): FakeBackend {
           version: '0.0.0',
           systemLocale: 'en',
           databasePath: ':memory:',
-          recoveredFromBackup: backend.recoveredFromBackup
+          recoveredFromBackup: backend.recoveredFromBackup,
+          salvage: backend.salvage
         })
       )
     },

@@ -4,7 +4,38 @@ export const en = {
     name: 'Context Lens',
     windowTitle: '{{title}} · Context Lens',
     recoveredTitle: 'Your previous database was damaged.',
-    recoveredBody: 'You chose to start with an empty one. The damaged file was kept at {{path}}.'
+    recoveredBody:
+      'Everything that could still be read was copied into a new file. The damaged file was kept at {{path}}.',
+    recoveredCopied: 'Recovered: {{list}}.',
+    recoveredLost: 'Could not be read: {{list}}.',
+    recoveredNothing: 'Nothing could be read from the damaged file.',
+    recoveredTables: {
+      threads_one: '{{count}} conversation',
+      threads_other: '{{count}} conversations',
+      messages_one: '{{count}} message',
+      messages_other: '{{count}} messages',
+      thread_summaries_one: '{{count}} summary',
+      thread_summaries_other: '{{count}} summaries',
+      message_usage_one: '{{count}} usage record',
+      message_usage_other: '{{count}} usage records',
+      context_builds_one: '{{count}} inspector build',
+      context_builds_other: '{{count}} inspector builds',
+      settings_one: '{{count}} setting',
+      settings_other: '{{count}} settings',
+      memories_one: '{{count}} memory',
+      memories_other: '{{count}} memories',
+      memory_history_one: '{{count}} memory history entry',
+      memory_history_other: '{{count}} memory history entries'
+    }
+  },
+  /** Storage failures by error code; the main process's English text is the fallback. */
+  storageErrors: {
+    storage_corrupt:
+      'The conversation database is damaged, so this could not be read or saved. A copy of the file is being kept and you will be offered a recovery of everything that can still be read.',
+    storage_full:
+      'The disk is full, so this was not saved. Free some space and try again; your text is kept, and nothing saved before was lost.',
+    storage_readonly:
+      'The conversation database is read-only, so this was not saved. Check that you may write to the file and its folder, then try again.'
   },
   common: {
     cancel: 'Cancel',

@@ -6,7 +6,36 @@ export const zhCN: Translation = {
     name: 'Context Lens',
     windowTitle: '{{title}} · Context Lens',
     recoveredTitle: '之前的数据库已损坏。',
-    recoveredBody: '你选择了使用新的空数据库。损坏的文件已保留在 {{path}}。'
+    recoveredBody: '仍可读取的内容已全部复制到新文件中。损坏的文件已保留在 {{path}}。',
+    recoveredCopied: '已恢复：{{list}}。',
+    recoveredLost: '无法读取：{{list}}。',
+    recoveredNothing: '损坏的文件中没有任何内容可以读取。',
+    recoveredTables: {
+      threads_one: '{{count}} 个对话',
+      threads_other: '{{count}} 个对话',
+      messages_one: '{{count}} 条消息',
+      messages_other: '{{count}} 条消息',
+      thread_summaries_one: '{{count}} 条摘要',
+      thread_summaries_other: '{{count}} 条摘要',
+      message_usage_one: '{{count}} 条用量记录',
+      message_usage_other: '{{count}} 条用量记录',
+      context_builds_one: '{{count}} 次检查器构建',
+      context_builds_other: '{{count}} 次检查器构建',
+      settings_one: '{{count}} 项设置',
+      settings_other: '{{count}} 项设置',
+      memories_one: '{{count}} 条记忆',
+      memories_other: '{{count}} 条记忆',
+      memory_history_one: '{{count}} 条记忆历史',
+      memory_history_other: '{{count}} 条记忆历史'
+    }
+  },
+  storageErrors: {
+    storage_corrupt:
+      '对话数据库已损坏，因此无法读取或保存此内容。文件的副本会被保留，随后你可以恢复所有仍可读取的内容。',
+    storage_full:
+      '磁盘已满，因此未能保存。请释放一些空间后重试；你输入的文字仍保留着，之前保存的内容没有丢失。',
+    storage_readonly:
+      '对话数据库是只读的，因此未能保存。请确认你有权写入该文件及其所在文件夹，然后重试。'
   },
   common: {
     cancel: '取消',

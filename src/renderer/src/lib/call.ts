@@ -1,4 +1,9 @@
 import type { ErrorCode, IpcError, IpcResult } from '@shared/result'
+import { en } from '../i18n/en'
+import { i18n } from '../i18n'
+
+/** Codes whose text the renderer translates (the disk is full, the file is damaged, ...). */
+const STORAGE_ERRORS = en.storageErrors
 
 /** A failed IPC call, carrying the main process's error code so the UI can react to it. */
 export class ApiError extends Error {
@@ -32,6 +37,9 @@ export async function call<T>(request: Promise<IpcResult<T>>): Promise<T> {
 export function describeError(error: unknown): string {
   if (error instanceof ApiError && error.issues && error.issues.length > 0) {
     return error.issues.map((issue) => issue.message).join(' · ')
+  }
+  if (error instanceof ApiError && error.code in STORAGE_ERRORS) {
+    return i18n.t(`storageErrors.${error.code as keyof typeof STORAGE_ERRORS}`)
   }
   if (error instanceof Error && error.message) return error.message
   return String(error)
