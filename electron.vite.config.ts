@@ -32,11 +32,12 @@ export default defineConfig({
       // app.asar and rebuilt for Electron's ABI.
       externalizeDeps: true,
       rollupOptions: {
-        // The embedding worker is its own entry: worker_threads loads out/main/embeddingWorker.js.
+        // Workers are their own entries: worker_threads loads out/main/<name>.js.
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           embeddingWorker: resolve(__dirname, 'src/main/workers/embeddingWorker.ts'),
-          integrityWorker: resolve(__dirname, 'src/main/workers/integrityWorker.ts')
+          integrityWorker: resolve(__dirname, 'src/main/workers/integrityWorker.ts'),
+          salvageWorker: resolve(__dirname, 'src/main/workers/salvageWorker.ts')
         }
       }
     }

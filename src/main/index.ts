@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { app, BrowserWindow, dialog, ipcMain, safeStorage, session } from 'electron'
-import type { AppInfo } from '@shared/domain'
+import type { AppInfo, SalvageReport } from '@shared/domain'
 import { createHandlers } from './ipc/handlers'
 import { registerIpc } from './ipc/electronIpc'
 import { createRegistry } from './ipc/registry'
@@ -19,9 +19,11 @@ import {
   describeSalvage,
   openStoreInteractively,
   salvageInPlace,
+  salvageInProcess,
   saveSalvageNotice,
   takeSalvageNotice,
-  type RecoveryDialogs
+  type RecoveryDialogs,
+  type Salvager
 } from './storeRecovery'
 import type { EmbedderFactory } from './services/memoryModels'
 import type { Cipher } from './services/providers/secretStore'
@@ -99,9 +101,30 @@ const recoveryDialogs: RecoveryDialogs = {
     })
 }
 
-function start(): void {
+/** Salvage in a worker thread, so the main process keeps answering while it runs. */
+function salvager(storeOptions: OpenOptions): Salvager {
+  const workerPath = join(__dirname, 'salvageWorker.js')
+  if (!existsSync(workerPath)) return salvageInProcess(storeOptions)
+  return (backupPath, targetPath) =>
+    new Promise((resolve, reject) => {
+      const worker = new Worker(workerPath, {
+        workerData: { backupPath, targetPath, options: storeOptions }
+      })
+      worker.once('message', (answer: { report?: SalvageReport; error?: string }) =>
+        answer.report ? resolve(answer.report) : reject(new Error(answer.error))
+      )
+      worker.once('error', reject)
+    })
+}
+
+async function start(): Promise<void> {
   const storeOptions: OpenOptions = { nativeBinding: electronNativeBinding() }
-  const store = openStoreInteractively(databasePath, storeOptions, recoveryDialogs)
+  const store = await openStoreInteractively(
+    databasePath,
+    storeOptions,
+    recoveryDialogs,
+    salvager(storeOptions)
+  )
   if (!store) {
     app.quit()
     return
@@ -197,7 +220,7 @@ async function recoverWhileRunning(
     app.quit()
     return
   }
-  const report = salvageInPlace(databasePath, backupPath, storeOptions)
+  const report = await salvageInPlace(databasePath, backupPath, salvager(storeOptions))
   saveSalvageNotice(databasePath, backupPath, report)
   recoveryDialogs.ask({
     type: 'info',

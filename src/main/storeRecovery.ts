@@ -25,6 +25,18 @@ export interface RecoveryDialogs {
   }): number
 }
 
+/**
+ * Runs salvage from a backup into a new file. Salvaging 100k messages takes about 20 s here
+ * (rebuilding search is most of it), so the app runs it in a worker thread
+ * (workers/salvageWorker.ts); tests and the fallback run it in process.
+ */
+export type Salvager = (backupPath: string, targetPath: string) => Promise<SalvageReport>
+
+export const salvageInProcess =
+  (options: OpenOptions): Salvager =>
+  async (backupPath, targetPath) =>
+    salvageDatabase(backupPath, targetPath, options)
+
 export interface OpenedStore {
   db: Database.Database
   recoveredFrom: string | null
@@ -53,11 +65,12 @@ const TITLES: Record<DatabaseOpenError['kind'], string> = {
  * silently: a damaged file is salvaged into a new one (the original kept as the backup), an
  * empty file is replaced only when the user says so. Returns null when the user chose Quit.
  */
-export function openStoreInteractively(
+export async function openStoreInteractively(
   path: string,
   options: OpenOptions,
-  dialogs: RecoveryDialogs
-): OpenedStore | null {
+  dialogs: RecoveryDialogs,
+  salvager: Salvager = salvageInProcess(options)
+): Promise<OpenedStore | null> {
   for (;;) {
     try {
       return { db: openDatabase(path, options), recoveredFrom: null, salvage: null }
@@ -80,7 +93,7 @@ export function openStoreInteractively(
         continue
       }
       if (chosen !== CHOICES.recover || !error.backupPath) return null
-      const salvage = salvageInPlace(path, error.backupPath, options)
+      const salvage = await salvageInPlace(path, error.backupPath, salvager)
       dialogs.ask({
         type: 'info',
         message: 'Recovery finished.',
@@ -111,13 +124,13 @@ function choicesFor(error: DatabaseOpenError): string[] {
  * Salvages the backup of a damaged store into a new file and puts it in the damaged file's
  * place. The damaged original is removed only once its byte-for-byte backup is on disk.
  */
-export function salvageInPlace(
+export async function salvageInPlace(
   path: string,
   backupPath: string,
-  options: OpenOptions
-): SalvageReport {
+  salvager: Salvager
+): Promise<SalvageReport> {
   const salvaged = `${path}.salvaged`
-  const report = salvageDatabase(backupPath, salvaged, options)
+  const report = await salvager(backupPath, salvaged)
   discardDamagedDatabase(path, backupPath)
   renameSync(salvaged, path)
   return report

@@ -51,10 +51,10 @@ function openError(path: string): DatabaseOpenError {
  * opens the new file. Asserts what must always hold: nothing salvaged differs from what was
  * written, and every message not salvaged is accounted for in the report.
  */
-function recoverAndCheck(store: PopulatedStore) {
+async function recoverAndCheck(store: PopulatedStore) {
   const damaged = readFileSync(store.path)
   const { asked, dialogs } = scriptedDialogs(CHOICES.recover, CHOICES.continue)
-  const opened = openStoreInteractively(store.path, {}, dialogs)
+  const opened = await openStoreInteractively(store.path, {}, dialogs)
   expect(opened).not.toBeNull()
   opened?.db.close()
   expect(asked[0]).toMatchObject({
@@ -107,7 +107,7 @@ describe('corruption matrix: what the user sees and what is saved', () => {
     zeroPage(store.path, pages[Math.floor(pages.length / 3)] as number, pageSize)
 
     expect(openError(store.path).kind).toBe('corrupt')
-    const { report, salvaged } = recoverAndCheck(store)
+    const { report, salvaged } = await recoverAndCheck(store)
     const messages = report.tables.find((t) => t.table === 'messages')
     // Exactly the rows of the two zeroed pages are missing, and the report says how many.
     expect(salvaged.size).toBeGreaterThan(store.messages.size / 2)
@@ -122,7 +122,7 @@ describe('corruption matrix: what the user sees and what is saved', () => {
     const store = await populatedStore(tempDir(), 20)
     overwrite(store.path, 0, Buffer.from('garbage garbage!'))
     expect(openError(store.path).kind).toBe('corrupt')
-    const { report, salvaged } = recoverAndCheck(store)
+    const { report, salvaged } = await recoverAndCheck(store)
     expect(report.headerRepaired).toBe(true)
     expect(salvaged.size).toBe(store.messages.size)
   })
@@ -134,7 +134,7 @@ describe('corruption matrix: what the user sees and what is saved', () => {
       const size = statSync(store.path).size
       truncateSync(store.path, Math.floor(size * fraction) - 100) // not on a page boundary
       expect(openError(store.path).kind).toBe('corrupt')
-      recoverAndCheck(store)
+      await recoverAndCheck(store)
     }
   )
 
@@ -144,14 +144,14 @@ describe('corruption matrix: what the user sees and what is saved', () => {
     const garbage = Buffer.from('not a database at all '.repeat(500))
     writeFileSync(path, garbage)
     const { asked, dialogs } = scriptedDialogs(CHOICES.recover, CHOICES.continue)
-    const opened = openStoreInteractively(path, {}, dialogs)
+    const opened = await openStoreInteractively(path, {}, dialogs)
     opened?.db.close()
     expect(opened?.salvage?.schemaReadable).toBe(false)
     expect(asked[1]?.detail).toMatch(/Nothing could be read/)
     expect(readFileSync(opened?.recoveredFrom as string)).toEqual(garbage)
   })
 
-  it('treats a 0-byte file as lost data, not as a new store, and replaces it only when asked', () => {
+  it('treats a 0-byte file as lost data, not as a new store, and replaces it only when asked', async () => {
     const dir = tempDir()
     const path = join(dir, 'store.sqlite')
     writeFileSync(path, '')
@@ -160,12 +160,12 @@ describe('corruption matrix: what the user sees and what is saved', () => {
     expect(error.message).toMatch(/empty file \(0 bytes\)/)
 
     const quit = scriptedDialogs(CHOICES.quit)
-    expect(openStoreInteractively(path, {}, quit.dialogs)).toBeNull()
+    expect(await openStoreInteractively(path, {}, quit.dialogs)).toBeNull()
     expect(quit.asked[0]?.buttons).toEqual([CHOICES.startEmpty, CHOICES.retry, CHOICES.quit])
     expect(statSync(path).size).toBe(0) // untouched
 
     const fresh = scriptedDialogs(CHOICES.startEmpty)
-    const opened = openStoreInteractively(path, {}, fresh.dialogs)
+    const opened = await openStoreInteractively(path, {}, fresh.dialogs)
     expect(opened?.db.prepare('SELECT count(*) FROM threads').pluck().get()).toBe(0)
     opened?.db.close()
   })

@@ -33,9 +33,9 @@ async function write(): Promise<void> {
   }
 }
 
-function open(): void {
+async function open(): Promise<void> {
   const asked: { message: string; detail: string; buttons: string[] }[] = []
-  const store = openStoreInteractively(
+  const store = await openStoreInteractively(
     path,
     {},
     {
@@ -50,4 +50,4 @@ function open(): void {
 }
 
 if (mode === 'write') void write()
-else open()
+else void open()
