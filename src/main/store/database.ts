@@ -93,7 +93,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
     db.prepare('SELECT count(*) FROM sqlite_master').get()
     // Damage past the first page is only found by walking the pages. Small files are checked
     // here; larger ones right after the window shows (deferredIntegrityCheck), because the
-    // check reads the whole file (about 1 s for 100k messages, see docs/ARCHITECTURE.md).
+    // check reads the whole file (about 1.5 s for 70k messages, see docs/ARCHITECTURE.md).
     if (
       path !== ':memory:' &&
       fileSize(path) <= (options.quickCheckMaxBytes ?? QUICK_CHECK_AT_OPEN_MAX_BYTES)
