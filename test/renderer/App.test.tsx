@@ -47,7 +47,8 @@ describe('start-up', () => {
       tables: [
         { table: 'threads', copied: 3, unreadable: 0, invalid: 0, unknownLoss: false },
         { table: 'messages', copied: 152, unreadable: 28, invalid: 0, unknownLoss: false },
-        { table: 'memories', copied: 1, unreadable: 0, invalid: 0, unknownLoss: false }
+        { table: 'memories', copied: 1, unreadable: 0, invalid: 0, unknownLoss: false },
+        { table: 'memory_history', copied: 0, unreadable: 0, invalid: 0, unknownLoss: true }
       ]
     }
     await renderApp()
@@ -55,6 +56,9 @@ describe('start-up', () => {
       'Recovered: 3 conversations, 152 messages, 1 memory.'
     )
     expect(screen.getByTestId('recovery-lost')).toHaveTextContent('Could not be read: 28 messages.')
+    expect(screen.getByTestId('recovery-unknown')).toHaveTextContent(
+      'How many memory history entries were lost is unknown'
+    )
     await act(() => i18n.changeLanguage('zh-CN'))
     try {
       expect(screen.getByTestId('recovery-lost')).toHaveTextContent('无法读取：28 条消息。')

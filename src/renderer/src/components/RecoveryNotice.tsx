@@ -45,10 +45,17 @@ function SalvageSummary({ report }: { report: SalvageReport }) {
       .join(', ')
   const copied = list(report.tables.map((r) => ({ table: r.table, count: r.copied })))
   const lost = list(report.tables.map((r) => ({ table: r.table, count: r.unreadable + r.invalid })))
+  const unknown = report.tables
+    .filter((r) => r.unknownLoss)
+    .map((r) => t(`app.recoveredTableNames.${r.table as 'threads'}`, { defaultValue: r.table }))
+    .join(', ')
   return (
     <>
       {copied && <p data-testid="recovery-copied">{t('app.recoveredCopied', { list: copied })}</p>}
       {lost && <p data-testid="recovery-lost">{t('app.recoveredLost', { list: lost })}</p>}
+      {unknown && (
+        <p data-testid="recovery-unknown">{t('app.recoveredUnknown', { tables: unknown })}</p>
+      )}
     </>
   )
 }

@@ -9,6 +9,18 @@ export const en = {
     recoveredCopied: 'Recovered: {{list}}.',
     recoveredLost: 'Could not be read: {{list}}.',
     recoveredNothing: 'Nothing could be read from the damaged file.',
+    recoveredUnknown:
+      'How many {{tables}} were lost is unknown: that part of the file could not be read at all.',
+    recoveredTableNames: {
+      threads: 'conversations',
+      messages: 'messages',
+      thread_summaries: 'summaries',
+      message_usage: 'usage records',
+      context_builds: 'inspector builds',
+      settings: 'settings',
+      memories: 'memories',
+      memory_history: 'memory history entries'
+    },
     recoveredTables: {
       threads_one: '{{count}} conversation',
       threads_other: '{{count}} conversations',

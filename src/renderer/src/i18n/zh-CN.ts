@@ -10,6 +10,17 @@ export const zhCN: Translation = {
     recoveredCopied: '已恢复：{{list}}。',
     recoveredLost: '无法读取：{{list}}。',
     recoveredNothing: '损坏的文件中没有任何内容可以读取。',
+    recoveredUnknown: '丢失了多少{{tables}}无法得知：文件的这一部分完全无法读取。',
+    recoveredTableNames: {
+      threads: '对话',
+      messages: '消息',
+      thread_summaries: '摘要',
+      message_usage: '用量记录',
+      context_builds: '检查器构建',
+      settings: '设置',
+      memories: '记忆',
+      memory_history: '记忆历史'
+    },
     recoveredTables: {
       threads_one: '{{count}} 个对话',
       threads_other: '{{count}} 个对话',
