@@ -28,6 +28,8 @@ export type Script =
       chunks: string[]
       usage?: ScriptedUsage
       chunkDelayMs?: number
+      /** A pause after the stream opened (OpenAI's role-only chunk) before the first text. */
+      firstChunkDelayMs?: number
       finish?: 'stop' | 'length'
     }
   /** An HTTP error with the provider's error body; `retryAfter` becomes the header. */
@@ -204,6 +206,7 @@ export async function startScriptedProvider(
     const stream = new StreamWriter(res, dialect, model, usage)
     stream.start()
     const delay = script.type === 'reply' ? (script.chunkDelayMs ?? 5) : 5
+    if (script.type === 'reply' && script.firstChunkDelayMs) await sleep(script.firstChunkDelayMs)
     for (const chunk of script.chunks) {
       await sleep(delay)
       if (res.destroyed) return

@@ -259,7 +259,8 @@ export const en = {
       excluded_by_user: 'excluded by you',
       pinned: 'pinned',
       covered_by_summary: 'in summary',
-      duplicate: 'duplicate'
+      duplicate: 'duplicate',
+      empty_reply: 'empty reply: not sent'
     },
     trace: {
       label: 'Candidates by section',

@@ -247,7 +247,8 @@ export const zhCN: Translation = {
       excluded_by_user: '你已排除',
       pinned: '已置顶',
       covered_by_summary: '已摘要',
-      duplicate: '重复'
+      duplicate: '重复',
+      empty_reply: '空回复：不发送'
     },
     trace: {
       label: '各部分的候选项',
