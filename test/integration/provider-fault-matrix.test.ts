@@ -10,7 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ChatDone, ChatErrorEvent, Message } from '@shared/domain'
 import type { ProviderErrorKind, ProviderKind } from '@shared/providers'
 import type { StreamTimeouts } from '../../src/main/services/providers/modelClient'
-import { startScriptedProvider, type Script, type ScriptedProvider } from '../support/scriptedProvider'
+import {
+  startScriptedProvider,
+  type Script,
+  type ScriptedProvider
+} from '../support/scriptedProvider'
 import { servicesIn, type TestServices } from '../support/services'
 import { useTempDir } from '../support/tempDir'
 

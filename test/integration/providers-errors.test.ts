@@ -244,3 +244,33 @@ describe('connection failures', () => {
     expect(error).toMatchObject({ kind: 'network' })
   })
 })
+
+describe.each(['openai', 'openai-compatible', 'anthropic', 'ollama'] as const)(
+  'the first-token timeout (%s)',
+  (kind) => {
+    it('holds until the first real text, past an opening chunk without any', async () => {
+      // A reasoning model: the stream opens (OpenAI's role-only chunk, Anthropic's
+      // message_start), then nothing for longer than the idle limit, then the answer.
+      const { events, error } = await run(
+        kind,
+        { type: 'reply', chunks: ['Thought ', 'it over.'], firstChunkDelayMs: 900 },
+        { timeouts: { firstChunkMs: 10_000, idleMs: 300 } }
+      )
+      expect(error).toBeNull()
+      expect(events.filter((e) => e.type === 'text').map((e) => e.delta)).toEqual([
+        'Thought ',
+        'it over.'
+      ])
+    })
+
+    it('still gives up when no text comes within it', async () => {
+      const { error } = await run(
+        kind,
+        { type: 'reply', chunks: ['too late'], firstChunkDelayMs: 2_000 },
+        { timeouts: { firstChunkMs: 600, idleMs: 300 } }
+      )
+      expect(error).toMatchObject({ kind: 'timeout' })
+      expect(error!.message).toMatch(/No reply from test-model within 600 ms/)
+    })
+  }
+)

@@ -113,7 +113,6 @@ describe('migration 7: empty model replies', () => {
   })
 })
 
-
 describe('a damaged database', () => {
   it('is backed up byte for byte and reported clearly, never reset silently', () => {
     const dir = tempDir()
