@@ -84,6 +84,14 @@ export const en = {
       'Ollama is running on this computer with {{count}} models: you can add it in one click.',
     stop: 'Stop',
     streaming: 'Replying…',
+    replyComplete: 'complete',
+    replyEmpty: 'empty reply',
+    emptyReply: {
+      note: 'The model finished without sending any text.',
+      length:
+        'It used its whole output limit before writing (often a reasoning model thinking); it is not sent back to the model.',
+      notSent: 'It is kept here but never sent back to the model.'
+    },
     replyStopped: 'stopped',
     replyFailed: 'incomplete',
     regenerate: 'Regenerate',
@@ -159,6 +167,13 @@ export const en = {
     testOk: 'Connected in {{ms}} ms.',
     testModels: 'Connected in {{ms}} ms. Models: {{models}}',
     testFailed: 'Failed: {{kind}} ({{message}})',
+    fetchModels: 'List models',
+    fetchingModels: 'Asking the provider…',
+    remoteModels: 'The provider serves {{count}} models: {{models}}',
+    remoteModelsNone: 'The provider lists no models.',
+    remoteModelsFailed: 'Could not list the models: {{kind}} ({{message}})',
+    remoteModelsAppError: 'app error',
+    httpStatus: ' (HTTP {{status}})',
     save: 'Save',
     saved: 'Saved',
     remove: 'Remove provider',

@@ -3,11 +3,16 @@ import type {
   ConnectionTestResult,
   OllamaDetection,
   ProviderCatalogView,
+  ProviderErrorInfo,
   ProviderInput,
   ProviderPatch,
   ProviderView
 } from '@shared/providers'
-import { call, describeError } from '@renderer/lib/call'
+import { ApiError, call, describeError } from '@renderer/lib/call'
+
+/** The ids a saved provider serves, or why it could not say (its own words when it answered). */
+export type RemoteModels =
+  { ok: true; models: string[] } | { ok: false; error: ProviderErrorInfo | null; message: string }
 
 interface ProvidersState {
   /** Whether the provider settings dialog is open. */
@@ -33,6 +38,8 @@ interface ProvidersState {
     modelId?: string
   ): Promise<ConnectionTestResult | null>
   detectOllama(): Promise<OllamaDetection | null>
+  /** Asks the provider itself which models it serves (its /models or /api/tags). */
+  listRemoteModels(id: string): Promise<RemoteModels>
   dismissError(): void
 }
 
@@ -124,6 +131,15 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => {
         set({ ollama })
         return ollama
       }),
+
+    async listRemoteModels(id) {
+      try {
+        return { ok: true, models: await call(window.api.providers.listRemoteModels({ id })) }
+      } catch (error) {
+        const provider = error instanceof ApiError ? (error.provider ?? null) : null
+        return { ok: false, error: provider, message: describeError(error) }
+      }
+    },
 
     dismissError: () => set({ error: null })
   }
