@@ -84,7 +84,6 @@ export const en = {
       'Ollama is running on this computer with {{count}} models: you can add it in one click.',
     stop: 'Stop',
     streaming: 'Replying…',
-    replyComplete: 'complete',
     replyEmpty: 'empty reply',
     emptyReply: {
       note: 'The model finished without sending any text.',

@@ -80,7 +80,6 @@ export const zhCN: Translation = {
     noModelOllama: '检测到本机正在运行 Ollama（{{count}} 个模型），可以一键添加。',
     stop: '停止',
     streaming: '正在回复…',
-    replyComplete: '已完成',
     replyEmpty: '空回复',
     emptyReply: {
       note: '模型结束了回复，但没有发送任何文字。',

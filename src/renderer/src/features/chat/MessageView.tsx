@@ -149,12 +149,12 @@ export const MessageView = memo(function MessageView({
   )
 })
 
+/** A complete reply needs no badge; every other status says how the reply ended. */
 const REPLY_BADGES = {
-  complete: 'chat.replyComplete',
   stopped: 'chat.replyStopped',
   failed: 'chat.replyFailed',
   empty: 'chat.replyEmpty'
-} as const satisfies Record<ReplyStatus, string>
+} as const satisfies Record<Exclude<ReplyStatus, 'complete'>, string>
 
 /** In place of the text the model did not send: what happened, and Retry. */
 function EmptyReplyNote({
