@@ -120,6 +120,12 @@ function faultsFor(kind: ProviderKind): Fault[] {
       expected: { error: 'timeout', words: /No reply from scripted-model within 1 s/ }
     },
     {
+      name: 'a hang after the response headers',
+      scripts: [{ type: 'hang', headers: true }],
+      timeouts: { firstChunkMs: 1_000, idleMs: 1_000 },
+      expected: { error: 'timeout', words: /No reply from scripted-model within 1 s/ }
+    },
+    {
       name: 'a stream cut mid-way',
       scripts: [{ type: 'cut', chunks: ['Partial ', 'answer'] }],
       expected: { error: 'network', words: /closed the connection/, partial: 'Partial answer' }

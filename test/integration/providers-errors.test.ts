@@ -200,6 +200,37 @@ describe.each(['openai', 'anthropic'] as const)('HTTP errors from the %s API', (
   })
 })
 
+describe.each(['openai', 'openai-compatible', 'ollama'] as const)(
+  "an error inside the stream keeps the provider's words (%s)",
+  (kind) => {
+    it("as the provider's own error object", async () => {
+      const { events, error } = await run(kind, {
+        type: 'stream_error',
+        chunks: ['Partial'],
+        message: 'Overloaded: please retry in 30 seconds.'
+      })
+      expect(events).toEqual([{ type: 'text', delta: 'Partial' }])
+      expect(error).toMatchObject({
+        kind: 'server',
+        message: 'Overloaded: please retry in 30 seconds.'
+      })
+    })
+
+    it('as a bare string, and a context overflow is named as such', async () => {
+      const { error } = await run(kind, {
+        type: 'stream_error',
+        chunks: ['Partial'],
+        message: 'the input exceeds the context length of 8192 tokens',
+        plain: true
+      })
+      expect(error).toMatchObject({
+        kind: 'context_length',
+        message: 'the input exceeds the context length of 8192 tokens'
+      })
+    })
+  }
+)
+
 describe('Ollama failures', () => {
   it("an HTTP error keeps Ollama's own message", async () => {
     const { error } = await run('ollama', {
