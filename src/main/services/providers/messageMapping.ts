@@ -4,8 +4,8 @@
  * later system messages (the summary after a memory block, the pinning block before the
  * input) stay where the builder put them, except for Anthropic, whose Messages API has no
  * system role mid-conversation: there they are sent as user turns. Empty assistant turns are
- * skipped. Tool calls keep their ids;
- * tool results get their tool's name from the call they answer.
+ * skipped. Tool calls keep their ids; tool results get their tool's name from the call they
+ * answer.
  */
 import type { ModelMessage, SystemModelMessage } from 'ai'
 import type { CacheableMessage, CacheControl, ProviderKind } from './types'
