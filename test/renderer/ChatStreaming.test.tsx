@@ -479,4 +479,37 @@ describe('regenerate, edit and resend, usage and summary', () => {
       'Updated by the model'
     )
   })
+
+  it('keeps a summary stored while the first read of it was on its way', async () => {
+    backend.summaries.set(threadId, {
+      threadId,
+      content: 'Goal: the old summary.',
+      lastMessageSeq: 4,
+      version: 1,
+      source: 'model',
+      updatedAt: 0
+    })
+    const releaseRead = backend.holdAnswer('summary:get')
+    await renderApp()
+    await waitFor(() => expect(channels()).toContain('summary:get'))
+    act(() =>
+      backend.emit('summary:changed', {
+        threadId,
+        content: 'Goal: the new summary.',
+        lastMessageSeq: 9,
+        version: 2,
+        source: 'model',
+        updatedAt: 1
+      })
+    )
+    expect(await screen.findByTestId('thread-summary-content')).toHaveTextContent(
+      'Goal: the new summary.'
+    )
+
+    await act(async () => {
+      releaseRead()
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    })
+    expect(screen.getByTestId('thread-summary-content')).toHaveTextContent('Goal: the new summary.')
+  })
 })

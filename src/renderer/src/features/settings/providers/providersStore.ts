@@ -9,6 +9,7 @@ import type {
   ProviderView
 } from '@shared/providers'
 import { ApiError, call, describeError } from '@renderer/lib/call'
+import { latestRequest } from '@renderer/lib/latestRequest'
 
 /** The ids a saved provider serves, or why it could not say (its own words when it answered). */
 export type RemoteModels =
@@ -44,11 +45,16 @@ interface ProvidersState {
 }
 
 export const useProvidersStore = create<ProvidersState>()((set, get) => {
+  // Every change both answers its caller and sends `providers:changed`, so lists overlap:
+  // only the newest one is shown.
+  const listing = latestRequest()
   const refresh = async () => {
+    const ticket = listing.start()
     try {
-      set({ providers: await call(window.api.providers.list()) })
+      const providers = await call(window.api.providers.list())
+      if (ticket.isLatest()) set({ providers })
     } catch (error) {
-      set({ error: describeError(error) })
+      if (ticket.isLatest()) set({ error: describeError(error) })
     }
   }
   const attempt = async <T>(run: () => Promise<T>): Promise<T | null> => {
@@ -77,13 +83,19 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => {
     hide: () => set({ open: false, error: null }),
 
     async load() {
+      const ticket = listing.start()
       await attempt(async () => {
         const [providers, catalog, encryption] = await Promise.all([
           call(window.api.providers.list()),
           call(window.api.providers.catalog()),
           call(window.api.providers.encryptionStatus())
         ])
-        set({ providers, catalog, encryptionAvailable: encryption.available, loaded: true })
+        set({
+          ...(ticket.isLatest() && { providers }),
+          catalog,
+          encryptionAvailable: encryption.available,
+          loaded: true
+        })
       })
     },
 
