@@ -3,6 +3,7 @@
 // build/Release, which holds the build for the Node that ran `npm install`. Putting the addon
 // compiled for this Node into require's cache under that path makes every
 // `new Database()` use it, without touching node_modules or the code under test.
+/* eslint-disable @typescript-eslint/no-require-imports -- a --require preload is CommonJS */
 const Module = require('node:module')
 const { join, dirname } = require('node:path')
 
