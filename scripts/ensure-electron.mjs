@@ -28,7 +28,10 @@ const proxy = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some(
 )
 if (proxy) process.env.ELECTRON_GET_USE_PROXY ??= '1'
 
-const from = process.env.ELECTRON_MIRROR ?? 'github.com/electron/electron/releases'
+const from =
+  process.env.ELECTRON_MIRROR ??
+  process.env.npm_config_electron_mirror ??
+  'github.com/electron/electron/releases'
 console.log(
   `Downloading Electron ${version} for ${process.platform}-${process.arch} (once) from ${from}…`
 )
@@ -79,7 +82,12 @@ async function download() {
     arch: process.env.ELECTRON_INSTALL_ARCH || process.env.npm_config_arch || process.arch,
     cacheRoot: process.env.electron_config_cache,
     force: process.env.force_no_cache === 'true',
-    checksums: JSON.parse(readFileSync(join(electronDir, 'checksums.json'), 'utf8')),
+    // As install.js: the pinned checksums, unless the user asked for the mirror's own.
+    checksums:
+      process.env.electron_use_remote_checksums ||
+      process.env.npm_config_electron_use_remote_checksums
+        ? undefined
+        : JSON.parse(readFileSync(join(electronDir, 'checksums.json'), 'utf8')),
     downloadOptions: {
       quiet: true,
       getProgressCallback: ({ percent, transferred }) => {

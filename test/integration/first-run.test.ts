@@ -1,4 +1,7 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { createServer as createHttpServer } from 'node:http'
+import { crc32 } from 'node:zlib'
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
@@ -32,25 +35,83 @@ async function closedPort(): Promise<number> {
   return port
 }
 
-function ensureElectron(dir: string, env: Record<string, string>) {
+function childEnv(dir: string, env: Record<string, string>): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !/^(ELECTRON_|electron_|https?_proxy$|HTTPS?_PROXY$)/.test(name)
+      ([name]) =>
+        !/^(ELECTRON_|electron_|npm_config_(platform|arch)$|(https?|no)_proxy$|(HTTPS?|NO)_PROXY$)/.test(
+          name
+        )
     )
   )
+  return {
+    ...clean,
+    CONTEXT_LENS_ELECTRON_DIR: dir,
+    // The copy resolves @electron/get and the zip extractor from the project's node_modules.
+    NODE_PATH: join(root, 'node_modules'),
+    // A private cache, so an archive downloaded earlier on this machine cannot hide the failure.
+    electron_config_cache: join(dirname(dir), 'cache'),
+    ...env
+  }
+}
+
+function ensureElectron(dir: string, env: Record<string, string>) {
   return spawnSync(process.execPath, [script], {
     encoding: 'utf8',
     timeout: 60_000,
-    env: {
-      ...clean,
-      CONTEXT_LENS_ELECTRON_DIR: dir,
-      // The copy resolves @electron/get and the zip extractor from the project's node_modules.
-      NODE_PATH: join(root, 'node_modules'),
-      // A private cache, so an archive downloaded earlier on this machine cannot hide the failure.
-      electron_config_cache: join(dirname(dir), 'cache'),
-      ...env
-    }
+    env: childEnv(dir, env)
   })
+}
+
+/** As ensureElectron, while this process keeps serving the test's mirror. */
+function ensureElectronAsync(dir: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, [script], { env: childEnv(dir, env) })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => (stdout += chunk))
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((done) =>
+    child.on('close', (status) => done({ status, stdout, stderr }))
+  )
+}
+
+/** A zip archive of uncompressed ("stored") files, enough for Electron's extractor. */
+function storedZip(files: Record<string, string>): Buffer {
+  const locals: Buffer[] = []
+  const centrals: Buffer[] = []
+  let offset = 0
+  for (const [name, text] of Object.entries(files)) {
+    const data = Buffer.from(text)
+    const fileName = Buffer.from(name)
+    const crc = crc32(data)
+    const local = Buffer.alloc(30)
+    local.writeUInt32LE(0x04034b50, 0)
+    local.writeUInt16LE(20, 4)
+    local.writeUInt32LE(crc, 14)
+    local.writeUInt32LE(data.length, 18)
+    local.writeUInt32LE(data.length, 22)
+    local.writeUInt16LE(fileName.length, 26)
+    const central = Buffer.alloc(46)
+    central.writeUInt32LE(0x02014b50, 0)
+    central.writeUInt16LE(20, 4)
+    central.writeUInt16LE(20, 6)
+    central.writeUInt32LE(crc, 16)
+    central.writeUInt32LE(data.length, 20)
+    central.writeUInt32LE(data.length, 24)
+    central.writeUInt16LE(fileName.length, 28)
+    central.writeUInt32LE(offset, 42)
+    locals.push(local, fileName, data)
+    centrals.push(central, fileName)
+    offset += local.length + fileName.length + data.length
+  }
+  const directory = Buffer.concat(centrals)
+  const end = Buffer.alloc(22)
+  end.writeUInt32LE(0x06054b50, 0)
+  end.writeUInt16LE(Object.keys(files).length, 8)
+  end.writeUInt16LE(Object.keys(files).length, 10)
+  end.writeUInt32LE(directory.length, 12)
+  end.writeUInt32LE(offset, 16)
+  return Buffer.concat([...locals, directory, end])
 }
 
 function expectOneClearSentence(stderr: string) {
@@ -96,6 +157,42 @@ describe('npm run dev on a fresh clone (scripts/ensure-electron.mjs)', () => {
     expect(run.status).toBe(1)
     expectOneClearSentence(run.stderr)
     expect(run.stderr).toContain('ECONNREFUSED')
+  })
+
+  it("downloads from ELECTRON_MIRROR with progress, then Electron's installer unpacks it", async () => {
+    const dir = freshElectronPackage()
+    const archive = `electron-v${version}-${process.platform}-${process.arch}.zip`
+    const zip = storedZip({ electron: '#!/bin/sh\n', version })
+    const sums = `${createHash('sha256').update(zip).digest('hex')} *${archive}\n`
+    const requests: string[] = []
+    const mirror = createHttpServer((request, response) => {
+      requests.push(request.url!)
+      if (request.url === `/v${version}/${archive}`) {
+        response.writeHead(200, { 'content-length': zip.length }).end(zip)
+      } else if (request.url === `/v${version}/SHASUMS256.txt`) {
+        response.end(sums)
+      } else response.writeHead(404).end()
+    })
+    await new Promise<void>((done) => mirror.listen(0, '127.0.0.1', done))
+    const { port } = mirror.address() as { port: number }
+    try {
+      const run = await ensureElectronAsync(dir, {
+        ELECTRON_MIRROR: `http://127.0.0.1:${port}/`,
+        // The mirror's own SHASUMS256.txt, as for a custom build (Electron's pinned ones are
+        // for the real archives).
+        electron_use_remote_checksums: '1'
+      })
+      expect(run.stderr).toBe('')
+      expect(run.status).toBe(0)
+      expect(run.stdout).toContain('100%')
+      expect(run.stdout).toContain(`Electron ${version} is ready.`)
+      expect(readFileSync(join(dir, 'path.txt'), 'utf8')).toBe('electron')
+      expect(readFileSync(join(dir, 'dist', 'version'), 'utf8')).toBe(version)
+      // Downloaded once: Electron's install.js found the archive in @electron/get's cache.
+      expect(requests.filter((url) => url.endsWith('.zip'))).toEqual([`/v${version}/${archive}`])
+    } finally {
+      mirror.close()
+    }
   })
 
   it('does nothing, without the network, when the binary is already there', async () => {
