@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto'
 import { createServer as createHttpServer } from 'node:http'
 import { crc32 } from 'node:zlib'
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { closedPort } from '../support/closedPort'
 import { useTempDir } from '../support/tempDir'
 
 const root = resolve(import.meta.dirname, '../..')
@@ -24,15 +24,6 @@ function freshElectronPackage(): string {
     copyFileSync(join(electronDir, file), join(dir, file))
   }
   return dir
-}
-
-/** A port on 127.0.0.1 that nothing listens on: connecting is refused at once. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as { port: number }
-  await new Promise((done) => server.close(done))
-  return port
 }
 
 function childEnv(dir: string, env: Record<string, string>): NodeJS.ProcessEnv {
@@ -75,6 +66,17 @@ function ensureElectronAsync(dir: string, env: Record<string, string>) {
   )
 }
 
+/** A little-endian record: a 4-byte signature, then [offset, 2 or 4 bytes, value] fields. */
+function record(size: number, signature: number, fields: [number, 2 | 4, number][]): Buffer {
+  const buffer = Buffer.alloc(size)
+  buffer.writeUInt32LE(signature, 0)
+  for (const [at, bytes, value] of fields) {
+    if (bytes === 2) buffer.writeUInt16LE(value, at)
+    else buffer.writeUInt32LE(value, at)
+  }
+  return buffer
+}
+
 /** A zip archive of uncompressed ("stored") files, enough for Electron's extractor. */
 function storedZip(files: Record<string, string>): Buffer {
   const locals: Buffer[] = []
@@ -84,33 +86,34 @@ function storedZip(files: Record<string, string>): Buffer {
     const data = Buffer.from(text)
     const fileName = Buffer.from(name)
     const crc = crc32(data)
-    const local = Buffer.alloc(30)
-    local.writeUInt32LE(0x04034b50, 0)
-    local.writeUInt16LE(20, 4)
-    local.writeUInt32LE(crc, 14)
-    local.writeUInt32LE(data.length, 18)
-    local.writeUInt32LE(data.length, 22)
-    local.writeUInt16LE(fileName.length, 26)
-    const central = Buffer.alloc(46)
-    central.writeUInt32LE(0x02014b50, 0)
-    central.writeUInt16LE(20, 4)
-    central.writeUInt16LE(20, 6)
-    central.writeUInt32LE(crc, 16)
-    central.writeUInt32LE(data.length, 20)
-    central.writeUInt32LE(data.length, 24)
-    central.writeUInt16LE(fileName.length, 28)
-    central.writeUInt32LE(offset, 42)
+    const local = record(30, 0x04034b50, [
+      [4, 2, 20],
+      [14, 4, crc],
+      [18, 4, data.length],
+      [22, 4, data.length],
+      [26, 2, fileName.length]
+    ])
+    const central = record(46, 0x02014b50, [
+      [4, 2, 20],
+      [6, 2, 20],
+      [16, 4, crc],
+      [20, 4, data.length],
+      [24, 4, data.length],
+      [28, 2, fileName.length],
+      [42, 4, offset]
+    ])
     locals.push(local, fileName, data)
     centrals.push(central, fileName)
     offset += local.length + fileName.length + data.length
   }
   const directory = Buffer.concat(centrals)
-  const end = Buffer.alloc(22)
-  end.writeUInt32LE(0x06054b50, 0)
-  end.writeUInt16LE(Object.keys(files).length, 8)
-  end.writeUInt16LE(Object.keys(files).length, 10)
-  end.writeUInt32LE(directory.length, 12)
-  end.writeUInt32LE(offset, 16)
+  const count = Object.keys(files).length
+  const end = record(22, 0x06054b50, [
+    [8, 2, count],
+    [10, 2, count],
+    [12, 4, directory.length],
+    [16, 4, offset]
+  ])
   return Buffer.concat([...locals, directory, end])
 }
 

@@ -1,11 +1,11 @@
 import fc from 'fast-check'
-import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { z } from 'zod'
 import { contract, endpoints, MAX_MESSAGE_CHARS } from '@shared/contract'
 import type { IpcResult } from '@shared/result'
 import { createHandlers } from '../../src/main/ipc/handlers'
 import { createRegistry, type HandlerRegistry } from '../../src/main/ipc/registry'
+import { closedPort } from '../support/closedPort'
 import { servicesIn, type TestServices } from '../support/services'
 import { arbitraryFor, HOSTILE_STRINGS, type Anchors } from '../support/zodArbitrary'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -90,14 +90,6 @@ const unexpected: string[] = []
 /** Channels where some payload got past validation, so the fuzz exercised the handler too. */
 const reached = new Set<string>()
 
-async function closedUrl(): Promise<string> {
-  const server = createServer()
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as { port: number }
-  await new Promise((done) => server.close(done))
-  return `http://127.0.0.1:${port}`
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'context-lens-fuzz-'))
   store = servicesIn(dir, Date.now, undefined, {
@@ -106,7 +98,7 @@ beforeAll(async () => {
   registry = createRegistry(createHandlers(store.services), (channel, error) =>
     unexpected.push(`${channel}: ${error instanceof Error ? error.stack : String(error)}`)
   )
-  url = await closedUrl()
+  url = `http://127.0.0.1:${await closedPort()}`
 })
 
 afterAll(() => {
