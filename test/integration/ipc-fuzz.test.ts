@@ -204,6 +204,19 @@ describe('IPC fuzz over every contract channel', () => {
     expect(problems).toEqual([])
   })
 
+  it('refuses a key the contract does not know on every channel, before any handler runs', async () => {
+    const accepted: string[] = []
+    for (const { domain, method, channel } of channels) {
+      const [base] = fc.sample(arbitraryFor(schemaOf(domain, method), await freshAnchors()), {
+        numRuns: 1,
+        seed: 7
+      })
+      const result = await call(channel, { ...(base as object), isAdmin: true })
+      if (result.ok || result.error.code !== 'invalid_input') accepted.push(channel)
+    }
+    expect(accepted).toEqual([])
+  })
+
   it('answers random payloads shaped like the contract with typed results', async () => {
     for (const { domain, method, channel } of channels) {
       if (NETWORK.has(channel)) continue
