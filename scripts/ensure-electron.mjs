@@ -112,8 +112,10 @@ function describe(error) {
 }
 
 function giveUp(reason) {
+  const event = process.env.npm_lifecycle_event
+  const command = !event ? 'the app' : event === 'start' ? '`npm start`' : `\`npm run ${event}\``
   console.error(
-    `Could not download Electron ${version} (${reason}); \`npm run dev\` needs it once: ` +
+    `Could not download Electron ${version} (${reason}); ${command} needs it once: ` +
       'connect to the internet, or set ELECTRON_MIRROR to a reachable mirror ' +
       '(for example https://npmmirror.com/mirrors/electron/), or set HTTPS_PROXY if you use a proxy, ' +
       'then run it again.'
