@@ -83,7 +83,11 @@ function alertFor(
   if (safetyNet.includes('request_shrunk')) {
     return { kind: 'wouldShrink', limit, dropped: context.metadata.droppedMessageCount }
   }
-  const { total } = context.tokenStats
-  if (total >= limit * NEAR_SAFETY_SHARE) return { kind: 'near', left: Math.max(0, limit - total) }
+  // Within reach of the limit, or over the budget already (an input or pinned message that is
+  // sent whole anyway): the safety net is what comes next.
+  const { total, budget } = context.tokenStats
+  if (total >= limit * NEAR_SAFETY_SHARE || total > budget) {
+    return { kind: 'near', left: Math.max(0, limit - total) }
+  }
   return null
 }

@@ -78,7 +78,9 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
 
   const showCard = () => {
     const rect = rowRef.current?.getBoundingClientRect()
-    if (rect) setCard({ left: rect.right + 8, top: rect.top })
+    // Kept on screen for the last rows; the card is about 220 px tall.
+    if (rect)
+      setCard({ left: rect.right + 8, top: Math.max(8, Math.min(rect.top, innerHeight - 230)) })
   }
   const hideCard = () => setCard(null)
 
