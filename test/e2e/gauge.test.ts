@@ -14,6 +14,12 @@ import type { Harness } from './harness/server'
 import { useChromiumSession } from './harness/session'
 import { chatUi } from './harness/ui'
 
+/** Just the browser globals read here (the file is type-checked without the DOM lib). */
+interface FocusedElement {
+  closest(selector: string): { getAttribute(name: string): string | null } | null
+}
+type PageGlobals = typeof globalThis & { document: { activeElement: FocusedElement | null } }
+
 const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
 const HAN = /\p{Script=Han}/u
 
@@ -146,8 +152,7 @@ describe('context gauge and sidebar bars, end to end in Chromium', () => {
     await app.panel.waitFor()
     await eventually(() =>
       page.evaluate(() => {
-        const active = (globalThis as unknown as { document: { activeElement: Element | null } })
-          .document.activeElement
+        const active = (globalThis as PageGlobals).document.activeElement
         return active?.closest('[data-section]')?.getAttribute('data-section') ?? null
       })
     ).toBe('recent')

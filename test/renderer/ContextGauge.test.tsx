@@ -109,7 +109,7 @@ describe('the context gauge by the composer', () => {
     expect(notes).toHaveTextContent('2 memories left out for lack of room.')
     // A code this version does not know falls back to main's English sentence.
     expect(notes).not.toHaveTextContent('inspector.warnings')
-    expect(notes).toHaveTextContent('Safety net active: the request was rebuilt')
+    expect(notes).toHaveTextContent('Safety net active: the request is rebuilt')
     expect(screen.getByTestId('gauge-button')).toHaveAttribute('aria-expanded', 'true')
 
     fireEvent.keyDown(screen.getByTestId('gauge-button'), { key: 'Escape' })

@@ -539,8 +539,8 @@ export const en = {
     memoriesDropped_one: '{{n}} memory left out for lack of room.',
     memoriesDropped_other: '{{n}} memories left out for lack of room.',
     safetyNet: 'Safety net active: {{what}}',
-    safetyNetShrunk: 'the request was rebuilt within 85 % of the window.',
-    safetyNetTrimmed: 'only the beginning and end of the message were sent.',
+    safetyNetShrunk: 'the request is rebuilt within 85 % of the window.',
+    safetyNetTrimmed: 'only the beginning and end of the message are sent.',
     near: '{{left}} tokens before the safety net (85 % of the window) acts; then older messages and memories give way first.',
     wouldShrink:
       'If sent now, this request is over 85 % of the window and is rebuilt within {{limit}} tokens: older messages and memories give way ({{dropped}} messages left out).',

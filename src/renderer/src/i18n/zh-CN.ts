@@ -513,9 +513,9 @@ export const zhCN: Translation = {
     summaryInUse_other: '正在使用摘要：它代表 {{n}} 条较早的消息。',
     memoriesDropped_one: '{{n}} 条记忆因空间不足未放入。',
     memoriesDropped_other: '{{n}} 条记忆因空间不足未放入。',
-    safetyNet: '安全网已生效：{{what}}',
-    safetyNetShrunk: '请求已在窗口的 85 % 以内重新构建。',
-    safetyNetTrimmed: '只发送了消息的开头和结尾。',
+    safetyNet: '安全网生效：{{what}}',
+    safetyNetShrunk: '请求在窗口的 85 % 以内重新构建。',
+    safetyNetTrimmed: '只发送消息的开头和结尾。',
     near: '距离安全网（窗口的 85 %）还有 {{left}} 个令牌；超过后较早的消息和记忆会先被让出。',
     wouldShrink:
       '如果现在发送，这次请求超过窗口的 85 %，会在 {{limit}} 个令牌内重新构建：较早的消息和记忆让出空间（{{dropped}} 条消息未放入）。',

@@ -33,6 +33,10 @@ export function ContextGauge({ threadId }: { threadId: string }) {
   const reading = useMemo(() => readGauge(draft, preview, lastSent), [draft, preview, lastSent])
   const [hovered, setHovered] = useState(false)
   const [focused, setFocused] = useState(false)
+  // The card opens upwards; a tall draft leaves less room above the gauge, so it scrolls.
+  const [room, setRoom] = useState(400)
+  const measure = () =>
+    setRoom(Math.max(160, (root.current?.getBoundingClientRect().top ?? 400) - 12))
   const pointerDown = useRef(false)
   const root = useRef<HTMLDivElement>(null)
   const detailsId = useId()
@@ -66,14 +70,20 @@ export function ContextGauge({ threadId }: { threadId: string }) {
         data-alert={reading.alert?.kind ?? 'none'}
         data-used={tokenStats.total}
         data-budget={tokenStats.budget}
-        onMouseEnter={() => setHovered(true)}
+        onMouseEnter={() => {
+          measure()
+          setHovered(true)
+        }}
         onMouseLeave={() => setHovered(false)}
         onPointerDown={() => {
           pointerDown.current = true
         }}
         onFocus={() => {
           // Focus from a click opens the inspector instead; from the keyboard it shows details.
-          if (!pointerDown.current) setFocused(true)
+          if (!pointerDown.current) {
+            measure()
+            setFocused(true)
+          }
           pointerDown.current = false
         }}
         onBlur={(event) => {
@@ -120,7 +130,14 @@ export function ContextGauge({ threadId }: { threadId: string }) {
           </span>
           {reading.alert && <Icon name="alert" />}
         </button>
-        {open && <GaugeDetails id={detailsId} reading={reading} onOpenSection={openInspector} />}
+        {open && (
+          <GaugeDetails
+            id={detailsId}
+            reading={reading}
+            maxHeight={room}
+            onOpenSection={openInspector}
+          />
+        )}
       </div>
       {reading.alert && <GaugeAlertLine alert={reading.alert} />}
     </div>

@@ -8,11 +8,12 @@ import type { GaugeReading } from './gaugeReading'
 interface GaugeDetailsProps {
   id: string
   reading: GaugeReading
+  maxHeight: number
   onOpenSection: (section: SectionName) => void
 }
 
 /** The gauge's card: per-section numbers (each opens the inspector there) and what to know. */
-export function GaugeDetails({ id, reading, onOpenSection }: GaugeDetailsProps) {
+export function GaugeDetails({ id, reading, maxHeight, onOpenSection }: GaugeDetailsProps) {
   const { t, i18n } = useTranslation()
   const format = useFormatNumber()
   const { tokenStats } = reading.context
@@ -49,6 +50,7 @@ export function GaugeDetails({ id, reading, onOpenSection }: GaugeDetailsProps) 
       data-testid="gauge-details"
       role="group"
       aria-label={heading}
+      style={{ maxHeight }}
     >
       <p className="gauge-details__heading">{heading}</p>
       <p className="gauge-details__totals" data-testid="gauge-totals">
@@ -72,16 +74,14 @@ export function GaugeDetails({ id, reading, onOpenSection }: GaugeDetailsProps) 
                 data-section={section}
                 data-used={used}
                 data-budget={budget}
-                aria-label={`${name}: ${t('gauge.sectionRow', { used: format(used), budget: format(budget) })}. ${t('gauge.openSection', { section: name })}`}
+                aria-label={`${name}: ${t('gauge.sectionRow', { used: format(used), budget: format(budget) })}, ${t('gauge.sectionItems', { count: items, n: format(items) })}. ${t('gauge.openSection', { section: name })}`}
+                title={t('gauge.sectionItems', { count: items, n: format(items) })}
                 onClick={() => onOpenSection(section)}
               >
                 <span className="gauge-section__swatch" aria-hidden="true" />
                 <span className="gauge-section__name">{name}</span>
                 <span className="gauge-section__usage">
                   {t('gauge.sectionRow', { used: format(used), budget: format(budget) })}
-                </span>
-                <span className="gauge-section__items">
-                  {t('gauge.sectionItems', { count: items, n: format(items) })}
                 </span>
               </button>
             </li>
