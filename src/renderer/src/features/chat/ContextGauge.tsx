@@ -33,12 +33,12 @@ export function ContextGauge({ threadId }: { threadId: string }) {
   const reading = useMemo(() => readGauge(draft, preview, lastSent), [draft, preview, lastSent])
   const [hovered, setHovered] = useState(false)
   const [focused, setFocused] = useState(false)
+  const pointerDown = useRef(false)
+  const root = useRef<HTMLDivElement>(null)
   // The card opens upwards; a tall draft leaves less room above the gauge, so it scrolls.
   const [room, setRoom] = useState(400)
   const measure = () =>
     setRoom(Math.max(160, (root.current?.getBoundingClientRect().top ?? 400) - 12))
-  const pointerDown = useRef(false)
-  const root = useRef<HTMLDivElement>(null)
   const detailsId = useId()
 
   useEffect(() => watchInspector(), [])
