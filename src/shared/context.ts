@@ -100,7 +100,14 @@ export interface ProviderMessage {
 }
 
 export type Decision =
-  'included' | 'dropped_budget' | 'excluded_by_user' | 'pinned' | 'covered_by_summary' | 'duplicate'
+  | 'included'
+  | 'dropped_budget'
+  | 'excluded_by_user'
+  | 'pinned'
+  | 'covered_by_summary'
+  | 'duplicate'
+  /** A model reply with no text and no tool calls: kept in the thread, never sent back. */
+  | 'empty_reply'
 
 export type TraceKind = 'message' | 'memory' | 'summary' | 'system' | 'input' | 'pinning'
 

@@ -67,8 +67,11 @@ export interface Message {
   reply?: ReplyInfo
 }
 
-/** complete: the model finished; stopped: the user pressed Stop; failed: an error cut it off. */
-export type ReplyStatus = 'complete' | 'stopped' | 'failed'
+/**
+ * complete: the model finished; stopped: the user pressed Stop; failed: an error cut it off;
+ * empty: the model finished without any text (kept, shown with Retry, never sent back).
+ */
+export type ReplyStatus = 'complete' | 'stopped' | 'failed' | 'empty'
 
 export interface ReplyInfo {
   providerId: string | null

@@ -15,7 +15,7 @@ interface ThreadListRow extends ThreadRow {
   preview: string | null
   build_id: number | null
   build_at: number | null
-  /** The newest build's `tokenStats` as JSON (thread_build_stats, migration 7). */
+  /** The newest build's `tokenStats` as JSON (thread_build_stats, migration 8). */
   build_stats: string | null
   cost: number | null
   unpriced: number

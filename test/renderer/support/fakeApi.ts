@@ -45,6 +45,12 @@ export interface FakeBackend {
   failNext(channel: string, error: IpcError): void
   /** Holds the next call on `channel` until the returned function is called. */
   hold(channel: string): () => void
+  /**
+   * Answers the next call on `channel` late: main handles it at once (the answer reflects the
+   * state then), but the answer only arrives when the returned function is called, so later
+   * calls can overtake it.
+   */
+  holdAnswer(channel: string): () => void
   addThread(title: string, options?: { updatedAt?: number }): Thread
   addMessages(threadId: string, contents: string[]): Message[]
   messagesOf(threadId: string): Message[]
@@ -84,6 +90,7 @@ export function createFakeBackend(): FakeBackend {
   const listeners = new Map<string, Set<(payload: never) => void>>()
   const failures = new Map<string, IpcError>()
   const holds = new Map<string, Promise<void>>()
+  const answerHolds = new Map<string, Promise<void>>()
   const calls: FakeBackend['calls'] = []
   const builds = new Map<string, StoredBuild[]>()
   let clock = BASE_TIME
@@ -106,6 +113,11 @@ export function createFakeBackend(): FakeBackend {
     hold(channel) {
       let release!: () => void
       holds.set(channel, new Promise<void>((resolve) => (release = resolve)))
+      return release
+    },
+    holdAnswer(channel) {
+      let release!: () => void
+      answerHolds.set(channel, new Promise<void>((resolve) => (release = resolve)))
       return release
     },
     addThread(title, options = {}) {
@@ -209,12 +221,16 @@ export function createFakeBackend(): FakeBackend {
       const gate = holds.get(channel)
       holds.delete(channel)
       await gate
+      const late = answerHolds.get(channel)
+      answerHolds.delete(channel)
       const failure = failures.get(channel)
-      if (failure) {
-        failures.delete(channel)
-        return fail(failure)
-      }
-      return handler(input)
+      failures.delete(channel)
+      const answer = await (failure ? fail(failure) : handler(input))
+      if (!late) return answer
+      // Copied, so the late answer is main's state when it handled the call.
+      const copy = structuredClone(answer)
+      await late
+      return copy
     }
 
   const invalid = (path: string, message: string) =>

@@ -84,6 +84,13 @@ export const en = {
       'Ollama is running on this computer with {{count}} models: you can add it in one click.',
     stop: 'Stop',
     streaming: 'Replying…',
+    replyEmpty: 'empty reply',
+    emptyReply: {
+      note: 'The model finished without sending any text.',
+      length:
+        'It used its whole output limit before writing (often a reasoning model thinking); it is not sent back to the model.',
+      notSent: 'It is kept here but never sent back to the model.'
+    },
     replyStopped: 'stopped',
     replyFailed: 'incomplete',
     regenerate: 'Regenerate',
@@ -159,6 +166,13 @@ export const en = {
     testOk: 'Connected in {{ms}} ms.',
     testModels: 'Connected in {{ms}} ms. Models: {{models}}',
     testFailed: 'Failed: {{kind}} ({{message}})',
+    fetchModels: 'List models',
+    fetchingModels: 'Asking the provider…',
+    remoteModels: 'The provider serves {{count}} models: {{models}}',
+    remoteModelsNone: 'The provider lists no models.',
+    remoteModelsFailed: 'Could not list the models: {{kind}} ({{message}})',
+    remoteModelsAppError: 'app error',
+    httpStatus: ' (HTTP {{status}})',
     save: 'Save',
     saved: 'Saved',
     remove: 'Remove provider',
@@ -259,7 +273,8 @@ export const en = {
       excluded_by_user: 'excluded by you',
       pinned: 'pinned',
       covered_by_summary: 'in summary',
-      duplicate: 'duplicate'
+      duplicate: 'duplicate',
+      empty_reply: 'empty reply: not sent'
     },
     trace: {
       label: 'Candidates by section',

@@ -80,6 +80,13 @@ export const zhCN: Translation = {
     noModelOllama: '检测到本机正在运行 Ollama（{{count}} 个模型），可以一键添加。',
     stop: '停止',
     streaming: '正在回复…',
+    replyEmpty: '空回复',
+    emptyReply: {
+      note: '模型结束了回复，但没有发送任何文字。',
+      length:
+        '它在写出内容前就用完了输出上限（常见于推理模型的思考过程）；这条回复不会再发给模型。',
+      notSent: '这条回复会保留在这里，但不会再发给模型。'
+    },
     replyStopped: '已停止',
     replyFailed: '未完成',
     regenerate: '重新生成',
@@ -154,6 +161,13 @@ export const zhCN: Translation = {
     testOk: '连接成功，用时 {{ms}} 毫秒。',
     testModels: '连接成功，用时 {{ms}} 毫秒。模型：{{models}}',
     testFailed: '失败：{{kind}}（{{message}}）',
+    fetchModels: '列出模型',
+    fetchingModels: '正在询问服务…',
+    remoteModels: '该服务提供 {{count}} 个模型：{{models}}',
+    remoteModelsNone: '该服务未列出任何模型。',
+    remoteModelsFailed: '无法列出模型：{{kind}}（{{message}}）',
+    remoteModelsAppError: '应用错误',
+    httpStatus: '（HTTP {{status}}）',
     save: '保存',
     saved: '已保存',
     remove: '删除服务',
@@ -247,7 +261,8 @@ export const zhCN: Translation = {
       excluded_by_user: '你已排除',
       pinned: '已置顶',
       covered_by_summary: '已摘要',
-      duplicate: '重复'
+      duplicate: '重复',
+      empty_reply: '空回复：不发送'
     },
     trace: {
       label: '各部分的候选项',

@@ -2,6 +2,7 @@ import { create } from 'zustand'
 import type { BuiltContext, SectionName, StoredBuild } from '@shared/context'
 import type { ContextConfigPatch, ContextConfigView } from '@shared/contextConfig'
 import { ApiError, call, describeError } from '@renderer/lib/call'
+import { latestRequest } from '@renderer/lib/latestRequest'
 import { applyWhatIf, isEmptyPatch, type WhatIfChange } from './whatIf'
 
 /**
@@ -89,27 +90,27 @@ const cleanState = {
 
 export const useInspectorStore = create<InspectorState>()((set, get) => {
   let timer: ReturnType<typeof setTimeout> | undefined
-  // Answers can overtake each other. Each request is numbered and an answer older than the
-  // one on screen is dropped; a newer one is shown even if still newer requests are pending,
-  // so a slow main process still makes progress instead of starving the panel.
-  let requested = 0
-  let shown = 0
+  // Answers can overtake each other. A preview older than the one on screen is dropped; a
+  // newer one is shown even if still newer requests are pending (`claim`), so a slow main
+  // process still makes progress instead of starving the panel. Opening a thread supersedes
+  // everything on its way, even for the same thread visited before.
+  const previews = latestRequest()
+  // Loading a thread and saving its settings both answer with the configuration.
+  const configs = latestRequest()
 
   const fetchPreview = async (): Promise<void> => {
     const { threadId, draft, whatIf } = get()
     if (!threadId) return
-    const seq = ++requested
+    const ticket = previews.start()
     const trying = !isEmptyPatch(whatIf)
     try {
       const preview = await call(
         window.api.context.preview({ threadId, draft, ...(trying && { whatIf }) })
       )
-      if (seq <= shown || get().threadId !== threadId) return
-      shown = seq
+      if (!ticket.claim()) return
       set({ preview, error: null, configError: null })
     } catch (error) {
-      if (seq <= shown || get().threadId !== threadId) return
-      shown = seq
+      if (!ticket.claim()) return
       // A refused what-if keeps the last good preview on screen and explains at the inputs.
       if (trying && error instanceof ApiError && error.code === 'invalid_input') {
         set({ configError: describeConfigError(error) })
@@ -142,16 +143,21 @@ export const useInspectorStore = create<InspectorState>()((set, get) => {
   }
 
   const loadThread = async (threadId: string): Promise<void> => {
+    const ticket = configs.start()
     try {
       const [config, builds] = await Promise.all([
         call(window.api.context.getConfig({ threadId })),
         call(window.api.context.builds({ threadId }))
       ])
       if (get().threadId !== threadId) return
-      // Builds announced by events while this loaded are kept.
-      set((state) => ({ config, builds: withBuilds(state.builds, builds) }))
+      // Builds announced by events while this loaded are kept; sent builds never change, so
+      // even an older answer only adds.
+      set((state) => ({
+        ...(ticket.isLatest() && { config }),
+        builds: withBuilds(state.builds, builds)
+      }))
     } catch (error) {
-      if (get().threadId === threadId) set({ error: describeError(error) })
+      if (ticket.isLatest() && get().threadId === threadId) set({ error: describeError(error) })
     }
   }
 
@@ -162,6 +168,7 @@ export const useInspectorStore = create<InspectorState>()((set, get) => {
 
     openThread(threadId, draft) {
       cancel()
+      previews.supersede()
       set({ threadId, draft, ...cleanState })
       if (!threadId) return
       void loadThread(threadId)
@@ -192,13 +199,14 @@ export const useInspectorStore = create<InspectorState>()((set, get) => {
     async saveConfig(scope) {
       const { threadId, whatIf } = get()
       if (!threadId || isEmptyPatch(whatIf)) return false
+      const ticket = configs.start()
       set({ saving: true })
       try {
         const config = await call(
           window.api.context.updateConfig({ scope, threadId, patch: whatIf })
         )
         if (get().threadId !== threadId) return true
-        set({ config, whatIf: {}, configError: null, saving: false })
+        set({ ...(ticket.isLatest() && { config }), whatIf: {}, configError: null, saving: false })
         previewNow()
         return true
       } catch (error) {
