@@ -8,6 +8,12 @@ import type { MemoryCategory, Role, ToolCall } from '@shared/domain'
 export const SECTIONS = ['system', 'summary', 'retrieved', 'recent', 'input', 'pinning'] as const
 export type SectionName = (typeof SECTIONS)[number]
 
+/**
+ * Requests over this share of the model's window are shrunk before sending (windowSafetyNet);
+ * here because the chat's gauge warns before it acts.
+ */
+export const SAFETY_SHARE = 0.85
+
 /** A stored message as the builder reads it; the domain `Message` satisfies this shape. */
 export interface ContextMessage {
   id: string | number

@@ -262,6 +262,26 @@ export const MIGRATIONS: readonly Migration[] = [
            SELECT id FROM messages WHERE trim(content) = '' AND tool_calls IS NULL
          );
     `
+  },
+  {
+    version: 8,
+    name: 'the newest build per thread with its per-section token stats, for the sidebar',
+    // The sidebar lists every thread with its newest build's tokenStats. A build row holds the
+    // whole payload and trace (often hundreds of kB, in overflow pages SQLite walks to reach any
+    // column after them), so 1,000 threads read from context_builds take a tenth of a second or
+    // more. This small table keeps one row per thread, written with each build.
+    sql: `
+      CREATE TABLE thread_build_stats (
+        thread_id  TEXT PRIMARY KEY REFERENCES threads (id) ON DELETE CASCADE,
+        build_id   INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        stats      TEXT NOT NULL CHECK (json_valid(stats))
+      );
+      INSERT INTO thread_build_stats (thread_id, build_id, created_at, stats)
+        SELECT thread_id, id, created_at, json_extract(built, '$.tokenStats') FROM context_builds
+         WHERE id IN (SELECT max(id) FROM context_builds GROUP BY thread_id)
+           AND json_type(built, '$.tokenStats') = 'object';
+    `
   }
 ]
 

@@ -259,10 +259,22 @@ export function createFakeBackend(): FakeBackend {
 
   const listItem = (thread: Thread): ThreadListItem => {
     const list = messages.get(thread.id) ?? []
+    // Like main's one query: the newest stored build's tokenStats, the replies' known costs.
+    const last = builds.get(thread.id)?.at(-1)
+    const costs = list.flatMap((m) => (m.reply?.usage ? [m.reply.cost] : []))
+    const priced = costs.filter((cost): cost is number => cost !== null)
     return {
       ...thread,
       messageCount: list.length,
-      lastMessagePreview: list.at(-1)?.content.slice(0, 80) ?? null
+      lastMessagePreview: list.at(-1)?.content.slice(0, 80) ?? null,
+      stats: {
+        lastBuild: last
+          ? { buildId: last.id, createdAt: last.createdAt, tokenStats: last.context.tokenStats }
+          : null,
+        cost: priced.length > 0 ? priced.reduce((sum, cost) => sum + cost, 0) : null,
+        unpricedReplies: costs.length - priced.length,
+        summaryUpdatedAt: backend.summaries.get(thread.id)?.updatedAt ?? null
+      }
     }
   }
 

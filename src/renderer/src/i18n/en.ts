@@ -525,6 +525,64 @@ export const en = {
     languageSystem: 'System',
     saveFailed: 'Could not save settings: {{message}}',
     loadFailed: 'Could not load settings, using defaults: {{message}}'
+  },
+  gauge: {
+    label: 'Context',
+    /** The button: what the gauge shows, for screen readers. */
+    buttonLabel: 'Context of the {{source}}: {{used}} of {{budget}} tokens. Open the details.',
+    usage: '{{used}} / {{budget}}',
+    window: '{{window}} window',
+    source: {
+      draft: 'draft preview',
+      sent: 'last sent request',
+      next: 'next request'
+    },
+    heading: {
+      draft: 'Your draft, if sent now',
+      sent: 'Last sent request · {{time}}',
+      next: 'Next request (empty draft)'
+    },
+    totals: '{{used}} of {{budget}} tokens · window {{window}} · safety net at {{limit}} (85 %)',
+    sectionRow: '{{used}} / {{budget}}',
+    sectionItems_one: '{{n}} item',
+    sectionItems_other: '{{n}} items',
+    openSection: 'Open {{section}} in the inspector',
+    openHint: 'Click a section to open it in the inspector.',
+    notesLabel: 'About this request',
+    summaryInUse_one: 'Summary in use: it stands for {{n}} older message.',
+    summaryInUse_other: 'Summary in use: it stands for {{n}} older messages.',
+    memoriesDropped_one: '{{n}} memory left out for lack of room.',
+    memoriesDropped_other: '{{n}} memories left out for lack of room.',
+    safetyNet: 'Safety net active: {{what}}',
+    safetyNetShrunk: 'the request is rebuilt within 85 % of the window.',
+    safetyNetTrimmed: 'only the beginning and end of the message are sent.',
+    near: '{{left}} tokens before the safety net (85 % of the window) acts; then older messages and memories give way first.',
+    wouldShrink:
+      'If sent now, this request is over 85 % of the window and is rebuilt within {{limit}} tokens: older messages and memories give way ({{dropped}} messages left out).',
+    wouldTrim:
+      'If sent now, your message does not fit the window: only its beginning and end ({{sent}} tokens) are sent; the full text is stored.'
+  },
+  threadStats: {
+    /** The row's visible figure: tokens of the newest build. */
+    total: '{{tokens}} tokens',
+    barLabel: 'Last request {{used}} of {{budget}} tokens ({{percent}} %)',
+    noBuild: 'Nothing sent yet',
+    details: 'Context of “{{title}}”',
+    lastBuild: 'Last request, {{time}}: {{used}} of {{budget}} tokens ({{percent}} %)',
+    section: '{{section}}: {{used}}',
+    cost: 'Cost so far: ${{cost}}',
+    costPartial: 'Cost so far: ${{cost}} (+{{count}} replies without a price)',
+    costNone: 'Cost so far: none recorded',
+    summaryAt: 'Summary last updated {{time}}',
+    summaryNever: 'No summary yet',
+    sortLabel: 'Order threads',
+    sort: {
+      recent: 'Recent activity',
+      fullest: 'Fullest context',
+      cost: 'Most expensive'
+    },
+    filtered_one: 'Showing {{shown}} of {{total}} thread (those with data).',
+    filtered_other: 'Showing {{shown}} of {{total}} threads (those with data).'
   }
 }
 

@@ -501,5 +501,61 @@ export const zhCN: Translation = {
     languageSystem: '跟随系统',
     saveFailed: '无法保存设置：{{message}}',
     loadFailed: '无法加载设置，已使用默认值：{{message}}'
+  },
+  gauge: {
+    label: '上下文',
+    buttonLabel: '{{source}}的上下文：{{budget}} 个令牌中用了 {{used}} 个。打开详情。',
+    usage: '{{used}} / {{budget}}',
+    window: '窗口 {{window}}',
+    source: {
+      draft: '草稿预览',
+      sent: '上次发送的请求',
+      next: '下一次请求'
+    },
+    heading: {
+      draft: '如果现在发送这份草稿',
+      sent: '上次发送的请求 · {{time}}',
+      next: '下一次请求（草稿为空）'
+    },
+    totals: '{{budget}} 个令牌中用了 {{used}} 个 · 窗口 {{window}} · 安全网在 {{limit}}（85 %）',
+    sectionRow: '{{used}} / {{budget}}',
+    sectionItems_one: '{{n}} 项',
+    sectionItems_other: '{{n}} 项',
+    openSection: '在检查器中打开“{{section}}”',
+    openHint: '点击某个部分，在检查器中打开它。',
+    notesLabel: '关于这次请求',
+    summaryInUse_one: '正在使用摘要：它代表 {{n}} 条较早的消息。',
+    summaryInUse_other: '正在使用摘要：它代表 {{n}} 条较早的消息。',
+    memoriesDropped_one: '{{n}} 条记忆因空间不足未放入。',
+    memoriesDropped_other: '{{n}} 条记忆因空间不足未放入。',
+    safetyNet: '安全网生效：{{what}}',
+    safetyNetShrunk: '请求在窗口的 85 % 以内重新构建。',
+    safetyNetTrimmed: '只发送消息的开头和结尾。',
+    near: '距离安全网（窗口的 85 %）还有 {{left}} 个令牌；超过后较早的消息和记忆会先被让出。',
+    wouldShrink:
+      '如果现在发送，这次请求超过窗口的 85 %，会在 {{limit}} 个令牌内重新构建：较早的消息和记忆让出空间（{{dropped}} 条消息未放入）。',
+    wouldTrim:
+      '如果现在发送，你的消息放不进窗口：只发送开头和结尾（{{sent}} 个令牌），完整内容仍会保存。'
+  },
+  threadStats: {
+    total: '{{tokens}} 令牌',
+    barLabel: '上次请求用了 {{budget}} 个令牌中的 {{used}} 个（{{percent}} %）',
+    noBuild: '尚未发送',
+    details: '“{{title}}”的上下文',
+    lastBuild: '上次请求，{{time}}：{{budget}} 个令牌中用了 {{used}} 个（{{percent}} %）',
+    section: '{{section}}：{{used}}',
+    cost: '累计费用：${{cost}}',
+    costPartial: '累计费用：${{cost}}（另有 {{count}} 条回复没有价格）',
+    costNone: '累计费用：暂无记录',
+    summaryAt: '摘要最近更新于 {{time}}',
+    summaryNever: '还没有摘要',
+    sortLabel: '对话排序',
+    sort: {
+      recent: '最近活动',
+      fullest: '上下文最满',
+      cost: '费用最高'
+    },
+    filtered_one: '显示 {{total}} 个对话中有数据的 {{shown}} 个。',
+    filtered_other: '显示 {{total}} 个对话中有数据的 {{shown}} 个。'
   }
 }

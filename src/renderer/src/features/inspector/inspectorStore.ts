@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { BuiltContext, StoredBuild } from '@shared/context'
+import type { BuiltContext, SectionName, StoredBuild } from '@shared/context'
 import type { ContextConfigPatch, ContextConfigView } from '@shared/contextConfig'
 import { ApiError, call, describeError } from '@renderer/lib/call'
 import { latestRequest } from '@renderer/lib/latestRequest'
@@ -34,6 +34,8 @@ interface InspectorState {
   builds: StoredBuild[]
   /** A sent build shown instead of the live preview; null shows the preview. */
   selectedBuildId: number | null
+  /** A section the panel should bring into view (from the chat's gauge); `at` tells repeats apart. */
+  focus: { section: SectionName; at: number } | null
 
   /** Starts over for another thread (or none), loading its settings, history and preview. */
   openThread(threadId: string | null, draft: string): void
@@ -48,6 +50,8 @@ interface InspectorState {
   addBuild(build: StoredBuild): void
   showBuild(buildId: number): void
   showPreview(): void
+  /** Shows a build (null: the live preview) at one section, as the gauge asks. */
+  focusSection(section: SectionName, buildId: number | null): void
   /** Cancels a scheduled preview; the panel calls it when it closes. */
   stop(): void
 }
@@ -80,7 +84,8 @@ const cleanState = {
   config: null,
   saving: false,
   builds: [],
-  selectedBuildId: null
+  selectedBuildId: null,
+  focus: null
 } satisfies Partial<InspectorState>
 
 export const useInspectorStore = create<InspectorState>()((set, get) => {
@@ -219,6 +224,11 @@ export const useInspectorStore = create<InspectorState>()((set, get) => {
 
     showBuild: (buildId) => set({ selectedBuildId: buildId }),
     showPreview: () => set({ selectedBuildId: null }),
+    focusSection: (section, buildId) =>
+      set((state) => ({
+        selectedBuildId: buildId,
+        focus: { section, at: (state.focus?.at ?? 0) + 1 }
+      })),
     stop: cancel
   }
 })

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { Thread, ThreadListItem } from '@shared/domain'
+import { EMPTY_THREAD_STATS, type Thread, type ThreadListItem } from '@shared/domain'
 import { call, describeError } from '@renderer/lib/call'
 import { latestRequest } from '@renderer/lib/latestRequest'
 
@@ -32,7 +32,7 @@ const withThread = (threads: ThreadListItem[], thread: Thread): ThreadListItem[]
   const existing = threads.find((item) => item.id === thread.id)
   const item: ThreadListItem = existing
     ? { ...existing, ...thread }
-    : { ...thread, messageCount: 0, lastMessagePreview: null }
+    : { ...thread, messageCount: 0, lastMessagePreview: null, stats: EMPTY_THREAD_STATS }
   return [item, ...threads.filter((other) => other.id !== thread.id)].sort(byActivity)
 }
 
