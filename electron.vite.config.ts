@@ -7,9 +7,11 @@ import react from '@vitejs/plugin-react'
 const shared = resolve(__dirname, 'src/shared')
 
 /**
- * The renderer's CSP forbids inline scripts. In development only, the dev server needs two
- * exceptions: React Fast Refresh's inline preamble (allowed by its exact hash, nothing else)
- * and the HMR websocket. Production builds keep the CSP of index.html unchanged.
+ * The renderer's CSP forbids inline scripts and styles. In development only, the dev server
+ * needs three exceptions: React Fast Refresh's inline preamble (allowed by its exact hash,
+ * nothing else), the HMR websocket, and inline styles, because Vite injects each CSS module as
+ * a <style> element while it serves (a build links them as files). Production builds keep the
+ * CSP of index.html unchanged.
  */
 function devServerCsp(): Plugin {
   const preamble = react.preambleCode.replace('__BASE__', '/')
@@ -21,6 +23,7 @@ function devServerCsp(): Plugin {
       html
         .replace("script-src 'self'", `script-src 'self' 'sha256-${hash}'`)
         .replace("connect-src 'self'", "connect-src 'self' ws://localhost:*")
+        .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
   }
 }
 

@@ -9,6 +9,7 @@ import { registerIpc } from './ipc/electronIpc'
 import { createRegistry } from './ipc/registry'
 import { isTrustedSenderUrl } from './ipc/senderPolicy'
 import { createMainWindow } from './mainWindow'
+import { windowIconPath } from './windowIcon'
 import { createServices } from './services/createServices'
 import type { Publish } from './services/events'
 import type { OpenOptions } from './store/database'
@@ -165,9 +166,10 @@ async function start(): Promise<void> {
   })
   registerIpc(ipcMain, registry, (event) => isTrustedSenderUrl(event.senderFrame?.url, appUrl))
 
-  createMainWindow(appUrl)
+  const icon = windowIconPath(app.getAppPath(), process.platform)
+  createMainWindow(appUrl, icon)
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createMainWindow(appUrl)
+    if (BrowserWindow.getAllWindows().length === 0) createMainWindow(appUrl, icon)
   })
   let closing = false
   // The indexer may be writing a batch: stop it and the worker before closing the store.

@@ -18,6 +18,7 @@ import {
   rankMemories,
   type MemoryItem
 } from './retrievedMemories'
+import { isEmptyReply, withoutEmptyReplies } from './emptyReplies'
 import { pinnedGroups, SlidingWindow, type PinnedGroup } from './slidingWindow'
 import { tokenCounterFor } from './tokenCounter'
 import { summaryCoveredEnd } from './toolCallGroups'
@@ -26,6 +27,7 @@ import type {
   BuildWarning,
   BuiltContext,
   ThreadSummary,
+  TraceEntry,
   WarningCode
 } from '@shared/context'
 
@@ -54,6 +56,8 @@ export class ContextBuild {
   readonly memories: MemoryItem[]
   readonly pinned: PinnedGroup[]
   readonly window: SlidingWindow
+  /** Trace entries for the empty model replies left out of the request. */
+  readonly emptyReplies: TraceEntry[]
   readonly system: PlacedText
   readonly summary: PlacedText
   readonly pinning: PlacedText
@@ -95,8 +99,15 @@ export class ContextBuild {
     this.summary = measured(summaryText, meter)
     this.pinning = measured(pinningText, meter)
     this.inputTokens = meter.message(request.input) + REPLY_PRIMING_TOKENS
-    const messages = request.messages
-    this.pinned = pinnedGroups(messages, request.pinned ?? messages.filter((m) => m.pinned), meter)
+    const { sendable: messages, entries: emptyReplies } = withoutEmptyReplies(
+      request.messages,
+      meter
+    )
+    this.emptyReplies = emptyReplies
+    const pinned = (request.pinned ?? messages.filter((m) => m.pinned)).filter(
+      (m) => !isEmptyReply(m)
+    )
+    this.pinned = pinnedGroups(messages, pinned, meter)
     this.sentPinned = this.pinned.filter((group) => !group.excluded)
     this.pinnedTokens = this.sentPinned.reduce((sum, group) => sum + group.tokens, 0)
     this.memories = rankMemories(request.memories, meter)

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { contract, endpoints, type Domain, type Endpoint, type Method } from '@shared/contract'
 import type { OutputOf } from '@shared/contract'
 import { AppError, fail, ok, type IpcError, type IpcResult } from '@shared/result'
+import { ProviderError } from '../services/providers/types'
 import { FAULT_MESSAGES, storageFaultOf } from '../store/storageFaults'
 
 type ParsedInput<D extends Domain, M extends Method<D>> = z.output<
@@ -75,6 +76,11 @@ function toIpcError(
   onUnexpected: (channel: string, error: unknown) => void
 ): IpcError {
   if (error instanceof AppError) return { code: error.code, message: error.message }
+  // The provider's own words are what the user needs (a wrong key, a dead server); the
+  // message is already redacted and safe to show.
+  if (error instanceof ProviderError) {
+    return { code: 'provider_error', message: error.message, provider: error.toJSON() }
+  }
   const code = typeof error === 'object' && error && 'code' in error ? String(error.code) : ''
   if (code.startsWith('SQLITE_')) {
     onUnexpected(channel, error)

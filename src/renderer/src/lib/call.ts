@@ -10,7 +10,9 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly issues: IpcError['issues'] = undefined
+    readonly issues: IpcError['issues'] = undefined,
+    /** For provider_error: the provider's kind, words and status. */
+    readonly provider: IpcError['provider'] = undefined
   ) {
     super(message)
     this.name = 'ApiError'
@@ -30,7 +32,8 @@ export async function call<T>(request: Promise<IpcResult<T>>): Promise<T> {
     throw new ApiError('internal', cause instanceof Error ? cause.message : String(cause))
   }
   if (result.ok) return result.data
-  throw new ApiError(result.error.code, result.error.message, result.error.issues)
+  const { code, message, issues, provider } = result.error
+  throw new ApiError(code, message, issues, provider)
 }
 
 /** The text to show a user for any thrown value; validation issues are more specific than the summary. */
