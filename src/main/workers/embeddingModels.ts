@@ -2,6 +2,12 @@
  * What the app knows about each sentence-embedding model it can run, and where a model's files
  * come from. Pure data and path logic; the worker and the services both read it.
  */
+import {
+  BGE_MODEL_ID,
+  DEFAULT_EMBEDDING_MODEL_ID,
+  E5_MODEL_ID,
+  type EmbeddingModelId
+} from '@shared/embeddingModelIds'
 
 export type Pooling = 'mean' | 'cls'
 
@@ -26,12 +32,32 @@ export interface EmbeddingModelSpec {
   maxChars: number
   /** Per-language centering (workers/centering.ts), or none. Part of the space's identity. */
   centering: 'lang-v1' | null
+  /**
+   * Text put before a search query and before a stored item (message, memory) when they are
+   * embedded, for models trained that way (e5: `query: ` / `passage: `); null for none.
+   */
+  prefixes: { query: string; passage: string } | null
 }
 
-export const DEFAULT_MODEL_ID = 'Xenova/bge-small-zh-v1.5'
+/** Which side of a search a text is: the question, or an item stored to be found. */
+export type EmbedRole = 'query' | 'passage'
+
+export const DEFAULT_MODEL_ID: EmbeddingModelId = DEFAULT_EMBEDDING_MODEL_ID
 
 const KNOWN: Record<string, Omit<EmbeddingModelSpec, 'id'>> = {
-  [DEFAULT_MODEL_ID]: {
+  [E5_MODEL_ID]: {
+    pooling: 'mean',
+    // XLM-R's vocabulary keeps case, and e5 was trained on cased text.
+    lowercase: false,
+    dtype: 'q8',
+    // e5's cosines sit high: a question and the memory that answers it mostly score 0.83-0.90,
+    // unrelated pairs 0.70-0.80 (docs/MEMORY.md has the measurements).
+    relatedCosine: 0.8,
+    maxChars: 2000,
+    centering: null,
+    prefixes: { query: 'query: ', passage: 'passage: ' }
+  },
+  [BGE_MODEL_ID]: {
     pooling: 'mean',
     lowercase: true,
     dtype: 'q8',
@@ -39,7 +65,8 @@ const KNOWN: Record<string, Omit<EmbeddingModelSpec, 'id'>> = {
     // pairs 0.0-0.2 (docs/MEMORY.md has the measurements).
     relatedCosine: 0.2,
     maxChars: 2000,
-    centering: 'lang-v1'
+    centering: 'lang-v1',
+    prefixes: null
   }
 }
 
@@ -57,9 +84,15 @@ export function modelSpec(
     relatedCosine: 0.6,
     maxChars: 2000,
     centering: null,
+    prefixes: null,
     ...known,
     ...overrides
   }
+}
+
+/** The text the model reads for `text` in `role`: the spec's prefix, if any, then the text. */
+export function withPrefix(spec: EmbeddingModelSpec, text: string, role: EmbedRole): string {
+  return spec.prefixes ? `${spec.prefixes[role]}${text}` : text
 }
 
 /** The threshold scale: `relatedCosine` maps to 0.6 and 1 to 1, linearly, clamped to [0, 1]. */

@@ -9,6 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers'
 import { center, cjkWeight, meanOf, REFERENCE_EN, REFERENCE_ZH } from './centering'
+import { withPrefix, type EmbedRole } from './embeddingModels'
 import type { FromWorker, ToWorker, WorkerInit } from './embeddingProtocol'
 
 if (!parentPort) throw new Error('embeddingWorker must run in a worker thread')
@@ -60,21 +61,25 @@ function withSlash(path: string): string {
   return path.endsWith('/') || path.endsWith('\\') ? path : `${path}/`
 }
 
-function prepare(text: string): string {
+function prepare(text: string, role: EmbedRole): string {
   const cut = text.length > init.spec.maxChars ? text.slice(0, init.spec.maxChars) : text
   const flat = cut.replace(/\s+/gu, ' ').trim() || ' '
-  return init.spec.lowercase ? flat.toLowerCase() : flat
+  return withPrefix(init.spec, init.spec.lowercase ? flat.toLowerCase() : flat, role)
 }
 
 /** Pooled, normalised rows, one per text. */
 async function embedRows(
   extractor: FeatureExtractionPipeline,
-  texts: string[]
+  texts: string[],
+  roles: readonly EmbedRole[] = []
 ): Promise<Float32Array[]> {
-  const output = await extractor(texts.map(prepare), {
-    pooling: init.spec.pooling,
-    normalize: true
-  })
+  const output = await extractor(
+    texts.map((text, i) => prepare(text, roles[i] ?? 'passage')),
+    {
+      pooling: init.spec.pooling,
+      normalize: true
+    }
+  )
   const dimension = output.dims[1] as number
   const data = output.data as Float32Array
   return texts.map((_, i) => data.slice(i * dimension, (i + 1) * dimension))
@@ -109,7 +114,7 @@ async function main(): Promise<void> {
       return
     }
     try {
-      const rows = await embedRows(extractor, message.texts)
+      const rows = await embedRows(extractor, message.texts, message.roles)
       const vectors = new Float32Array(rows.length * dimension)
       rows.forEach((row, i) => {
         const text = message.texts[i] as string
