@@ -30,6 +30,12 @@ export interface EmbeddingModelSpec {
   relatedCosine: number
   /** Characters embedded per text at most; the tokenizer also truncates at 512 tokens. */
   maxChars: number
+  /**
+   * What of a text longer than the model's 512-token window is embedded: `head` its start (the
+   * characters past `maxChars`, then the tokenizer, cut the rest); `head+tail` its first and
+   * last halves, measured better for e5 (docs/MEMORY.md, "Long messages").
+   */
+  longText: 'head' | 'head+tail'
   /** Per-language centering (workers/centering.ts), or none. Part of the space's identity. */
   centering: 'lang-v1' | null
   /**
@@ -53,7 +59,9 @@ const KNOWN: Record<string, Omit<EmbeddingModelSpec, 'id'>> = {
     // e5's cosines sit high: a question and the memory that answers it mostly score 0.83-0.90,
     // unrelated pairs 0.70-0.80 (docs/MEMORY.md has the measurements).
     relatedCosine: 0.8,
-    maxChars: 2000,
+    // Long enough that head+tail sees the real end of most messages.
+    maxChars: 8000,
+    longText: 'head+tail',
     centering: null,
     prefixes: { query: 'query: ', passage: 'passage: ' }
   },
@@ -65,6 +73,7 @@ const KNOWN: Record<string, Omit<EmbeddingModelSpec, 'id'>> = {
     // pairs 0.0-0.2 (docs/MEMORY.md has the measurements).
     relatedCosine: 0.2,
     maxChars: 2000,
+    longText: 'head',
     centering: 'lang-v1',
     prefixes: null
   }
@@ -83,6 +92,7 @@ export function modelSpec(
     dtype: 'q8',
     relatedCosine: 0.6,
     maxChars: 2000,
+    longText: 'head',
     centering: null,
     prefixes: null,
     ...known,
@@ -114,5 +124,11 @@ export type ModelSource =
 export function spaceKey(spec: EmbeddingModelSpec, dimension: number): string {
   // `codes`: message vectors are stored with binary codes (store/messageCodeIndex.ts); a space
   // written by an older layout is re-embedded rather than read wrongly.
-  return `${spec.id}|${spec.pooling}|${spec.lowercase ? 'lc' : 'raw'}|${spec.centering ?? 'raw'}|${dimension}|codes`
+  // Prefixes and a long-text policy other than `head` change every vector too (appended only
+  // when present, so the keys of spaces written before they existed stay the same).
+  const extras = [
+    spec.prefixes ? '|prefixed' : '',
+    spec.longText === 'head' ? '' : `|${spec.longText}`
+  ]
+  return `${spec.id}|${spec.pooling}|${spec.lowercase ? 'lc' : 'raw'}|${spec.centering ?? 'raw'}|${dimension}|codes${extras.join('')}`
 }
