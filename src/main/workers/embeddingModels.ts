@@ -28,6 +28,12 @@ export interface EmbeddingModelSpec {
    * a calibrated value that maps this point to 0.6 (see `calibratedSimilarity`).
    */
   relatedCosine: number
+  /**
+   * The raw cosine from which a new memory is taken to restate an existing one (and updates it
+   * instead of being added). e5 scores distinct facts of the same wording at 0.94-0.96
+   * ("我对花生过敏。" / "我对猫毛过敏。"), so its bar sits higher than bge's.
+   */
+  duplicateCosine: number
   /** Characters embedded per text at most; the tokenizer also truncates at 512 tokens. */
   maxChars: number
   /**
@@ -59,6 +65,7 @@ const KNOWN: Record<string, Omit<EmbeddingModelSpec, 'id'>> = {
     // e5's cosines sit high: a question and the memory that answers it mostly score 0.83-0.90,
     // unrelated pairs 0.70-0.80 (docs/MEMORY.md has the measurements).
     relatedCosine: 0.8,
+    duplicateCosine: 0.97,
     // Long enough that head+tail sees the real end of most messages.
     maxChars: 8000,
     longText: 'head+tail',
@@ -72,6 +79,7 @@ const KNOWN: Record<string, Omit<EmbeddingModelSpec, 'id'>> = {
     // After centering, paraphrases of one statement mostly score 0.25-0.6 and unrelated
     // pairs 0.0-0.2 (docs/MEMORY.md has the measurements).
     relatedCosine: 0.2,
+    duplicateCosine: 0.92,
     maxChars: 2000,
     longText: 'head',
     centering: 'lang-v1',
@@ -91,6 +99,7 @@ export function modelSpec(
     lowercase: false,
     dtype: 'q8',
     relatedCosine: 0.6,
+    duplicateCosine: 0.92,
     maxChars: 2000,
     longText: 'head',
     centering: null,
