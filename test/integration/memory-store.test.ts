@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createHandlers } from '../../src/main/ipc/handlers'
 import { createRegistry } from '../../src/main/ipc/registry'
 import { LATEST_VERSION, schemaVersion } from '../../src/main/store/migrations'
+import { e5Model } from '../support/embeddings'
 import { useMemoryServices } from '../support/memoryServices'
 import { useTempDir } from '../support/tempDir'
 
@@ -81,6 +82,20 @@ describe('deduplication and history', () => {
     })
     expect(created?.action).toBe('create')
     expect(services.memory.list({}).total).toBe(2)
+  })
+
+  it("keeps e5's same-wording different facts apart and still merges a restatement", async () => {
+    const { services } = await withModel(e5Model())
+    const peanuts = await services.memory.create({ content: '我对花生过敏。' })
+    // e5 scores these two at about 0.94: above bge's bar of 0.92, below e5's own.
+    const cats = await services.memory.create({ content: '我对猫毛过敏。' })
+    expect(cats.action).toBe('created')
+    const daughter = await services.memory.create({ content: '我女儿今年六岁。' })
+    expect((await services.memory.create({ content: '我儿子今年八岁。' })).action).toBe('created')
+    const restated = await services.memory.create({ content: '我的女儿今年六岁了。' })
+    expect(restated).toMatchObject({ action: 'updated', memory: { id: daughter.memory.id } })
+    expect(services.memory.list({}).total).toBe(4)
+    expect(peanuts.action).toBe('created')
   })
 
   it('records edits, deletes and the undo that restores a deleted memory', async () => {
@@ -181,7 +196,12 @@ describe('the memory channels', () => {
     })
     expect(await registry.invoke('memory:getSettings', undefined)).toEqual({
       ok: true,
-      data: { modelFolder: null, allowDownload: true, autoExtract: true }
+      data: {
+        modelFolder: null,
+        embeddingModel: 'Xenova/multilingual-e5-small',
+        allowDownload: true,
+        autoExtract: true
+      }
     })
     expect(await registry.invoke('memory:updateSettings', { allowDownload: false })).toMatchObject({
       ok: true,
@@ -191,5 +211,12 @@ describe('the memory channels', () => {
       ok: false,
       error: { code: 'invalid_input' }
     })
+    // Only the models the app knows can be chosen; the stored choice is kept on a refusal.
+    expect(
+      await registry.invoke('memory:updateSettings', { embeddingModel: 'someone/else' })
+    ).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(
+      await registry.invoke('memory:updateSettings', { embeddingModel: 'Xenova/bge-small-zh-v1.5' })
+    ).toMatchObject({ ok: true, data: { embeddingModel: 'Xenova/bge-small-zh-v1.5' } })
   })
 })

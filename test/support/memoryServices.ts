@@ -6,7 +6,7 @@ import type { MemorySearch } from '../../src/main/context/memorySearch'
 import { createServices, type Services } from '../../src/main/services/createServices'
 import type { EmbedderFactory } from '../../src/main/services/memoryModels'
 import { openDatabase } from '../../src/main/store/database'
-import { prepareEmbeddings, testEmbeddings } from './embeddings'
+import { prepareEmbeddings, testEmbeddings, type TestModel } from './embeddings'
 
 export interface MemoryTestServices {
   db: Database.Database
@@ -60,7 +60,8 @@ export function memoryServicesIn(
  * real embedding model (fetched once per file) or without any.
  */
 export function useMemoryServices(tempDir: () => string): {
-  withModel(): Promise<MemoryTestServices>
+  /** With bge-small-zh-v1.5 unless another model is given (e.g. `e5Model()`). */
+  withModel(model?: TestModel): Promise<MemoryTestServices>
   withoutModel(): MemoryTestServices
 } {
   let workerPath = ''
@@ -76,8 +77,10 @@ export function useMemoryServices(tempDir: () => string): {
     return setup
   }
   return {
-    async withModel() {
-      const setup = track(memoryServicesIn(tempDir(), { embeddings: testEmbeddings(workerPath) }))
+    async withModel(model?: TestModel) {
+      const setup = track(
+        memoryServicesIn(tempDir(), { embeddings: testEmbeddings(workerPath, model) })
+      )
       await setup.services.memoryIndexer.drained()
       return setup
     },

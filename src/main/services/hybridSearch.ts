@@ -308,7 +308,7 @@ export class HybridSearch {
     const key = `${model.space.key}\u0000${text}`
     const cached = this.queryCache.get(key)
     if (cached) return cached
-    const [vector] = await model.embedder.embed([text], { priority: 'query' })
+    const [vector] = await model.embedder.embed([text], { priority: 'query', role: 'query' })
     if (!vector) throw new Error('the model returned no vector')
     this.queryCache.set(key, vector)
     if (this.queryCache.size > QUERY_CACHE_SIZE) {

@@ -29,8 +29,6 @@ export interface MemoryServiceDeps {
   changed: (memoryId: number) => void
 }
 
-/** Raw cosine from which a new memory is taken to restate an existing one. */
-export const DUPLICATE_COSINE = 0.92
 /** How long `create` waits for the new memory's vector to check for near-duplicates. */
 const DEDUP_TIMEOUT_MS = 2_000
 
@@ -257,7 +255,7 @@ export class MemoryService {
       if (!vector || this.deps.indexer.active()?.space.id !== model.space.id) return null
       const [nearest] = this.deps.vectors.nearestMemories(model.space, vector, 1)
       const memory =
-        nearest && 1 - nearest.distance >= DUPLICATE_COSINE
+        nearest && 1 - nearest.distance >= model.spec.duplicateCosine
           ? this.deps.memories.get(nearest.id)
           : undefined
       return {
