@@ -68,18 +68,13 @@ export const useMemoryStatusStore = create<MemoryStatusState>()((set) => {
       try {
         const settings = await call(window.api.memory.updateSettings(patch))
         // Only where the model comes from reloads it (main does the same test).
-<<<<<<< HEAD
-        const reloading = patch.modelFolder !== undefined || patch.allowDownload !== undefined
-        if (ticket.isLatest()) {
-          set({ settings, settingsError: null, settingsSaved: reloading ? 'reloading' : 'saved' })
-        }
-=======
         const reloading =
           patch.modelFolder !== undefined ||
           patch.embeddingModel !== undefined ||
           patch.allowDownload !== undefined
-        set({ settings, settingsError: null, settingsSaved: reloading ? 'reloading' : 'saved' })
->>>>>>> 535b9a5d24af943443ee9ef40cd6d17368807801
+        if (ticket.isLatest()) {
+          set({ settings, settingsError: null, settingsSaved: reloading ? 'reloading' : 'saved' })
+        }
         // The reload changes the model's state before any event may say so; if this read
         // fails, the next event still brings the status.
         readStatus(() => undefined)
