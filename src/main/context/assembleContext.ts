@@ -61,7 +61,8 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
     kind: 'input',
     section: 'input',
     tokens: build.inputTokens,
-    decision: 'included'
+    decision: 'included',
+    ...(build.inputNote === undefined ? {} : { note: build.inputNote })
   })
   if (build.pinning.demand > 0) trace.push(singletonEntry('pinning', build.pinning))
 

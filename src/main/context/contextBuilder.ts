@@ -19,6 +19,8 @@ import {
   type MemoryItem
 } from './retrievedMemories'
 import { pinnedGroups, SlidingWindow, type PinnedGroup } from './slidingWindow'
+import { inputCountingReport } from './inputCounting'
+import { runSteps } from './steps'
 import { tokenCounterFor } from './tokenCounter'
 import { summaryCoveredEnd } from './toolCallGroups'
 import type {
@@ -58,6 +60,8 @@ export class ContextBuild {
   readonly summary: PlacedText
   readonly pinning: PlacedText
   readonly inputTokens: number
+  /** How the input was counted, when not exactly: its trace entry's note. */
+  readonly inputNote: string | undefined
   private readonly sentPinned: PinnedGroup[]
   private readonly pinnedTokens: number
 
@@ -94,7 +98,11 @@ export class ContextBuild {
     this.system = measured(request.systemPrompt || null, meter)
     this.summary = measured(summaryText, meter)
     this.pinning = measured(pinningText, meter)
-    this.inputTokens = meter.message(request.input) + REPLY_PRIMING_TOKENS
+    const inputCount = request.inputCount ?? runSteps(meter.counter.countSteps(request.input))
+    this.inputTokens = meter.stored(inputCount.tokens) + REPLY_PRIMING_TOKENS
+    const counting = inputCountingReport(inputCount, meter.counter.exact)
+    if (counting.warning) this.warnings.push(counting.warning)
+    this.inputNote = counting.note
     const messages = request.messages
     this.pinned = pinnedGroups(messages, request.pinned ?? messages.filter((m) => m.pinned), meter)
     this.sentPinned = this.pinned.filter((group) => !group.excluded)

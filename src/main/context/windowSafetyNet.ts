@@ -7,7 +7,8 @@
  * stays whole, and the build says what happened so the chat and the inspector can tell the user.
  */
 import type { BuiltContext, TraceEntry } from '@shared/context'
-import type { TokenCounter } from './tokenCounter'
+import { runSteps, type Steps } from './steps'
+import type { TokenCounter, Truncated } from './tokenCounter'
 
 /** Requests over this share of the model's window are shrunk before sending. */
 export const SAFETY_SHARE = 0.85
@@ -43,31 +44,50 @@ export const trimMarker = (omittedTokens: number): string =>
 /**
  * The head and the tail of `text` (half of `maxTokens` each, the marker included), the middle
  * replaced by a marker that says how much is missing. Questions tend to sit at the start of a
- * paste and errors at its end, so both ends are kept.
+ * paste and errors at its end, so both ends are kept. `total` is the text's count when the
+ * caller has it. In steps (see steps.ts): a 2 M-character paste takes seconds to count.
  */
-export function trimMiddle(text: string, maxTokens: number, counter: TokenCounter): string {
-  const total = counter.count(text)
-  if (total <= maxTokens) return text
-  const marker = trimMarker(total - maxTokens)
-  const half = Math.max(0, Math.floor((maxTokens - counter.count(marker)) / 2))
-  const head = counter.truncate(text, half)
-  const tail = lastTokens(text.slice(head.length), half, counter)
-  const omitted = total - counter.count(head) - counter.count(tail)
-  return `${head}${trimMarker(omitted)}${tail}`
+export function* trimMiddleSteps(
+  text: string,
+  maxTokens: number,
+  counter: TokenCounter,
+  total?: number
+): Steps<string> {
+  const whole = total ?? (yield* counter.countSteps(text)).tokens
+  if (whole <= maxTokens) return text
+  const half = Math.max(0, Math.floor((maxTokens - counter.count(trimMarker(whole - maxTokens))) / 2))
+  const head = yield* counter.truncateSteps(text, half)
+  const tail = yield* lastTokens(text.slice(head.text.length), half, whole - head.tokens, counter)
+  const omitted = whole - head.tokens - tail.tokens
+  return `${head.text}${trimMarker(omitted)}${tail.text}`
 }
 
-/** The longest suffix of `text` that fits `maxTokens`, found from the text's own chars/token. */
-function lastTokens(text: string, maxTokens: number, counter: TokenCounter): string {
-  if (maxTokens <= 0 || text.length === 0) return ''
-  const perToken = text.length / Math.max(1, counter.count(text))
+export function trimMiddle(text: string, maxTokens: number, counter: TokenCounter): string {
+  return runSteps(trimMiddleSteps(text, maxTokens, counter))
+}
+
+/**
+ * The longest suffix of `text` that fits `maxTokens`, found from the text's own chars/token
+ * (`tokens` is about what all of `text` costs), so only the suffix is ever counted.
+ */
+function* lastTokens(
+  text: string,
+  maxTokens: number,
+  tokens: number,
+  counter: TokenCounter
+): Steps<Truncated> {
+  if (maxTokens <= 0 || text.length === 0) return { text: '', tokens: 0 }
+  const perToken = text.length / Math.max(1, tokens)
   let chars = Math.min(text.length, Math.floor(maxTokens * perToken))
   let tail = text.slice(text.length - chars)
+  let cost = (yield* counter.countSteps(tail)).tokens
   // The ratio is an average: step back until the slice fits (rarely more than twice).
-  while (chars > 0 && counter.count(tail) > maxTokens) {
+  while (chars > 0 && cost > maxTokens) {
     chars = Math.floor(chars * 0.9)
     tail = text.slice(text.length - chars)
+    cost = (yield* counter.countSteps(tail)).tokens
   }
-  return tail
+  return { text: tail, tokens: cost }
 }
 
 export interface SafetyNetReport {
@@ -101,7 +121,12 @@ export function recordSafetyNet(context: BuiltContext, report: SafetyNetReport):
       entry.id === 'input'
         ? {
             ...entry,
-            note: `middle left out to fit the window: ${sent} of ${report.trimmedFrom} tokens sent`
+            note: [
+              entry.note,
+              `middle left out to fit the window: ${sent} of ${report.trimmedFrom} tokens sent`
+            ]
+              .filter(Boolean)
+              .join('; ')
           }
         : entry
     )
