@@ -77,7 +77,7 @@ function cutAt(text: string, index: number): number {
 }
 
 /**
- * Consecutive spans covering `text`. Every span is at most `4 × sliceChars` long (a text
+ * Consecutive spans covering `text`. Every span is at most 4 × max(sliceChars, longRunChars) long (a text
  * without piece boundaries, such as punctuation and spaces only, is cut there too, marked
  * approximate), and no run inside one is longer than `longRunChars`.
  */
@@ -86,7 +86,7 @@ export function* textSlices(
   options: SliceOptions = DEFAULT_SLICES
 ): Generator<TextSlice, void, undefined> {
   const { sliceChars, longRunChars } = options
-  const hardLimit = sliceChars * 4
+  const hardLimit = 4 * Math.max(sliceChars, longRunChars)
   let start = 0
   let approximate = false
   let previous = -1
@@ -122,16 +122,15 @@ export function* textSlices(
       runStart = i
     }
     afterContinuation = continuation
-    if (run === longRunChars) {
-      // A long run started at runStart: what precedes it is one span, the run is chunked.
-      if (runStart > start) {
+    if (run >= longRunChars) {
+      if (run === longRunChars && runStart > start) {
+        // A long run started at runStart: what precedes it is one span, the run is chunked.
         yield { start, end: runStart, approximate }
         start = runStart
       }
       approximate = true
-    } else if (run > longRunChars && i + 1 - start >= longRunChars) {
       const end = cutAt(text, i + 1)
-      if (end > start) {
+      if (end - start >= longRunChars) {
         yield { start, end, approximate: true }
         start = end
       }

@@ -106,40 +106,57 @@ export const estimateCounter: TokenCounter = {
 
 /** Texts shorter than this are cheaper to count than to look up. */
 const MEMO_MIN_CHARS = 32
-/** Long pastes are counted once at insert anyway; keeping them alive here would cost memory. */
-const MEMO_MAX_CHARS = 200_000
 const MEMO_ENTRIES = 128
-
 /**
- * Remembers the counts of the texts every build repeats (system prompt, summary, memories,
- * the draft while the user types), so a preview per keystroke does not re-run BPE over them.
- * Least recently used entries go first.
+ * Pastes over this many characters get a small memo of their own: the send counts a paste
+ * for the store and the build counts it again, and a 2 M-character paste takes seconds. The
+ * memo holds references to strings the app keeps anyway (the draft, the stored message).
  */
-export function memoizedCounter(counter: TokenCounter): TokenCounter {
-  const counts = new Map<string, TokenCount>()
-  const remembers = (text: string) => text.length >= MEMO_MIN_CHARS && text.length <= MEMO_MAX_CHARS
-  function recall(text: string): TokenCount | undefined {
-    const known = counts.get(text)
+const LARGE_TEXT_CHARS = 200_000
+const LARGE_ENTRIES = 4
+
+/** A least-recently-used map of counts. */
+class CountMemo {
+  private readonly counts = new Map<string, TokenCount>()
+  constructor(private readonly entries: number) {}
+
+  get(text: string): TokenCount | undefined {
+    const known = this.counts.get(text)
     if (known !== undefined) {
-      counts.delete(text)
-      counts.set(text, known)
+      this.counts.delete(text)
+      this.counts.set(text, known)
     }
     return known
   }
-  function remember(text: string, counted: TokenCount): TokenCount {
-    counts.set(text, counted)
-    if (counts.size > MEMO_ENTRIES) counts.delete(counts.keys().next().value as string)
+
+  set(text: string, counted: TokenCount): TokenCount {
+    this.counts.set(text, counted)
+    if (this.counts.size > this.entries) this.counts.delete(this.counts.keys().next().value as string)
     return counted
   }
+}
+
+/**
+ * Remembers the counts of the texts every build repeats (system prompt, summary, memories,
+ * the draft while the user types, a paste counted at send and again for its build), so they
+ * are not run through BPE again. Least recently used entries go first.
+ */
+export function memoizedCounter(counter: TokenCounter): TokenCounter {
+  const small = new CountMemo(MEMO_ENTRIES)
+  const large = new CountMemo(LARGE_ENTRIES)
+  const memoFor = (text: string) =>
+    text.length < MEMO_MIN_CHARS ? null : text.length > LARGE_TEXT_CHARS ? large : small
   function* countSteps(text: string): Steps<TokenCount> {
-    if (!remembers(text)) return yield* counter.countSteps(text)
-    return recall(text) ?? remember(text, yield* counter.countSteps(text))
+    const memo = memoFor(text)
+    if (!memo) return yield* counter.countSteps(text)
+    return memo.get(text) ?? memo.set(text, yield* counter.countSteps(text))
   }
   return {
     ...counter,
     count(text) {
-      if (!remembers(text)) return counter.count(text)
-      return (recall(text) ?? remember(text, runSteps(counter.countSteps(text)))).tokens
+      const memo = memoFor(text)
+      if (!memo) return counter.count(text)
+      return (memo.get(text) ?? memo.set(text, runSteps(counter.countSteps(text)))).tokens
     },
     countSteps
   }

@@ -6,19 +6,19 @@ import {
   type ContextConfigPatch,
   type ContextConfigView
 } from '@shared/contextConfig'
-import type { ActiveTaskState, ThreadSummary } from '@shared/context'
+import type { ActiveTaskState, ThreadSummary, TokenCount } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { AppError } from '@shared/result'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
 import type { EngineRegistry } from '../context/engine/engineRegistry'
-import { tokenCounterFor } from '../context/tokenCounter'
+import { estimateCounter, tokenCounterFor, type TokenCounter } from '../context/tokenCounter'
 import {
   inputAllowance,
   inputTokensOf,
   overSafetyLimit,
   recordSafetyNet,
   safetyLimit,
-  trimMiddle,
+  trimMiddleSteps,
   type SafetyNetReport
 } from '../context/windowSafetyNet'
 import { recallMemories, type MemorySearch } from '../context/memorySearch'
@@ -28,6 +28,7 @@ import type { MessageRepository } from '../store/messageRepository'
 import type { SettingsRepository } from '../store/settingsRepository'
 import type { ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
+import { runSliced } from './slicedWork'
 import type { ThreadMessageCache } from './threadMessageCache'
 
 /** Keys in the settings table and in a thread's settings JSON. */
@@ -39,6 +40,19 @@ const MAX_CORRECTION = 2
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value))
 const MEMORY_TIMEOUT_MS = 500
+
+/**
+ * Drafts longer than this are counted with the estimate while the user types, and exactly when
+ * sent: exact BPE of Chinese runs at about 1 M characters a second, so a preview of a 2 M
+ * draft would trail the keyboard by seconds (docs/CONTEXT.md, "Counting large input").
+ */
+export const PREVIEW_EXACT_CHARS = 50_000
+/**
+ * Memory search reads the start of a long input: its full-text terms (the first 24) and the
+ * embedder's 512 tokens come from there anyway, and scanning 2 M characters for terms would
+ * hold the main thread.
+ */
+const RECALL_QUERY_CHARS = 8_000
 
 export interface ContextServiceDeps {
   threads: ThreadRepository
@@ -82,6 +96,8 @@ interface TurnData {
   taskState: ActiveTaskState | undefined
   /** Stored messages that must not come back as recalled items (the input itself, say). */
   notRecalled: number[]
+  /** A preview of a long draft: counted with the estimate (PREVIEW_EXACT_CHARS). */
+  estimateInput?: boolean
 }
 
 /** Provider prompt tokens / our count is smoothed with this weight for the newest reply. */
@@ -143,7 +159,14 @@ export class ContextService {
     const config = this.configFor(threadId, whatIf ?? {})
     const messages = this.deps.cache.get(threadId)
     return this.build(
-      { threadId, messages, input: draft, taskState: this.taskState(threadId), notRecalled: [] },
+      {
+        threadId,
+        messages,
+        input: draft,
+        taskState: this.taskState(threadId),
+        notRecalled: [],
+        estimateInput: draft.length > PREVIEW_EXACT_CHARS
+      },
       config
     )
   }
@@ -240,7 +263,10 @@ export class ContextService {
    * capping the total budget, then by sending only the ends of an input too big on its own.
    */
   private async build(turn: TurnData, config: ContextConfig): Promise<BuiltContext> {
-    const first = await this.buildOnce(turn, config)
+    // The input is counted in slices that yield (a paste can take seconds), once per text.
+    const counter: TokenCounter = turn.estimateInput ? estimateCounter : tokenCounterFor(config.model)
+    const inputCount = await runSliced(counter.countSteps(turn.input))
+    const first = await this.buildOnce(turn, config, inputCount)
     if (!overSafetyLimit(first)) return first
     const report: SafetyNetReport = {
       neededTokens: first.tokenStats.total,
@@ -251,33 +277,37 @@ export class ContextService {
     let capped = config
     if (first.tokenStats.budget > safetyLimit(first)) {
       capped = { ...config, totalBudget: safetyLimit(first) }
-      context = await this.buildOnce(turn, capped)
+      context = await this.buildOnce(turn, capped, inputCount)
       report.shrunk = true
     }
-    const counter = tokenCounterFor(config.model)
-    let sent = turn.input
+    let sentCount = inputCount
     // Framing and the correction factor make the input's cost differ from its text's count;
     // scale by what the build measured, and aim a little lower on each further try.
     for (let attempt = 1; attempt <= 3 && overSafetyLimit(context); attempt++) {
       const allowance = inputAllowance(context)
       if (allowance === null) break
       const goal = Math.floor(
-        (counter.count(sent) * allowance * (1 - 0.02 * attempt)) / inputTokensOf(context)
+        (sentCount.tokens * allowance * (1 - 0.02 * attempt)) / inputTokensOf(context)
       )
-      sent = trimMiddle(turn.input, goal, counter)
-      context = await this.buildOnce({ ...turn, input: sent }, capped)
+      const sent = await runSliced(trimMiddleSteps(turn.input, goal, counter, inputCount.tokens))
+      sentCount = { ...(await runSliced(counter.countSteps(sent))), method: inputCount.method }
+      context = await this.buildOnce({ ...turn, input: sent }, capped, sentCount)
       report.trimmedFrom = inputTokensOf(first)
     }
     return recordSafetyNet(context, report)
   }
 
-  private async buildOnce(turn: TurnData, config: ContextConfig): Promise<BuiltContext> {
+  private async buildOnce(
+    turn: TurnData,
+    config: ContextConfig,
+    inputCount: TokenCount
+  ): Promise<BuiltContext> {
     const { threadId, messages, input, taskState } = turn
     const summary = this.deps.summary?.(threadId) ?? null
     // As many candidates as the retrieved section could place at this budget, none that the
     // window sends anyway (recallRequest.ts).
     const request = recallRequest(config, messages, summary?.lastMessageSeq)
-    const recall = await recallMemories(this.deps.memory, input, {
+    const recall = await recallMemories(this.deps.memory, input.slice(0, RECALL_QUERY_CHARS), {
       limit: request.limit,
       excludeMessageIds: [...request.excludeMessageIds, ...turn.notRecalled],
       timeoutMs: MEMORY_TIMEOUT_MS,
@@ -291,6 +321,7 @@ export class ContextService {
         messages,
         pinned: this.deps.messages.listPinned(threadId),
         input,
+        inputCount,
         taskState,
         warnings: recall.warnings
       },
