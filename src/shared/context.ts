@@ -133,6 +133,8 @@ export interface TraceEntry {
   preview?: string
   /** Why, when the decision alone does not say it ("truncated", "tool-call group of 41"). */
   note?: string
+  /** The input's entry: how its tokens were counted. */
+  counting?: CountMethod
 }
 
 /**

@@ -62,6 +62,7 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
     section: 'input',
     tokens: build.inputTokens,
     decision: 'included',
+    counting: build.inputCounting,
     ...(build.inputNote === undefined ? {} : { note: build.inputNote })
   })
   if (build.pinning.demand > 0) trace.push(singletonEntry('pinning', build.pinning))

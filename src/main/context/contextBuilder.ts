@@ -27,6 +27,7 @@ import type {
   BuildRequest,
   BuildWarning,
   BuiltContext,
+  CountMethod,
   ThreadSummary,
   WarningCode
 } from '@shared/context'
@@ -62,6 +63,7 @@ export class ContextBuild {
   readonly inputTokens: number
   /** How the input was counted, when not exactly: its trace entry's note. */
   readonly inputNote: string | undefined
+  readonly inputCounting: CountMethod
   private readonly sentPinned: PinnedGroup[]
   private readonly pinnedTokens: number
 
@@ -103,6 +105,7 @@ export class ContextBuild {
     const counting = inputCountingReport(inputCount, meter.counter.exact)
     if (counting.warning) this.warnings.push(counting.warning)
     this.inputNote = counting.note
+    this.inputCounting = inputCount.method
     const messages = request.messages
     this.pinned = pinnedGroups(messages, request.pinned ?? messages.filter((m) => m.pinned), meter)
     this.sentPinned = this.pinned.filter((group) => !group.excluded)

@@ -6,6 +6,34 @@ import { runSteps, type Steps } from './steps'
 import { DEFAULT_SLICES, textSlices } from './textSlices'
 import { estimateSteps, estimateTruncateSteps } from './tokenEstimate'
 
+/**
+ * Where a count of `text` can resume when a longer text starts with the same characters up to
+ * `end` (the last slice boundary before the end): typing at the end of a long draft then costs
+ * only the tail. `tokens` and `chunked` describe `text.slice(0, end)`.
+ */
+export interface CountCheckpoint {
+  encoding: EncodingName
+  text: string
+  end: number
+  tokens: number
+  chunked: boolean
+}
+
+export interface ResumedCount {
+  count: TokenCount
+  /** Null when this counter cannot resume (the estimate is fast enough to redo). */
+  checkpoint: CountCheckpoint | null
+}
+
+/** Whether a count of `text` in `encoding` can start at `from` (same prefix, same encoding). */
+export function resumesFrom(text: string, from: CountCheckpoint, encoding: EncodingName): boolean {
+  return (
+    from.encoding === encoding &&
+    from.end <= text.length &&
+    (from.text === text || text.startsWith(from.text.slice(0, from.end)))
+  )
+}
+
 /** A prefix that fits a token limit, and what it costs. */
 export interface Truncated {
   text: string
@@ -26,6 +54,8 @@ export interface TokenCounter {
   truncate(text: string, maxTokens: number): string
   /** The count, and whether long runs without breaks were counted in chunks. */
   countSteps(text: string): Steps<TokenCount>
+  /** The count of `text`, starting from `from` when `text` still begins with its prefix. */
+  resumeSteps(text: string, from: CountCheckpoint | null): Steps<ResumedCount>
   truncateSteps(text: string, maxTokens: number): Steps<Truncated>
 }
 
@@ -47,15 +77,25 @@ const SHORT_TEXT = DEFAULT_SLICES.longRunChars
 function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
   const countPart = (part: string) => (part.length === 0 ? 0 : bpe.countTokens(part, PLAIN_TEXT))
 
-  function* countSteps(text: string): Steps<TokenCount> {
-    let tokens = 0
-    let chunked = false
-    for (const slice of textSlices(text)) {
-      tokens += countPart(text.slice(slice.start, slice.end))
+  function* resumeSteps(text: string, from: CountCheckpoint | null): Steps<ResumedCount> {
+    const resumes = from !== null && resumesFrom(text, from, encoding)
+    const offset = resumes ? from.end : 0
+    let tokens = resumes ? from.tokens : 0
+    let chunked = resumes ? from.chunked : false
+    // A slice boundary is where a fresh count starts the same way (textSlices.ts).
+    let checkpoint: CountCheckpoint = { encoding, text, end: offset, tokens, chunked }
+    const rest = offset === 0 ? text : text.slice(offset)
+    for (const slice of textSlices(rest)) {
+      checkpoint = { encoding, text, end: offset + slice.start, tokens, chunked }
+      tokens += countPart(rest.slice(slice.start, slice.end))
       chunked ||= slice.approximate
       yield
     }
-    return { tokens, method: chunked ? 'chunked' : 'exact' }
+    return { count: { tokens, method: chunked ? 'chunked' : 'exact' }, checkpoint }
+  }
+
+  function* countSteps(text: string): Steps<TokenCount> {
+    return (yield* resumeSteps(text, null)).count
   }
 
   function* truncateSteps(text: string, maxTokens: number): Steps<Truncated> {
@@ -84,6 +124,7 @@ function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
     count: (text) => (text.length < SHORT_TEXT ? countPart(text) : runSteps(countSteps(text)).tokens),
     truncate: (text, maxTokens) => runSteps(truncateSteps(text, maxTokens)).text,
     countSteps,
+    resumeSteps,
     truncateSteps
   }
 }
@@ -101,6 +142,9 @@ export const estimateCounter: TokenCounter = {
   count: (text) => runSteps(estimateSteps(text)).tokens,
   truncate: (text, maxTokens) => runSteps(estimateTruncateSteps(text, maxTokens)).text,
   countSteps: estimateSteps,
+  *resumeSteps(text) {
+    return { count: yield* estimateSteps(text), checkpoint: null }
+  },
   truncateSteps: estimateTruncateSteps
 }
 

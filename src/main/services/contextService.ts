@@ -28,6 +28,7 @@ import type { MessageRepository } from '../store/messageRepository'
 import type { SettingsRepository } from '../store/settingsRepository'
 import type { ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
+import { DraftCounts } from './draftCounts'
 import { runSliced } from './slicedWork'
 import type { ThreadMessageCache } from './threadMessageCache'
 
@@ -40,13 +41,6 @@ const MAX_CORRECTION = 2
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value))
 const MEMORY_TIMEOUT_MS = 500
-
-/**
- * Drafts longer than this are counted with the estimate while the user types, and exactly when
- * sent: exact BPE of Chinese runs at about 1 M characters a second, so a preview of a 2 M
- * draft would trail the keyboard by seconds (docs/CONTEXT.md, "Counting large input").
- */
-export const PREVIEW_EXACT_CHARS = 50_000
 /**
  * Memory search reads the start of a long input: its full-text terms (the first 24) and the
  * embedder's 512 tokens come from there anyway, and scanning 2 M characters for terms would
@@ -96,8 +90,8 @@ interface TurnData {
   taskState: ActiveTaskState | undefined
   /** Stored messages that must not come back as recalled items (the input itself, say). */
   notRecalled: number[]
-  /** A preview of a long draft: counted with the estimate (PREVIEW_EXACT_CHARS). */
-  estimateInput?: boolean
+  /** The input's count when the caller has it (a preview's, see DraftCounts). */
+  inputCount?: TokenCount
 }
 
 /** Provider prompt tokens / our count is smoothed with this weight for the newest reply. */
@@ -108,6 +102,9 @@ const CALIBRATION_WEIGHT = 0.5
  * real sends go through the same `build`, so the inspector never shows an approximation.
  */
 export class ContextService {
+  /** Counts of long drafts, kept between keystrokes. */
+  readonly drafts = new DraftCounts()
+
   constructor(private readonly deps: ContextServiceDeps) {}
 
   getConfig(threadId?: string): ContextConfigView {
@@ -158,14 +155,15 @@ export class ContextService {
   ): Promise<BuiltContext> {
     const config = this.configFor(threadId, whatIf ?? {})
     const messages = this.deps.cache.get(threadId)
+    const inputCount = await this.drafts.count(threadId, draft, tokenCounterFor(config.model))
     return this.build(
       {
         threadId,
         messages,
         input: draft,
+        inputCount,
         taskState: this.taskState(threadId),
-        notRecalled: [],
-        estimateInput: draft.length > PREVIEW_EXACT_CHARS
+        notRecalled: []
       },
       config
     )
@@ -263,9 +261,11 @@ export class ContextService {
    * capping the total budget, then by sending only the ends of an input too big on its own.
    */
   private async build(turn: TurnData, config: ContextConfig): Promise<BuiltContext> {
-    // The input is counted in slices that yield (a paste can take seconds), once per text.
-    const counter: TokenCounter = turn.estimateInput ? estimateCounter : tokenCounterFor(config.model)
-    const inputCount = await runSliced(counter.countSteps(turn.input))
+    // The input is counted in slices that yield (a paste can take seconds), once per text; a
+    // preview's estimate is trimmed with the estimate too.
+    const counter: TokenCounter =
+      turn.inputCount?.method === 'estimate' ? estimateCounter : tokenCounterFor(config.model)
+    const inputCount = turn.inputCount ?? (await runSliced(counter.countSteps(turn.input)))
     const first = await this.buildOnce(turn, config, inputCount)
     if (!overSafetyLimit(first)) return first
     const report: SafetyNetReport = {
