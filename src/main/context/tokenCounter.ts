@@ -4,35 +4,24 @@ import type { TokenCount } from '@shared/context'
 import { encodingForModel, type EncodingName } from './modelCatalog'
 import { runSteps, type Steps } from './steps'
 import { DEFAULT_SLICES, textSlices } from './textSlices'
-import { estimateSteps, estimateTruncateSteps } from './tokenEstimate'
-
-/**
- * Where a count of `text` can resume when a longer text starts with the same characters up to
- * `end` (the last slice boundary before the end): typing at the end of a long draft then costs
- * only the tail. `tokens` and `chunked` describe `text.slice(0, end)`.
- */
-export interface CountCheckpoint {
-  encoding: EncodingName
-  text: string
-  end: number
-  tokens: number
-  chunked: boolean
-}
-
-export interface ResumedCount {
-  count: TokenCount
-  /** Null when this counter cannot resume (the estimate is fast enough to redo). */
-  checkpoint: CountCheckpoint | null
-}
-
-/** Whether a count of `text` in `encoding` can start at `from` (same prefix, same encoding). */
-export function resumesFrom(text: string, from: CountCheckpoint, encoding: EncodingName): boolean {
-  return (
-    from.encoding === encoding &&
-    from.end <= text.length &&
-    (from.text === text || text.startsWith(from.text.slice(0, from.end)))
-  )
-}
+import {
+  countOf,
+  indexedTokens,
+  reusableSlices,
+  sliceOverTokens,
+  sliceReachingTokens,
+  sliceStart,
+  totalBefore,
+  type TokenIndex
+} from './tokenIndex'
+import {
+  estimateIndexSteps,
+  estimateSteps,
+  estimateTokens,
+  estimateTruncateSteps,
+  lastByEstimate,
+  truncateByEstimate
+} from './tokenEstimate'
 
 /** A prefix that fits a token limit, and what it costs. */
 export interface Truncated {
@@ -54,9 +43,16 @@ export interface TokenCounter {
   truncate(text: string, maxTokens: number): string
   /** The count, and whether long runs without breaks were counted in chunks. */
   countSteps(text: string): Steps<TokenCount>
-  /** The count of `text`, starting from `from` when `text` still begins with its prefix. */
-  resumeSteps(text: string, from: CountCheckpoint | null): Steps<ResumedCount>
   truncateSteps(text: string, maxTokens: number): Steps<Truncated>
+  /**
+   * The count slice by slice (tokenIndex.ts); from `from`'s slices on when `text` still
+   * begins with them (a draft growing at its end).
+   */
+  indexSteps(text: string, from: TokenIndex | null): Steps<TokenIndex>
+  /** The longest prefix of the indexed text within `maxTokens`, in one slice's BPE. */
+  headOf(index: TokenIndex, maxTokens: number): Truncated
+  /** The longest suffix of the indexed text within `maxTokens`, in one slice's BPE. */
+  tailOf(index: TokenIndex, maxTokens: number): Truncated
 }
 
 /**
@@ -77,25 +73,55 @@ const SHORT_TEXT = DEFAULT_SLICES.longRunChars
 function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
   const countPart = (part: string) => (part.length === 0 ? 0 : bpe.countTokens(part, PLAIN_TEXT))
 
-  function* resumeSteps(text: string, from: CountCheckpoint | null): Steps<ResumedCount> {
-    const resumes = from !== null && resumesFrom(text, from, encoding)
-    const offset = resumes ? from.end : 0
-    let tokens = resumes ? from.tokens : 0
-    let chunked = resumes ? from.chunked : false
+  function* indexSteps(text: string, from: TokenIndex | null): Steps<TokenIndex> {
+    const keep = from === null ? 0 : reusableSlices(text, from, encoding)
+    const ends = keep === 0 ? [] : (from as TokenIndex).ends.slice(0, keep)
+    const totals = keep === 0 ? [] : (from as TokenIndex).totals.slice(0, keep)
+    const previous = (from as TokenIndex | null)?.firstChunked ?? -1
+    let firstChunked = previous !== -1 && previous < keep ? previous : -1
+    let total = totals.at(-1) ?? 0
     // A slice boundary is where a fresh count starts the same way (textSlices.ts).
-    let checkpoint: CountCheckpoint = { encoding, text, end: offset, tokens, chunked }
+    const offset = ends.at(-1) ?? 0
     const rest = offset === 0 ? text : text.slice(offset)
     for (const slice of textSlices(rest)) {
-      checkpoint = { encoding, text, end: offset + slice.start, tokens, chunked }
-      tokens += countPart(rest.slice(slice.start, slice.end))
-      chunked ||= slice.approximate
+      total += countPart(rest.slice(slice.start, slice.end))
+      ends.push(offset + slice.end)
+      totals.push(total)
+      if (slice.approximate && firstChunked === -1) firstChunked = ends.length - 1
       yield
     }
-    return { count: { tokens, method: chunked ? 'chunked' : 'exact' }, checkpoint }
+    return { encoding, text, ends, totals, firstChunked }
   }
 
   function* countSteps(text: string): Steps<TokenCount> {
-    return (yield* resumeSteps(text, null)).count
+    return countOf(yield* indexSteps(text, null))
+  }
+
+  function headOf(index: TokenIndex, maxTokens: number): Truncated {
+    const slice = sliceOverTokens(index, maxTokens)
+    if (slice === index.ends.length) return { text: index.text, tokens: indexedTokens(index) }
+    const start = sliceStart(index, slice)
+    const before = totalBefore(index, slice)
+    const room = maxTokens - before
+    const part = index.text.slice(start, index.ends[slice])
+    // A cut inside a multi-byte character decodes to U+FFFD; drop that partial character.
+    const kept =
+      room <= 0 ? '' : bpe.decode(bpe.encode(part, PLAIN_TEXT).slice(0, room)).replace(/\uFFFD+$/, '')
+    return { text: index.text.slice(0, start) + kept, tokens: before + countPart(kept) }
+  }
+
+  function tailOf(index: TokenIndex, maxTokens: number): Truncated {
+    const total = indexedTokens(index)
+    if (total <= maxTokens) return { text: index.text, tokens: total }
+    // Slices after `slice` fit whole; `slice` itself gives its last tokens.
+    const slice = sliceReachingTokens(index, total - maxTokens)
+    const end = index.ends[slice] as number
+    const after = total - (index.totals[slice] as number)
+    const room = maxTokens - after
+    const tokens = bpe.encode(index.text.slice(sliceStart(index, slice), end), PLAIN_TEXT)
+    const kept =
+      room <= 0 ? '' : bpe.decode(tokens.slice(tokens.length - room)).replace(/^\uFFFD+/, '')
+    return { text: kept + index.text.slice(end), tokens: after + countPart(kept) }
   }
 
   function* truncateSteps(text: string, maxTokens: number): Steps<Truncated> {
@@ -124,8 +150,10 @@ function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
     count: (text) => (text.length < SHORT_TEXT ? countPart(text) : runSteps(countSteps(text)).tokens),
     truncate: (text, maxTokens) => runSteps(truncateSteps(text, maxTokens)).text,
     countSteps,
-    resumeSteps,
-    truncateSteps
+    truncateSteps,
+    indexSteps,
+    headOf,
+    tailOf
   }
 }
 
@@ -142,41 +170,57 @@ export const estimateCounter: TokenCounter = {
   count: (text) => runSteps(estimateSteps(text)).tokens,
   truncate: (text, maxTokens) => runSteps(estimateTruncateSteps(text, maxTokens)).text,
   countSteps: estimateSteps,
-  *resumeSteps(text) {
-    return { count: yield* estimateSteps(text), checkpoint: null }
+  truncateSteps: estimateTruncateSteps,
+  indexSteps: estimateIndexSteps,
+  headOf: (index, maxTokens) => {
+    const slice = sliceOverTokens(index, maxTokens)
+    if (slice === index.ends.length) return { text: index.text, tokens: indexedTokens(index) }
+    const start = sliceStart(index, slice)
+    const before = totalBefore(index, slice)
+    const kept = truncateByEstimate(index.text.slice(start, index.ends[slice]), maxTokens - before)
+    return { text: index.text.slice(0, start) + kept, tokens: before + estimateTokens(kept) }
   },
-  truncateSteps: estimateTruncateSteps
+  tailOf: (index, maxTokens) => {
+    const total = indexedTokens(index)
+    if (total <= maxTokens) return { text: index.text, tokens: total }
+    const slice = sliceReachingTokens(index, total - maxTokens)
+    const end = index.ends[slice] as number
+    const after = total - (index.totals[slice] as number)
+    const kept = lastByEstimate(index.text.slice(sliceStart(index, slice), end), maxTokens - after)
+    return { text: kept + index.text.slice(end), tokens: after + estimateTokens(kept) }
+  }
 }
 
 /** Texts shorter than this are cheaper to count than to look up. */
 const MEMO_MIN_CHARS = 32
 const MEMO_ENTRIES = 128
 /**
- * Pastes over this many characters get a small memo of their own: the send counts a paste
- * for the store and the build counts it again, and a 2 M-character paste takes seconds. The
- * memo holds references to strings the app keeps anyway (the draft, the stored message).
+ * Pastes over this many characters get a small memo of their own, of their slice-by-slice
+ * index: the send counts a paste for the store and the build counts it again (and trims it
+ * with the index), and a 2 M-character paste takes seconds. The memo holds references to
+ * strings the app keeps anyway (the draft, the stored message).
  */
 const LARGE_TEXT_CHARS = 200_000
 const LARGE_ENTRIES = 4
 
-/** A least-recently-used map of counts. */
-class CountMemo {
-  private readonly counts = new Map<string, TokenCount>()
+/** A least-recently-used map. */
+class Memo<T> {
+  private readonly values = new Map<string, T>()
   constructor(private readonly entries: number) {}
 
-  get(text: string): TokenCount | undefined {
-    const known = this.counts.get(text)
+  get(text: string): T | undefined {
+    const known = this.values.get(text)
     if (known !== undefined) {
-      this.counts.delete(text)
-      this.counts.set(text, known)
+      this.values.delete(text)
+      this.values.set(text, known)
     }
     return known
   }
 
-  set(text: string, counted: TokenCount): TokenCount {
-    this.counts.set(text, counted)
-    if (this.counts.size > this.entries) this.counts.delete(this.counts.keys().next().value as string)
-    return counted
+  set(text: string, value: T): T {
+    this.values.set(text, value)
+    if (this.values.size > this.entries) this.values.delete(this.values.keys().next().value as string)
+    return value
   }
 }
 
@@ -186,23 +230,23 @@ class CountMemo {
  * are not run through BPE again. Least recently used entries go first.
  */
 export function memoizedCounter(counter: TokenCounter): TokenCounter {
-  const small = new CountMemo(MEMO_ENTRIES)
-  const large = new CountMemo(LARGE_ENTRIES)
-  const memoFor = (text: string) =>
-    text.length < MEMO_MIN_CHARS ? null : text.length > LARGE_TEXT_CHARS ? large : small
+  const counts = new Memo<TokenCount>(MEMO_ENTRIES)
+  const indexes = new Memo<TokenIndex>(LARGE_ENTRIES)
+  function* indexSteps(text: string, from: TokenIndex | null): Steps<TokenIndex> {
+    if (text.length <= LARGE_TEXT_CHARS) return yield* counter.indexSteps(text, from)
+    return indexes.get(text) ?? indexes.set(text, yield* counter.indexSteps(text, from))
+  }
   function* countSteps(text: string): Steps<TokenCount> {
-    const memo = memoFor(text)
-    if (!memo) return yield* counter.countSteps(text)
-    return memo.get(text) ?? memo.set(text, yield* counter.countSteps(text))
+    if (text.length > LARGE_TEXT_CHARS) return countOf(yield* indexSteps(text, null))
+    if (text.length < MEMO_MIN_CHARS) return yield* counter.countSteps(text)
+    return counts.get(text) ?? counts.set(text, yield* counter.countSteps(text))
   }
   return {
     ...counter,
-    count(text) {
-      const memo = memoFor(text)
-      if (!memo) return counter.count(text)
-      return (memo.get(text) ?? memo.set(text, runSteps(counter.countSteps(text)))).tokens
-    },
-    countSteps
+    count: (text) =>
+      text.length < MEMO_MIN_CHARS ? counter.count(text) : runSteps(countSteps(text)).tokens,
+    countSteps,
+    indexSteps
   }
 }
 

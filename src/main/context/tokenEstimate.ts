@@ -13,6 +13,7 @@
  */
 import type { TokenCount } from '@shared/context'
 import { runSteps, type Steps } from './steps'
+import type { TokenIndex } from './tokenIndex'
 
 /** Han ideographs, kana, hangul: o200k spends about 0.86 tokens on each. */
 const CJK_WEIGHT = 0.86
@@ -93,4 +94,33 @@ export function* estimateTruncateSteps(
 
 export function truncateByEstimate(text: string, maxTokens: number): string {
   return runSteps(estimateTruncateSteps(text, maxTokens)).text
+}
+
+/** The estimate slice by slice, in blocks of STEP_CHARS (tokenIndex.ts). */
+export function* estimateIndexSteps(text: string): Steps<TokenIndex> {
+  const ends: number[] = []
+  const totals: number[] = []
+  let total = 0
+  for (let start = 0; start < text.length; start += STEP_CHARS) {
+    const end = Math.min(text.length, start + STEP_CHARS)
+    total += estimateTokens(text.slice(start, end))
+    ends.push(end)
+    totals.push(total)
+    yield
+  }
+  return { encoding: 'estimate', text, ends, totals, firstChunked: -1 }
+}
+
+/** The longest suffix whose estimate stays within `maxTokens` (binary search on its start). */
+export function lastByEstimate(text: string, maxTokens: number): string {
+  let low = 0
+  let high = text.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if (estimateTokens(text.slice(mid)) <= maxTokens) high = mid
+    else low = mid + 1
+  }
+  const code = text.charCodeAt(low)
+  // Never start on the low half of a surrogate pair.
+  return text.slice(code >= 0xdc00 && code <= 0xdfff ? low + 1 : low)
 }

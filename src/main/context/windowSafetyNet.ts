@@ -7,8 +7,9 @@
  * stays whole, and the build says what happened so the chat and the inspector can tell the user.
  */
 import type { BuiltContext, TraceEntry } from '@shared/context'
-import { runSteps, type Steps } from './steps'
+import { runSteps } from './steps'
 import type { TokenCounter, Truncated } from './tokenCounter'
+import { indexedTokens, type TokenIndex } from './tokenIndex'
 
 /** Requests over this share of the model's window are shrunk before sending. */
 export const SAFETY_SHARE = 0.85
@@ -42,52 +43,30 @@ export const trimMarker = (omittedTokens: number): string =>
   `\n\n[… about ${omittedTokens} tokens of this message were left out here to fit the model's context window; the full text is stored …]\n\n`
 
 /**
- * The head and the tail of `text` (half of `maxTokens` each, the marker included), the middle
- * replaced by a marker that says how much is missing. Questions tend to sit at the start of a
- * paste and errors at its end, so both ends are kept. `total` is the text's count when the
- * caller has it. In steps (see steps.ts): a 2 M-character paste takes seconds to count.
+ * The head and the tail of the indexed text (half of `maxTokens` each, the marker included),
+ * the middle replaced by a marker that says how much is missing, and what that costs.
+ * Questions tend to sit at the start of a paste and errors at its end, so both ends are kept.
+ * With the index (tokenIndex.ts) this costs two slices' BPE, however long the paste.
  */
-export function* trimMiddleSteps(
-  text: string,
+export function trimMiddleIndexed(
+  index: TokenIndex,
   maxTokens: number,
-  counter: TokenCounter,
-  total?: number
-): Steps<string> {
-  const whole = total ?? (yield* counter.countSteps(text)).tokens
-  if (whole <= maxTokens) return text
-  const half = Math.max(0, Math.floor((maxTokens - counter.count(trimMarker(whole - maxTokens))) / 2))
-  const head = yield* counter.truncateSteps(text, half)
-  const tail = yield* lastTokens(text.slice(head.text.length), half, whole - head.tokens, counter)
-  const omitted = whole - head.tokens - tail.tokens
-  return `${head.text}${trimMarker(omitted)}${tail.text}`
+  counter: TokenCounter
+): Truncated {
+  const total = indexedTokens(index)
+  if (total <= maxTokens) return { text: index.text, tokens: total }
+  const half = Math.max(0, Math.floor((maxTokens - counter.count(trimMarker(total - maxTokens))) / 2))
+  const head = counter.headOf(index, half)
+  const tail = counter.tailOf(index, half)
+  const marker = trimMarker(total - head.tokens - tail.tokens)
+  return {
+    text: `${head.text}${marker}${tail.text}`,
+    tokens: head.tokens + counter.count(marker) + tail.tokens
+  }
 }
 
 export function trimMiddle(text: string, maxTokens: number, counter: TokenCounter): string {
-  return runSteps(trimMiddleSteps(text, maxTokens, counter))
-}
-
-/**
- * The longest suffix of `text` that fits `maxTokens`, found from the text's own chars/token
- * (`tokens` is about what all of `text` costs), so only the suffix is ever counted.
- */
-function* lastTokens(
-  text: string,
-  maxTokens: number,
-  tokens: number,
-  counter: TokenCounter
-): Steps<Truncated> {
-  if (maxTokens <= 0 || text.length === 0) return { text: '', tokens: 0 }
-  const perToken = text.length / Math.max(1, tokens)
-  let chars = Math.min(text.length, Math.floor(maxTokens * perToken))
-  let tail = text.slice(text.length - chars)
-  let cost = (yield* counter.countSteps(tail)).tokens
-  // The ratio is an average: step back until the slice fits (rarely more than twice).
-  while (chars > 0 && cost > maxTokens) {
-    chars = Math.floor(chars * 0.9)
-    tail = text.slice(text.length - chars)
-    cost = (yield* counter.countSteps(tail)).tokens
-  }
-  return { text: tail, tokens: cost }
+  return trimMiddleIndexed(runSteps(counter.indexSteps(text, null)), maxTokens, counter).text
 }
 
 export interface SafetyNetReport {

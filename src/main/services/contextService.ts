@@ -11,14 +11,15 @@ import type { Message } from '@shared/domain'
 import { AppError } from '@shared/result'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
 import type { EngineRegistry } from '../context/engine/engineRegistry'
-import { estimateCounter, tokenCounterFor, type TokenCounter } from '../context/tokenCounter'
+import { estimateCounter, tokenCounterFor } from '../context/tokenCounter'
+import { countOf, type TokenIndex } from '../context/tokenIndex'
 import {
   inputAllowance,
   inputTokensOf,
   overSafetyLimit,
   recordSafetyNet,
   safetyLimit,
-  trimMiddleSteps,
+  trimMiddleIndexed,
   type SafetyNetReport
 } from '../context/windowSafetyNet'
 import { recallMemories, type MemorySearch } from '../context/memorySearch'
@@ -90,8 +91,8 @@ interface TurnData {
   taskState: ActiveTaskState | undefined
   /** Stored messages that must not come back as recalled items (the input itself, say). */
   notRecalled: number[]
-  /** The input's count when the caller has it (a preview's, see DraftCounts). */
-  inputCount?: TokenCount
+  /** The input's index when the caller has it (a preview's, see DraftCounts). */
+  inputIndex?: TokenIndex
 }
 
 /** Provider prompt tokens / our count is smoothed with this weight for the newest reply. */
@@ -155,13 +156,13 @@ export class ContextService {
   ): Promise<BuiltContext> {
     const config = this.configFor(threadId, whatIf ?? {})
     const messages = this.deps.cache.get(threadId)
-    const inputCount = await this.drafts.count(threadId, draft, tokenCounterFor(config.model))
+    const inputIndex = await this.drafts.index(threadId, draft, tokenCounterFor(config.model))
     return this.build(
       {
         threadId,
         messages,
         input: draft,
-        inputCount,
+        inputIndex,
         taskState: this.taskState(threadId),
         notRecalled: []
       },
@@ -261,11 +262,12 @@ export class ContextService {
    * capping the total budget, then by sending only the ends of an input too big on its own.
    */
   private async build(turn: TurnData, config: ContextConfig): Promise<BuiltContext> {
-    // The input is counted in slices that yield (a paste can take seconds), once per text; a
-    // preview's estimate is trimmed with the estimate too.
-    const counter: TokenCounter =
-      turn.inputCount?.method === 'estimate' ? estimateCounter : tokenCounterFor(config.model)
-    const inputCount = turn.inputCount ?? (await runSliced(counter.countSteps(turn.input)))
+    // The input is counted in slices that yield (a paste can take seconds), once per text,
+    // and trimmed from the same index; a preview's estimate is trimmed with the estimate.
+    const model = tokenCounterFor(config.model)
+    const index = turn.inputIndex ?? (await runSliced(model.indexSteps(turn.input, null)))
+    const counter = index.encoding === model.encoding ? model : estimateCounter
+    const inputCount = countOf(index)
     const first = await this.buildOnce(turn, config, inputCount)
     if (!overSafetyLimit(first)) return first
     const report: SafetyNetReport = {
@@ -289,9 +291,9 @@ export class ContextService {
       const goal = Math.floor(
         (sentCount.tokens * allowance * (1 - 0.02 * attempt)) / inputTokensOf(context)
       )
-      const sent = await runSliced(trimMiddleSteps(turn.input, goal, counter, inputCount.tokens))
-      sentCount = { ...(await runSliced(counter.countSteps(sent))), method: inputCount.method }
-      context = await this.buildOnce({ ...turn, input: sent }, capped, sentCount)
+      const sent = trimMiddleIndexed(index, goal, counter)
+      sentCount = { tokens: sent.tokens, method: inputCount.method }
+      context = await this.buildOnce({ ...turn, input: sent.text }, capped, sentCount)
       report.trimmedFrom = inputTokensOf(first)
     }
     return recordSafetyNet(context, report)

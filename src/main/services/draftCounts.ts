@@ -6,64 +6,54 @@
  * is there, or after an edit far from the end, the preview uses the estimate and the build says
  * so (`input_estimated`); the send always counts exactly.
  */
-import type { TokenCount } from '@shared/context'
-import {
-  estimateCounter,
-  resumesFrom,
-  type CountCheckpoint,
-  type TokenCounter
-} from '../context/tokenCounter'
+import { estimateCounter, type TokenCounter } from '../context/tokenCounter'
+import { reusableSlices, type TokenIndex } from '../context/tokenIndex'
 import { runSliced } from './slicedWork'
 
 /**
- * Drafts up to this long, or tails after a checkpoint up to this long, are counted exactly on
- * every preview: at worst (Chinese) about 50 ms of work, spread over slices.
+ * Drafts up to this long, or tails after the reusable slices up to this long, are counted
+ * exactly on every preview: at worst (Chinese) about 50 ms of work, spread over slices.
  */
 export const PREVIEW_EXACT_CHARS = 50_000
-/** Threads whose long draft keeps a checkpoint (each holds a reference to its draft). */
+/** Threads whose long draft keeps its index (each holds a reference to its draft). */
 const REMEMBERED_DRAFTS = 4
 
 export class DraftCounts {
-  private readonly checkpoints = new Map<string, CountCheckpoint>()
+  private readonly indexes = new Map<string, TokenIndex>()
   private readonly counting = new Set<string>()
 
-  async count(threadId: string, draft: string, counter: TokenCounter): Promise<TokenCount> {
+  /** The draft's index: exact BPE, or the estimate's while the exact count is not there. */
+  async index(threadId: string, draft: string, counter: TokenCounter): Promise<TokenIndex> {
     if (draft.length <= PREVIEW_EXACT_CHARS || !counter.exact) {
-      return runSliced(counter.countSteps(draft))
+      return runSliced(counter.indexSteps(draft, null))
     }
-    const from = this.checkpoints.get(threadId)
-    if (
-      from !== undefined &&
-      draft.length - from.end <= PREVIEW_EXACT_CHARS &&
-      resumesFrom(draft, from, counter.encoding)
-    ) {
-      const resumed = await runSliced(counter.resumeSteps(draft, from))
-      if (resumed.checkpoint) this.remember(threadId, resumed.checkpoint)
-      return resumed.count
+    const from = this.indexes.get(threadId)
+    const keep = from === undefined ? 0 : reusableSlices(draft, from, counter.encoding)
+    if (from !== undefined && keep > 0 && draft.length - (from.ends[keep - 1] as number) <= PREVIEW_EXACT_CHARS) {
+      return this.remember(threadId, await runSliced(counter.indexSteps(draft, from)))
     }
     this.countInBackground(threadId, draft, counter)
-    return runSliced(estimateCounter.countSteps(draft))
+    return runSliced(estimateCounter.indexSteps(draft, null))
   }
 
   /** Counts `draft` exactly for the next keystrokes; one count per thread at a time. */
   private countInBackground(threadId: string, draft: string, counter: TokenCounter): void {
     if (this.counting.has(threadId)) return
     this.counting.add(threadId)
-    runSliced(counter.resumeSteps(draft, null))
-      .then((resumed) => {
-        if (resumed.checkpoint) this.remember(threadId, resumed.checkpoint)
-      })
+    runSliced(counter.indexSteps(draft, null))
+      .then((index) => this.remember(threadId, index))
       // Counting cannot fail on text; should it anyway, previews simply keep the estimate.
       .catch(() => undefined)
       .finally(() => this.counting.delete(threadId))
   }
 
-  private remember(threadId: string, checkpoint: CountCheckpoint): void {
-    this.checkpoints.delete(threadId)
-    this.checkpoints.set(threadId, checkpoint)
-    if (this.checkpoints.size > REMEMBERED_DRAFTS) {
-      this.checkpoints.delete(this.checkpoints.keys().next().value as string)
+  private remember(threadId: string, index: TokenIndex): TokenIndex {
+    this.indexes.delete(threadId)
+    this.indexes.set(threadId, index)
+    if (this.indexes.size > REMEMBERED_DRAFTS) {
+      this.indexes.delete(this.indexes.keys().next().value as string)
     }
+    return index
   }
 
   /** Resolves when no background count is running (tests and the bench wait for it). */
