@@ -53,7 +53,8 @@ export function hugeInput(kind: InputKind, chars: number, seed = 5): string {
     }
     case 'minified JS':
       while (out.length < chars) {
-        const id = () => pick('abcdefghijklmnopqrstuvwxyz_$') + pick('abcdefghijklmnopqrstuvwxyz0123456789')
+        const id = () =>
+          pick('abcdefghijklmnopqrstuvwxyz_$') + pick('abcdefghijklmnopqrstuvwxyz0123456789')
         out += pick([
           `function ${id()}(${id()},${id()}){return ${id()}.${id()}(${id()})+${Math.floor(random() * 1000)}}`,
           `var ${id()}=${id()}||{};${id()}[${id()}]=!0;`,
@@ -77,7 +78,9 @@ export function hugeInput(kind: InputKind, chars: number, seed = 5): string {
 }
 
 /** Runs `work` while recording event-loop delay; returns what it returned and the stall figures. */
-async function measured<T>(work: () => Promise<T>): Promise<{ value: T; ms: number; stall: Stall }> {
+async function measured<T>(
+  work: () => Promise<T>
+): Promise<{ value: T; ms: number; stall: Stall }> {
   const histogram = monitorEventLoopDelay({ resolution: 5 })
   histogram.enable()
   const start = performance.now()

@@ -43,7 +43,10 @@ describe('a 2,000,000-character paste', () => {
   it('is sent: stored whole, counted exactly, trimmed to fit, and the loop keeps turning', async () => {
     const { services } = servicesIn(tempDir())
     const thread = services.threads.create()
-    const paste = `Decode this:\n${randomBytes(1_500_000).toString('base64')}`.slice(0, MAX_MESSAGE_CHARS)
+    const paste = `Decode this:\n${randomBytes(1_500_000).toString('base64')}`.slice(
+      0,
+      MAX_MESSAGE_CHARS
+    )
     expect(paste.length).toBe(2_000_000)
 
     const { value: outcome, ticks } = await withTicks(() => services.chat.send(thread.id, paste))

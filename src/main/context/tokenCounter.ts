@@ -106,7 +106,9 @@ function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
     const part = index.text.slice(start, index.ends[slice])
     // A cut inside a multi-byte character decodes to U+FFFD; drop that partial character.
     const kept =
-      room <= 0 ? '' : bpe.decode(bpe.encode(part, PLAIN_TEXT).slice(0, room)).replace(/\uFFFD+$/, '')
+      room <= 0
+        ? ''
+        : bpe.decode(bpe.encode(part, PLAIN_TEXT).slice(0, room)).replace(/\uFFFD+$/, '')
     return { text: index.text.slice(0, start) + kept, tokens: before + countPart(kept) }
   }
 
@@ -147,7 +149,8 @@ function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
   return {
     encoding,
     exact: true,
-    count: (text) => (text.length < SHORT_TEXT ? countPart(text) : runSteps(countSteps(text)).tokens),
+    count: (text) =>
+      text.length < SHORT_TEXT ? countPart(text) : runSteps(countSteps(text)).tokens,
     truncate: (text, maxTokens) => runSteps(truncateSteps(text, maxTokens)).text,
     countSteps,
     truncateSteps,
@@ -219,7 +222,8 @@ class Memo<T> {
 
   set(text: string, value: T): T {
     this.values.set(text, value)
-    if (this.values.size > this.entries) this.values.delete(this.values.keys().next().value as string)
+    if (this.values.size > this.entries)
+      this.values.delete(this.values.keys().next().value as string)
     return value
   }
 }

@@ -55,7 +55,10 @@ export function trimMiddleIndexed(
 ): Truncated {
   const total = indexedTokens(index)
   if (total <= maxTokens) return { text: index.text, tokens: total }
-  const half = Math.max(0, Math.floor((maxTokens - counter.count(trimMarker(total - maxTokens))) / 2))
+  const half = Math.max(
+    0,
+    Math.floor((maxTokens - counter.count(trimMarker(total - maxTokens))) / 2)
+  )
   const head = counter.headOf(index, half)
   const tail = counter.tailOf(index, half)
   const marker = trimMarker(total - head.tokens - tail.tokens)

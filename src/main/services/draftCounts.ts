@@ -29,7 +29,11 @@ export class DraftCounts {
     }
     const from = this.indexes.get(threadId)
     const keep = from === undefined ? 0 : reusableSlices(draft, from, counter.encoding)
-    if (from !== undefined && keep > 0 && draft.length - (from.ends[keep - 1] as number) <= PREVIEW_EXACT_CHARS) {
+    if (
+      from !== undefined &&
+      keep > 0 &&
+      draft.length - (from.ends[keep - 1] as number) <= PREVIEW_EXACT_CHARS
+    ) {
       return this.remember(threadId, await runSliced(counter.indexSteps(draft, from)))
     }
     this.countInBackground(threadId, draft, counter)

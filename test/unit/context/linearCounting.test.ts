@@ -96,7 +96,13 @@ describe('slices at piece boundaries', () => {
   })
 
   it('counts real text exactly and says so', () => {
-    for (const text of [ENGLISH, CHINESE, MIXED, TOOL_OUTPUT, DOCS.join('\n').replace(/[ -]{8,}/g, ' ')]) {
+    for (const text of [
+      ENGLISH,
+      CHINESE,
+      MIXED,
+      TOOL_OUTPUT,
+      DOCS.join('\n').replace(/[ -]{8,}/g, ' ')
+    ]) {
       expect(runSteps(o200kCounter.countSteps(text))).toEqual({
         tokens: o200k.countTokens(text, PLAIN),
         method: 'exact'
@@ -110,7 +116,11 @@ describe('long runs without breaks', () => {
   const runs = {
     'lower-case letters': letters(4000),
     'upper-case letters': letters(4000).toUpperCase(),
-    'Chinese without punctuation': letters(3000, 3, '上下文构建器为每一次请求决定模型能看到对话中的哪些内容'),
+    'Chinese without punctuation': letters(
+      3000,
+      3,
+      '上下文构建器为每一次请求决定模型能看到对话中的哪些内容'
+    ),
     'a run in English text': `${ENGLISH}\n${letters(3000, 5)}\n${ENGLISH}`,
     'mixed-case letters': letters(4000, 9, 'abcdefghijABCDEFGHIJ'),
     // The project's docs pad markdown tables with runs of hundreds of spaces and dashes.
@@ -133,9 +143,9 @@ describe('long runs without breaks', () => {
     // gpt-tokenizer's merge is quadratic in a piece's length: 20,000 letters took 0.3 s and
     // 200,000 take minutes. Here no merge sees more than 256 characters.
     const blob = letters(200_000, 13)
-    const counted = runSteps(o200kCounter.countSteps(blob))
-    expect(counted.method).toBe('chunked')
-    expect(counted.tokens).toBeGreaterThan(blob.length / 4)
+    // The old code never finished this within the test's 20 s (it took minutes).
+    expect(o200kCounter.count(blob)).toBeGreaterThan(blob.length / 4)
+    expect(runSteps(o200kCounter.countSteps(blob)).method).toBe('chunked')
     let steps = 0
     for (const slice of textSlices(blob)) {
       expect(slice.end - slice.start).toBeLessThanOrEqual(DEFAULT_SLICES.longRunChars)
