@@ -7,9 +7,11 @@ import react from '@vitejs/plugin-react'
 const shared = resolve(__dirname, 'src/shared')
 
 /**
- * The renderer's CSP forbids inline scripts. In development only, the dev server needs two
- * exceptions: React Fast Refresh's inline preamble (allowed by its exact hash, nothing else)
- * and the HMR websocket. Production builds keep the CSP of index.html unchanged.
+ * The renderer's CSP forbids inline scripts and styles. In development only, the dev server
+ * needs three exceptions: React Fast Refresh's inline preamble (allowed by its exact hash,
+ * nothing else), the HMR websocket, and inline styles, because Vite injects each CSS module as
+ * a <style> element while it serves (a build links them as files). Production builds keep the
+ * CSP of index.html unchanged.
  */
 function devServerCsp(): Plugin {
   const preamble = react.preambleCode.replace('__BASE__', '/')
@@ -21,6 +23,7 @@ function devServerCsp(): Plugin {
       html
         .replace("script-src 'self'", `script-src 'self' 'sha256-${hash}'`)
         .replace("connect-src 'self'", "connect-src 'self' ws://localhost:*")
+        .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
   }
 }
 
@@ -32,10 +35,12 @@ export default defineConfig({
       // app.asar and rebuilt for Electron's ABI.
       externalizeDeps: true,
       rollupOptions: {
-        // The embedding worker is its own entry: worker_threads loads out/main/embeddingWorker.js.
+        // Workers are their own entries: worker_threads loads out/main/<name>.js.
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
-          embeddingWorker: resolve(__dirname, 'src/main/workers/embeddingWorker.ts')
+          embeddingWorker: resolve(__dirname, 'src/main/workers/embeddingWorker.ts'),
+          integrityWorker: resolve(__dirname, 'src/main/workers/integrityWorker.ts'),
+          salvageWorker: resolve(__dirname, 'src/main/workers/salvageWorker.ts')
         }
       }
     }

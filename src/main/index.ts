@@ -1,18 +1,31 @@
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import { app, BrowserWindow, dialog, ipcMain, safeStorage, session } from 'electron'
-import type Database from 'better-sqlite3'
-import type { AppInfo } from '@shared/domain'
+import type { AppInfo, SalvageReport } from '@shared/domain'
 import { createHandlers } from './ipc/handlers'
 import { registerIpc } from './ipc/electronIpc'
 import { createRegistry } from './ipc/registry'
 import { isTrustedSenderUrl } from './ipc/senderPolicy'
 import { createMainWindow } from './mainWindow'
+import { windowIconPath } from './windowIcon'
 import { createServices } from './services/createServices'
 import type { Publish } from './services/events'
-import { DatabaseOpenError, openDatabase, type OpenOptions } from './store/database'
-import { discardDamagedDatabase } from './store/recovery'
+import type { OpenOptions } from './store/database'
+import { QUICK_CHECK_AT_OPEN_MAX_BYTES } from './store/integrity'
+import {
+  CHOICES,
+  CorruptionWatch,
+  describeSalvage,
+  openStoreInteractively,
+  salvageInPlace,
+  salvageInProcess,
+  saveSalvageNotice,
+  takeSalvageNotice,
+  type RecoveryDialogs,
+  type Salvager
+} from './storeRecovery'
 import type { EmbedderFactory } from './services/memoryModels'
 import type { Cipher } from './services/providers/secretStore'
 import { EmbeddingClient } from './workers/embeddingClient'
@@ -76,36 +89,49 @@ const safeStorageCipher: Cipher = {
   decrypt: (ciphertext) => safeStorage.decryptString(ciphertext)
 }
 
-/** Never resets silently: the user sees what happened and chooses. */
-function openStore(
-  storeOptions: OpenOptions
-): { db: Database.Database; recoveredFrom: string | null } | null {
-  try {
-    return { db: openDatabase(databasePath, storeOptions), recoveredFrom: null }
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    const canStartFresh = error instanceof DatabaseOpenError && error.backupPath !== null
-    const choice = dialog.showMessageBoxSync({
-      type: 'error',
+const recoveryDialogs: RecoveryDialogs = {
+  ask: ({ type, message, detail, buttons }) =>
+    dialog.showMessageBoxSync({
+      type,
       title: 'Context Lens',
-      message: 'Your conversations could not be opened.',
-      detail: message,
-      buttons: canStartFresh ? ['Quit', 'Start with an empty database'] : ['Quit'],
+      message,
+      detail,
+      buttons,
       defaultId: 0,
-      cancelId: 0
+      cancelId: buttons.length - 1
     })
-    if (choice !== 1 || !(error instanceof DatabaseOpenError) || !error.backupPath) return null
-    discardDamagedDatabase(databasePath, error.backupPath)
-    return { db: openDatabase(databasePath, storeOptions), recoveredFrom: error.backupPath }
-  }
 }
 
-function start(): void {
-  const store = openStore({ nativeBinding: electronNativeBinding() })
+/** Salvage in a worker thread, so the main process keeps answering while it runs. */
+function salvager(storeOptions: OpenOptions): Salvager {
+  const workerPath = join(__dirname, 'salvageWorker.js')
+  if (!existsSync(workerPath)) return salvageInProcess(storeOptions)
+  return (backupPath, targetPath) =>
+    new Promise((resolve, reject) => {
+      const worker = new Worker(workerPath, {
+        workerData: { backupPath, targetPath, options: storeOptions }
+      })
+      worker.once('message', (answer: { report?: SalvageReport; error?: string }) =>
+        answer.report ? resolve(answer.report) : reject(new Error(answer.error))
+      )
+      worker.once('error', reject)
+    })
+}
+
+async function start(): Promise<void> {
+  const storeOptions: OpenOptions = { nativeBinding: electronNativeBinding() }
+  const store = await openStoreInteractively(
+    databasePath,
+    storeOptions,
+    recoveryDialogs,
+    salvager(storeOptions)
+  )
   if (!store) {
     app.quit()
     return
   }
+  // A salvage done while the app last ran is reported once more, in the window.
+  const earlier = store.salvage ? null : takeSalvageNotice(databasePath)
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, grant) =>
     grant(false)
   )
@@ -114,46 +140,117 @@ function start(): void {
     version: app.getVersion(),
     systemLocale: app.getLocale(),
     databasePath,
-    recoveredFromBackup: store.recoveredFrom
+    recoveredFromBackup: store.recoveredFrom ?? earlier?.backupPath ?? null,
+    salvage: store.salvage ?? earlier?.report ?? null
   }
   const publish: Publish = (event, payload) => {
     for (const window of BrowserWindow.getAllWindows()) window.webContents.send(event, payload)
   }
+  // Set below; a corrupt page met by any call or background job starts the recovery.
+  let corruption: CorruptionWatch | null = null
   const services = createServices({
     db: store.db,
     info,
     publish,
     embeddings,
-    cipher: safeStorageCipher
+    cipher: safeStorageCipher,
+    log: (message, error) => {
+      console.error(`[services] ${message}`, error)
+      corruption?.report(error)
+    }
   })
   services.memoryModel.start()
-  const registry = createRegistry(createHandlers(services), (channel, error) =>
+  const registry = createRegistry(createHandlers(services), (channel, error) => {
     console.error(`[ipc] ${channel} failed`, error)
-  )
+    corruption?.report(error)
+  })
   registerIpc(ipcMain, registry, (event) => isTrustedSenderUrl(event.senderFrame?.url, appUrl))
 
-  createMainWindow(appUrl)
+  const icon = windowIconPath(app.getAppPath(), process.platform)
+  createMainWindow(appUrl, icon)
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createMainWindow(appUrl)
+    if (BrowserWindow.getAllWindows().length === 0) createMainWindow(appUrl, icon)
   })
   let closing = false
-  app.on('will-quit', (event) => {
-    if (closing) return
-    // The indexer may be writing a batch: stop it and the worker before closing the store.
+  // The indexer may be writing a batch: stop it and the worker before closing the store.
+  const shutDown = async (): Promise<void> => {
     closing = true
-    event.preventDefault()
-    for (const thread of services.threads.list()) services.chat.stop(thread.id)
-    void services.chat
+    try {
+      for (const thread of services.threads.list()) services.chat.stop(thread.id)
+    } catch (error) {
+      console.error('[store] listing threads at quit failed', error) // a damaged store
+    }
+    await services.chat
       .settled()
       .then(() => services.summaries.settled())
       .then(() => services.memoryExtraction.settled())
       .then(() => services.memoryModel.stop())
       .catch((error: unknown) => console.error('[memory] stopping failed', error))
-      .finally(() => {
-        store.db.close()
-        app.quit()
-      })
+    store.db.close()
+  }
+  app.on('will-quit', (event) => {
+    if (closing) return
+    event.preventDefault()
+    void shutDown().finally(() => app.quit())
   })
+  corruption = new CorruptionWatch(databasePath, (backupPath) => {
+    void recoverWhileRunning(backupPath, storeOptions, shutDown)
+  })
+  checkIntegrityAfterShow(corruption, storeOptions)
+}
+
+/**
+ * The same recovery as at open, for damage found while the app runs: the user chooses, the
+ * store is closed, salvaged from the backup just taken, and the app restarts on the new file.
+ */
+async function recoverWhileRunning(
+  backupPath: string,
+  storeOptions: OpenOptions,
+  shutDown: () => Promise<void>
+): Promise<void> {
+  const { response } = await dialog.showMessageBox({
+    type: 'error',
+    title: 'Context Lens',
+    message: 'Your conversations file is damaged.',
+    detail: `Part of ${databasePath} can no longer be read. A copy of it as it is now was saved to ${backupPath}. Context Lens can copy everything that can still be read into a new file and restart.`,
+    buttons: [CHOICES.recover, CHOICES.quit],
+    defaultId: 0,
+    cancelId: 1
+  })
+  await shutDown()
+  if (response !== 0) {
+    app.quit()
+    return
+  }
+  const report = await salvageInPlace(databasePath, backupPath, salvager(storeOptions))
+  saveSalvageNotice(databasePath, backupPath, report)
+  recoveryDialogs.ask({
+    type: 'info',
+    message: 'Recovery finished. Context Lens will restart.',
+    detail: describeSalvage(report, backupPath),
+    buttons: [CHOICES.continue]
+  })
+  app.relaunch()
+  app.exit(0)
+}
+
+/**
+ * Large stores skip the check at open (store/integrity.ts); they are checked here, on a
+ * read-only connection in a worker thread, once the window is up.
+ */
+function checkIntegrityAfterShow(corruption: CorruptionWatch, storeOptions: OpenOptions): void {
+  if (statSync(databasePath).size <= QUICK_CHECK_AT_OPEN_MAX_BYTES) return
+  const workerPath = join(__dirname, 'integrityWorker.js')
+  if (!existsSync(workerPath)) return
+  const worker = new Worker(workerPath, {
+    workerData: { path: databasePath, nativeBinding: storeOptions.nativeBinding }
+  })
+  worker.once('message', ({ problems }: { problems: string[] }) => {
+    if (problems.length === 0) return
+    console.error('[store] integrity check failed', problems)
+    corruption.report(Object.assign(new Error(problems.join('; ')), { code: 'SQLITE_CORRUPT' }))
+  })
+  worker.once('error', (error) => console.error('[store] integrity check could not run', error))
 }
 
 if (!app.requestSingleInstanceLock()) {

@@ -6,7 +6,7 @@ export function isExternalLink(url: string): boolean {
   return /^(https?|mailto):/i.test(url)
 }
 
-export function createMainWindow(appUrl: string): BrowserWindow {
+export function createMainWindow(appUrl: string, icon?: string): BrowserWindow {
   const window = new BrowserWindow({
     width: 1280,
     height: 800,
@@ -14,6 +14,7 @@ export function createMainWindow(appUrl: string): BrowserWindow {
     minHeight: 480,
     show: false,
     title: 'Context Lens',
+    icon,
     autoHideMenuBar: true,
     webPreferences: {
       preload: join(__dirname, '../preload/index.js'),

@@ -1,4 +1,6 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
+// Before the contract builds its schemas; see the file.
+import '@shared/zodWithoutEval'
 import { createApi } from '@shared/api'
 
 /** The renderer's only door to the main process: exactly the contract, nothing more. */

@@ -8,6 +8,12 @@ import type { MemoryCategory, Role, ToolCall } from '@shared/domain'
 export const SECTIONS = ['system', 'summary', 'retrieved', 'recent', 'input', 'pinning'] as const
 export type SectionName = (typeof SECTIONS)[number]
 
+/**
+ * Requests over this share of the model's window are shrunk before sending (windowSafetyNet);
+ * here because the chat's gauge warns before it acts.
+ */
+export const SAFETY_SHARE = 0.85
+
 /** A stored message as the builder reads it; the domain `Message` satisfies this shape. */
 export interface ContextMessage {
   id: string | number
@@ -110,7 +116,14 @@ export interface ProviderMessage {
 }
 
 export type Decision =
-  'included' | 'dropped_budget' | 'excluded_by_user' | 'pinned' | 'covered_by_summary' | 'duplicate'
+  | 'included'
+  | 'dropped_budget'
+  | 'excluded_by_user'
+  | 'pinned'
+  | 'covered_by_summary'
+  | 'duplicate'
+  /** A model reply with no text and no tool calls: kept in the thread, never sent back. */
+  | 'empty_reply'
 
 export type TraceKind = 'message' | 'memory' | 'summary' | 'system' | 'input' | 'pinning'
 

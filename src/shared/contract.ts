@@ -71,11 +71,12 @@ const MemoryContent = z
   .trim()
   .min(1, { message: 'A memory cannot be empty' })
   .max(10_000, { message: 'A memory is longer than 10,000 characters' })
+/** Search text with nothing but spaces and control characters (NUL...) is empty. */
 const SearchText = z
   .string()
   .trim()
-  .min(1, { message: 'Search text is empty' })
   .max(500, { message: 'Search text is longer than 500 characters' })
+  .refine((text) => /[^\s\p{Cc}]/u.test(text), { message: 'Search text is empty' })
 
 const MessageContent = z
   .string()
@@ -294,11 +295,7 @@ export const contract = {
   search: {
     query: endpoint<SearchHit[]>()(
       z.strictObject({
-        query: z
-          .string()
-          .trim()
-          .min(1, { message: 'Search text is empty' })
-          .max(500, { message: 'Search text is longer than 500 characters' }),
+        query: SearchText,
         limit: z.number().int().min(1).max(200).optional()
       })
     )

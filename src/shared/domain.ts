@@ -1,5 +1,5 @@
 /** Plain data shapes shared by main, preload and renderer. No behaviour lives here. */
-import type { MemoryWarning, StoredBuild } from './context'
+import type { MemoryWarning, StoredBuild, TokenStats } from './context'
 import type { ChatUsage, ModelRef, ProviderErrorInfo } from './providers'
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
@@ -22,6 +22,33 @@ export interface Thread {
 export interface ThreadListItem extends Thread {
   messageCount: number
   lastMessagePreview: string | null
+  /** What the sidebar's fill bar shows; comes with the list, so no row asks for it. */
+  stats: ThreadStats
+}
+
+/** The newest stored build's per-section numbers (copied from its `tokenStats`). */
+export interface BuildStats {
+  buildId: number
+  createdAt: number
+  tokenStats: TokenStats
+}
+
+/** A thread's context at a glance: its last sent build, what its replies cost, its summary. */
+export interface ThreadStats {
+  lastBuild: BuildStats | null
+  /** Sum of the replies' known costs (message_usage); null when none had a price. */
+  cost: number | null
+  /** Replies with provider usage but no known price (the cost then understates). */
+  unpricedReplies: number
+  /** When the thread's summary was last written; null before the first. */
+  summaryUpdatedAt: number | null
+}
+
+export const EMPTY_THREAD_STATS: ThreadStats = {
+  lastBuild: null,
+  cost: null,
+  unpricedReplies: 0,
+  summaryUpdatedAt: null
 }
 
 export interface Message {
@@ -40,8 +67,11 @@ export interface Message {
   reply?: ReplyInfo
 }
 
-/** complete: the model finished; stopped: the user pressed Stop; failed: an error cut it off. */
-export type ReplyStatus = 'complete' | 'stopped' | 'failed'
+/**
+ * complete: the model finished; stopped: the user pressed Stop; failed: an error cut it off;
+ * empty: the model finished without any text (kept, shown with Retry, never sent back).
+ */
+export type ReplyStatus = 'complete' | 'stopped' | 'failed' | 'empty'
 
 export interface ReplyInfo {
   providerId: string | null
@@ -89,6 +119,30 @@ export interface AppInfo {
   databasePath: string
   /** Set when the store had to be recovered from a corrupt file at start-up. */
   recoveredFromBackup: string | null
+  /** What salvage copied from that file and what it could not read (absent: no salvage). */
+  salvage?: SalvageReport | null
+}
+
+/** Rows of one table after salvage (store/salvage.ts). */
+export interface SalvagedTable {
+  table: string
+  copied: number
+  /** Rows in pages SQLite could not read. */
+  unreadable: number
+  /** Rows that were read but are no longer valid (a broken value), so were left out. */
+  invalid: number
+  /** Neither the table's edges nor any index could be read: how much was lost is unknown. */
+  unknownLoss: boolean
+}
+
+export interface SalvageReport {
+  /** The file's first bytes were damaged and were rewritten in the copy that was read. */
+  headerRepaired: boolean
+  /** False when not even the list of tables could be read: nothing was salvaged. */
+  schemaReadable: boolean
+  tables: SalvagedTable[]
+  /** Conversations whose own row was lost but whose messages were saved, under a new title. */
+  threadsRecreated: number
 }
 
 /**

@@ -1,4 +1,5 @@
 /** Every IPC call resolves to one of these: handlers never throw across the process boundary. */
+import type { ProviderErrorInfo } from './providers'
 
 export const ERROR_CODES = [
   'invalid_input',
@@ -6,7 +7,13 @@ export const ERROR_CODES = [
   'forbidden_sender',
   'unknown_channel',
   'storage_error',
-  'internal'
+  'internal',
+  /** A model provider refused or failed the call; `provider` has its kind, words and status. */
+  'provider_error',
+  // The database file is damaged; main backs it up and offers a recovery (docs/ARCHITECTURE.md).
+  'storage_corrupt',
+  'storage_full',
+  'storage_readonly'
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]
@@ -16,6 +23,8 @@ export interface IpcError {
   message: string
   /** For invalid_input: which field failed and why, ready to show. */
   issues?: { path: string; message: string }[]
+  /** For provider_error: the typed failure (kind, the provider's own message, HTTP status). */
+  provider?: ProviderErrorInfo
 }
 
 export type IpcResult<T> = { ok: true; data: T } | { ok: false; error: IpcError }

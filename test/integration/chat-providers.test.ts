@@ -3,6 +3,7 @@
  * and the real AI SDK clients streaming from the scripted server on 127.0.0.1.
  */
 import { existsSync, readFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type {
@@ -419,6 +420,58 @@ describe('keys', () => {
     expect((await s.services.chat.send(s.threadId, 'still here')).status).toBe(
       'no_model_configured'
     )
+    s.db.close()
+  })
+})
+
+describe('provider errors over IPC', () => {
+  it("reach the renderer typed (code, kind, status) and in the provider's own words", async () => {
+    const s = setup()
+    const wrongKey = 'sk-wrong-key-0000-1111'
+    const wrong = s.services.providers.create({
+      kind: 'openai',
+      name: 'Wrong key',
+      baseUrl: server.v1,
+      apiKey: wrongKey,
+      models: []
+    })
+    const refused = await s.invoke('providers:listRemoteModels', { id: wrong.id })
+    expect(refused).toEqual({
+      ok: false,
+      error: {
+        code: 'provider_error',
+        message: expect.stringContaining('Incorrect API key provided'),
+        provider: {
+          kind: 'auth',
+          status: 401,
+          message: expect.stringContaining('Incorrect API key provided')
+        }
+      }
+    })
+    expect(JSON.stringify(refused)).not.toContain(wrongKey)
+
+    const probe = createServer()
+    await new Promise<void>((ready) => probe.listen(0, '127.0.0.1', ready))
+    const { port } = probe.address() as AddressInfo
+    await new Promise<void>((done) => probe.close(() => done()))
+    const gone = s.services.providers.create({
+      kind: 'openai-compatible',
+      name: 'Nothing there',
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      models: []
+    })
+    expect(await s.invoke('providers:listRemoteModels', { id: gone.id })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'provider_error',
+        provider: { kind: 'network', message: expect.stringContaining(`127.0.0.1:${port}`) }
+      }
+    })
+
+    expect(await s.invoke('providers:listRemoteModels', { id: s.provider.id })).toEqual({
+      ok: true,
+      data: ['gpt-4o-mini']
+    })
     s.db.close()
   })
 })

@@ -9,25 +9,27 @@ import type { IpcResult } from '@shared/result'
 const electron = vi.hoisted(() => {
   type Handler = (event: unknown, input: unknown) => Promise<IpcResult<unknown>>
   const handlers = new Map<string, Handler>()
-  const windows: { url: string; webPreferences: Record<string, unknown> }[] = []
+  const windows: { url: string; icon?: string; webPreferences: Record<string, unknown> }[] = []
   let ready!: () => void
   const readyPromise = new Promise<void>((resolve) => (ready = resolve))
   class BrowserWindow {
     static getAllWindows = () => []
     webPreferences: Record<string, unknown>
+    icon?: string
     webContents = {
       setWindowOpenHandler: () => {},
       on: () => {},
       send: () => {},
       getURL: () => ''
     }
-    constructor(options: { webPreferences: Record<string, unknown> }) {
+    constructor(options: { icon?: string; webPreferences: Record<string, unknown> }) {
       this.webPreferences = options.webPreferences
+      this.icon = options.icon
     }
     once() {}
     show() {}
     loadURL(url: string) {
-      windows.push({ url, webPreferences: this.webPreferences })
+      windows.push({ url, icon: this.icon, webPreferences: this.webPreferences })
       return Promise.resolve()
     }
   }
@@ -79,6 +81,10 @@ describe('the Electron entry', () => {
       nodeIntegration: false,
       webSecurity: true
     })
+    // The app folder's icon (tmpdir() is the mocked app path); macOS uses the bundle's.
+    expect(window?.icon).toBe(
+      process.platform === 'darwin' ? undefined : join(tmpdir(), 'resources/icons/256x256.png')
+    )
 
     const trusted = { senderFrame: { url: window?.url } }
     const create = electron.handlers.get('threads:create')

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { MAX_MESSAGE_CHARS } from '@shared/contract'
 import type { BuiltContext } from '@shared/context'
-import { SAFETY_SHARE } from '../../src/main/context/windowSafetyNet'
+import { SAFETY_SHARE } from '@shared/context'
 import { servicesIn } from '../support/services'
 import { useTempDir } from '../support/tempDir'
 

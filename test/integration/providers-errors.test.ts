@@ -200,6 +200,37 @@ describe.each(['openai', 'anthropic'] as const)('HTTP errors from the %s API', (
   })
 })
 
+describe.each(['openai', 'openai-compatible', 'ollama'] as const)(
+  "an error inside the stream keeps the provider's words (%s)",
+  (kind) => {
+    it("as the provider's own error object", async () => {
+      const { events, error } = await run(kind, {
+        type: 'stream_error',
+        chunks: ['Partial'],
+        message: 'Overloaded: please retry in 30 seconds.'
+      })
+      expect(events).toEqual([{ type: 'text', delta: 'Partial' }])
+      expect(error).toMatchObject({
+        kind: 'server',
+        message: 'Overloaded: please retry in 30 seconds.'
+      })
+    })
+
+    it('as a bare string, and a context overflow is named as such', async () => {
+      const { error } = await run(kind, {
+        type: 'stream_error',
+        chunks: ['Partial'],
+        message: 'the input exceeds the context length of 8192 tokens',
+        plain: true
+      })
+      expect(error).toMatchObject({
+        kind: 'context_length',
+        message: 'the input exceeds the context length of 8192 tokens'
+      })
+    })
+  }
+)
+
 describe('Ollama failures', () => {
   it("an HTTP error keeps Ollama's own message", async () => {
     const { error } = await run('ollama', {
@@ -244,3 +275,33 @@ describe('connection failures', () => {
     expect(error).toMatchObject({ kind: 'network' })
   })
 })
+
+describe.each(['openai', 'openai-compatible', 'anthropic', 'ollama'] as const)(
+  'the first-token timeout (%s)',
+  (kind) => {
+    it('holds until the first real text, past an opening chunk without any', async () => {
+      // A reasoning model: the stream opens (OpenAI's role-only chunk, Anthropic's
+      // message_start), then nothing for longer than the idle limit, then the answer.
+      const { events, error } = await run(
+        kind,
+        { type: 'reply', chunks: ['Thought ', 'it over.'], firstChunkDelayMs: 900 },
+        { timeouts: { firstChunkMs: 10_000, idleMs: 300 } }
+      )
+      expect(error).toBeNull()
+      expect(events.filter((e) => e.type === 'text').map((e) => e.delta)).toEqual([
+        'Thought ',
+        'it over.'
+      ])
+    })
+
+    it('still gives up when no text comes within it', async () => {
+      const { error } = await run(
+        kind,
+        { type: 'reply', chunks: ['too late'], firstChunkDelayMs: 2_000 },
+        { timeouts: { firstChunkMs: 600, idleMs: 300 } }
+      )
+      expect(error).toMatchObject({ kind: 'timeout' })
+      expect(error!.message).toMatch(/No reply from test-model within 600 ms/)
+    })
+  }
+)

@@ -75,6 +75,44 @@ describe('opening the store', () => {
   })
 })
 
+describe('migration 7: empty model replies', () => {
+  it("marks empty replies stored as 'complete' as 'empty', keeps every other reply as it was", () => {
+    const path = join(tempDir(), 'store.sqlite')
+    const old = new Database(path)
+    migrate(old, 6)
+    old.exec(`
+      INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t1', 'Replies', 1, 1);
+      INSERT INTO messages (id, thread_id, seq, role, content, token_count, created_at) VALUES
+        (1, 't1', 1, 'user', 'Question', 2, 1),
+        (2, 't1', 2, 'assistant', '', 0, 2),
+        (3, 't1', 3, 'assistant', 'An answer', 2, 3),
+        (4, 't1', 4, 'assistant', 'Half an', 2, 4);
+      INSERT INTO message_usage (message_id, model_id, status, finish_reason, prompt_tokens,
+        completion_tokens, cost, superseded_by) VALUES
+        (2, 'gpt-4o-mini', 'complete', 'stop', 40, 0, 0.5, 3),
+        (3, 'gpt-4o-mini', 'complete', 'stop', 40, 2, 0.25, NULL),
+        (4, 'gpt-4o-mini', 'stopped', NULL, NULL, NULL, NULL, NULL);
+    `)
+    old.close()
+
+    const db = openDatabase(path)
+    expect(schemaVersion(db)).toBe(LATEST_VERSION)
+    const rows = db
+      .prepare('SELECT message_id, status, prompt_tokens, cost, superseded_by FROM message_usage')
+      .all()
+    expect(rows).toEqual([
+      { message_id: 2, status: 'empty', prompt_tokens: 40, cost: 0.5, superseded_by: 3 },
+      { message_id: 3, status: 'complete', prompt_tokens: 40, cost: 0.25, superseded_by: null },
+      { message_id: 4, status: 'stopped', prompt_tokens: null, cost: null, superseded_by: null }
+    ])
+    // The new status is accepted, and deleting a message still removes its usage row.
+    db.prepare("UPDATE message_usage SET status = 'empty' WHERE message_id = 3").run()
+    db.prepare('DELETE FROM messages WHERE id = 4').run()
+    expect(db.prepare('SELECT count(*) FROM message_usage').pluck().get()).toBe(2)
+    db.close()
+  })
+})
+
 describe('a damaged database', () => {
   it('is backed up byte for byte and reported clearly, never reset silently', () => {
     const dir = tempDir()

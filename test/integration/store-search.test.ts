@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { createHandlers } from '../../src/main/ipc/handlers'
+import { createRegistry } from '../../src/main/ipc/registry'
 import { servicesIn, steppingClock } from '../support/services'
 import { useTempDir } from '../support/tempDir'
 
@@ -64,6 +66,30 @@ describe('full-text search', () => {
     }
     expect(services.search.query('ferry OR hotel')).toEqual([])
     expect(services.search.query('%')).toEqual([])
+  })
+  it('reads a NUL or other control character in the query as a space between words', async () => {
+    const { services, travel, tea } = await seeded()
+    // Pasted text can carry invisible control characters; the words around them still count.
+    expect(services.search.query('ferry\0Okinawa').map((h) => [h.threadId, h.seq])).toEqual([
+      [travel.id, 1]
+    ])
+    expect(services.search.query('龙井\u0007杭州').map((h) => [h.threadId, h.seq])).toEqual([
+      [tea.id, 2]
+    ])
+    expect(services.search.query('\0\0')).toEqual([])
+  })
+
+  it('refuses a search made only of control characters over IPC, as an empty search', async () => {
+    const { services } = await seeded()
+    const registry = createRegistry(createHandlers(services))
+    expect(await registry.invoke('search:query', { query: '\0\u0001\0' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: 'query: Search text is empty' }
+    })
+    expect(await registry.invoke('memory:search', { query: '\0' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' }
+    })
   })
 })
 

@@ -1,7 +1,8 @@
-import { render, screen, within } from '@testing-library/react'
+import { act, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { App } from '@renderer/App'
+import { i18n } from '@renderer/i18n'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { simulateMessageListLayout } from './support/layout'
@@ -35,6 +36,59 @@ describe('start-up', () => {
     expect(notice).toHaveTextContent('context-lens.sqlite.corrupt-2026')
     await user.click(within(notice).getByRole('button', { name: 'Dismiss' }))
     expect(screen.queryByTestId('recovery-notice')).toBeNull()
+  })
+
+  it('lists what salvage recovered and what it could not read, in English and Chinese', async () => {
+    backend.recoveredFromBackup = '/data/context-lens.sqlite.corrupt-2026'
+    backend.salvage = {
+      headerRepaired: false,
+      schemaReadable: true,
+      threadsRecreated: 0,
+      tables: [
+        { table: 'threads', copied: 3, unreadable: 0, invalid: 0, unknownLoss: false },
+        { table: 'messages', copied: 152, unreadable: 28, invalid: 0, unknownLoss: false },
+        { table: 'memories', copied: 1, unreadable: 0, invalid: 0, unknownLoss: false },
+        { table: 'memory_history', copied: 0, unreadable: 0, invalid: 0, unknownLoss: true }
+      ]
+    }
+    await renderApp()
+    expect(await screen.findByTestId('recovery-copied')).toHaveTextContent(
+      'Recovered: 3 conversations, 152 messages, 1 memory.'
+    )
+    expect(screen.getByTestId('recovery-lost')).toHaveTextContent('Could not be read: 28 messages.')
+    expect(screen.getByTestId('recovery-unknown')).toHaveTextContent(
+      'How many memory history entries were lost is unknown'
+    )
+    await act(() => i18n.changeLanguage('zh-CN'))
+    try {
+      expect(screen.getByTestId('recovery-lost')).toHaveTextContent('无法读取：28 条消息。')
+    } finally {
+      await act(() => i18n.changeLanguage('en'))
+    }
+  })
+
+  it("says the disk is full in the user's language and keeps the unsent text", async () => {
+    backend.addThread('Questions')
+    backend.failNext('messages:send', { code: 'storage_full', message: 'SQLITE_FULL' })
+    const user = await renderApp()
+    const input = await openThread(user, 'Questions')
+    await user.type(input, 'Keep this{Enter}')
+    expect(await screen.findByTestId('error-banner')).toHaveTextContent(
+      'Not sent: The disk is full, so this was not saved.'
+    )
+    expect(input).toHaveValue('Keep this')
+
+    await act(() => i18n.changeLanguage('zh-CN'))
+    try {
+      backend.failNext('messages:send', { code: 'storage_full', message: 'SQLITE_FULL' })
+      await user.type(input, '{Enter}')
+      await vi.waitFor(() =>
+        expect(screen.getByTestId('error-banner')).toHaveTextContent('磁盘已满，因此未能保存。')
+      )
+      expect(input).toHaveValue('Keep this')
+    } finally {
+      await act(() => i18n.changeLanguage('en'))
+    }
   })
 
   it('shows no notice after a normal start', async () => {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { App } from '@renderer/App'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
+import { i18n } from '@renderer/i18n'
 import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { simulateMessageListLayout } from './support/layout'
 
@@ -217,6 +218,38 @@ describe('inline reply errors', () => {
   })
 })
 
+describe('empty replies', () => {
+  it('says the model sent nothing, offers Retry, and says so in Chinese too', async () => {
+    const user = await renderApp()
+    const streamId = await sendStreaming(user)
+    const stored = backend.addReply(threadId, '', { status: 'empty', finishReason: 'stop' })
+    act(() => backend.emit('chat:done', { threadId, streamId, message: stored }))
+    const bubble = (await screen.findByTestId('empty-reply')).closest('article')!
+    expect(bubble).toHaveAttribute('data-reply-status', 'empty')
+    expect(within(bubble).getByTestId('reply-status')).toHaveTextContent('empty reply')
+    expect(bubble).toHaveTextContent('The model finished without sending any text.')
+    expect(bubble).toHaveTextContent('never sent back to the model')
+
+    await act(() => i18n.changeLanguage('zh-CN'))
+    expect(bubble).toHaveTextContent('模型结束了回复，但没有发送任何文字。')
+    expect(within(bubble).getByTestId('empty-reply-retry')).toHaveTextContent('重试')
+    await act(() => i18n.changeLanguage('en'))
+
+    await user.click(within(bubble).getByTestId('empty-reply-retry'))
+    expect(channels()).toContain('chat:regenerate')
+    expect(await screen.findByTestId('streaming-reply')).toBeInTheDocument()
+  })
+
+  it('explains an empty reply cut by the output limit', async () => {
+    backend.addMessages(threadId, ['Think hard'])
+    backend.addReply(threadId, '', { status: 'empty', finishReason: 'length' })
+    await renderApp()
+    expect(await screen.findByTestId('empty-reply')).toHaveTextContent(
+      'used its whole output limit'
+    )
+  })
+})
+
 describe('without a provider', () => {
   it('makes the no-model notice actionable and mentions a running Ollama', async () => {
     backend.ollama = {
@@ -290,6 +323,43 @@ describe('provider settings', () => {
     expect(within(dialog).getByTestId('provider-name')).toHaveValue('')
     expect(within(dialog).queryByTestId('provider-saved')).toBeNull()
     await waitFor(() => expect(backend.settings.defaultModel).toBeNull())
+  })
+
+  it("lists a saved provider's models, or shows its typed error in its own words", async () => {
+    backend.providers.push({
+      id: 'p1',
+      kind: 'openai',
+      name: 'OpenAI',
+      models: [{ id: 'gpt-4o-mini', contextWindow: 128_000, maxOutput: 16_384 }],
+      hasApiKey: true,
+      apiKeyHint: 'sk-…abcd'
+    })
+    const user = await renderApp()
+    await user.click(screen.getByTestId('open-provider-settings'))
+    const dialog = await screen.findByTestId('provider-settings')
+    await user.click(await within(dialog).findByTestId('provider-item'))
+    backend.failNext('providers:listRemoteModels', {
+      code: 'provider_error',
+      message: 'Incorrect API key provided: sk-wr***.',
+      provider: { kind: 'auth', message: 'Incorrect API key provided: sk-wr***.', status: 401 }
+    })
+    await user.click(within(dialog).getByTestId('provider-fetch-models'))
+    const status = await within(dialog).findByTestId('provider-remote-models')
+    expect(status).toHaveAttribute('data-ok', 'false')
+    expect(status).toHaveAttribute('data-kind', 'auth')
+    expect(status).toHaveTextContent(
+      'Could not list the models: the provider refused the API key (Incorrect API key provided: sk-wr***.) (HTTP 401)'
+    )
+    expect(backend.calls.find((c) => c.channel === 'providers:listRemoteModels')?.input).toEqual({
+      id: 'p1'
+    })
+    await user.click(within(dialog).getByTestId('provider-fetch-models'))
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('provider-remote-models')).toHaveAttribute(
+        'data-ok',
+        'true'
+      )
+    )
   })
 
   it('prefills a well-known model from the catalog and explains when keys cannot be stored', async () => {
@@ -408,5 +478,38 @@ describe('regenerate, edit and resend, usage and summary', () => {
     expect(await screen.findByTestId('thread-summary-content')).toHaveTextContent(
       'Updated by the model'
     )
+  })
+
+  it('keeps a summary stored while the first read of it was on its way', async () => {
+    backend.summaries.set(threadId, {
+      threadId,
+      content: 'Goal: the old summary.',
+      lastMessageSeq: 4,
+      version: 1,
+      source: 'model',
+      updatedAt: 0
+    })
+    const releaseRead = backend.holdAnswer('summary:get')
+    await renderApp()
+    await waitFor(() => expect(channels()).toContain('summary:get'))
+    act(() =>
+      backend.emit('summary:changed', {
+        threadId,
+        content: 'Goal: the new summary.',
+        lastMessageSeq: 9,
+        version: 2,
+        source: 'model',
+        updatedAt: 1
+      })
+    )
+    expect(await screen.findByTestId('thread-summary-content')).toHaveTextContent(
+      'Goal: the new summary.'
+    )
+
+    await act(async () => {
+      releaseRead()
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    })
+    expect(screen.getByTestId('thread-summary-content')).toHaveTextContent('Goal: the new summary.')
   })
 })

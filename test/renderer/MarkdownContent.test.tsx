@@ -46,6 +46,13 @@ describe('MarkdownContent sanitization', () => {
     expect(container.querySelector('a')).toBeNull()
     expect(container).toHaveTextContent('settings')
   })
+
+  it('names an image with a relative or non-web source instead of linking to it', () => {
+    const container = renderMarkdown('![passwords](/etc/passwd) ![up](../index.html)')
+
+    expect(container.querySelector('a, img')).toBeNull()
+    expect(container).toHaveTextContent('passwords up')
+  })
 })
 
 describe('MarkdownContent rendering', () => {

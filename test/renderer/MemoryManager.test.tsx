@@ -92,6 +92,25 @@ describe('memory manager', () => {
     expect(await screen.findByText('No memory matches.')).toBeInTheDocument()
   })
 
+  it("marks the previous filter's rows as such until the new filter's answer arrives", async () => {
+    await seed('I drink oolong tea without sugar.')
+    await seed('The release is due in June.', 'task')
+    const { user, manager } = await openManager()
+    const list = within(manager).getByRole('list', { name: 'Memories' })
+    expect(list).toHaveAttribute('aria-busy', 'false')
+
+    const release = backend.holdAnswer('memory:list')
+    await user.selectOptions(screen.getByTestId('memory-category-filter'), 'task')
+    expect(list).toHaveAttribute('aria-busy', 'true')
+
+    act(() => release())
+    await vi.waitFor(() => expect(items().map((item) => item.dataset.category)).toEqual(['task']))
+    expect(within(manager).getByRole('list', { name: 'Memories' })).toHaveAttribute(
+      'aria-busy',
+      'false'
+    )
+  })
+
   it('shows a hundred at a time, and more on request', async () => {
     for (let n = 1; n <= 101; n++) await seed(`Memory number ${n}`)
     const { user } = await openManager()

@@ -12,6 +12,7 @@ import { useSearchStore } from '@renderer/features/threads/searchStore'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { useProvidersStore } from '@renderer/features/settings/providers/providersStore'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
+import { useThreadStatsStore } from '@renderer/features/threads/threadStatsStore'
 
 // jsdom has no layout engine: these exist so components that observe sizes or scroll can mount.
 class ResizeObserverStub {
@@ -44,6 +45,7 @@ afterEach(async () => {
   useInspectorStore.getState().stop() // cancels a scheduled preview
   useMemoryListStore.getState().dismissUndo() // cancels the undo offer's timer
   useThreadsStore.setState(useThreadsStore.getInitialState(), true)
+  useThreadStatsStore.setState(useThreadStatsStore.getInitialState(), true)
   useChatStore.setState(useChatStore.getInitialState(), true)
   useSearchStore.setState(useSearchStore.getInitialState(), true)
   useSettingsStore.setState(useSettingsStore.getInitialState(), true)

@@ -28,6 +28,8 @@ export type Script =
       chunks: string[]
       usage?: ScriptedUsage
       chunkDelayMs?: number
+      /** A pause after the stream opened (OpenAI's role-only chunk) before the first text. */
+      firstChunkDelayMs?: number
       finish?: 'stop' | 'length'
     }
   /** An HTTP error with the provider's error body; `retryAfter` becomes the header. */
@@ -38,8 +40,11 @@ export type Script =
   | { type: 'truncated'; chunks: string[] }
   /** Streams the chunks, then a data line that is not JSON, then hangs up. */
   | { type: 'malformed'; chunks: string[] }
-  /** Streams the chunks, then the provider's in-stream error event. */
-  | { type: 'stream_error'; chunks: string[]; message: string }
+  /**
+   * Streams the chunks, then the provider's in-stream error event. `plain`: the error is a bare
+   * string (`{"error": "..."}`), as some OpenAI-compatible servers send it.
+   */
+  | { type: 'stream_error'; chunks: string[]; message: string; plain?: boolean }
   /** Never answers: with `headers`, sends 200 and the SSE headers first, then nothing. */
   | { type: 'hang'; headers?: boolean }
 
@@ -204,6 +209,7 @@ export async function startScriptedProvider(
     const stream = new StreamWriter(res, dialect, model, usage)
     stream.start()
     const delay = script.type === 'reply' ? (script.chunkDelayMs ?? 5) : 5
+    if (script.type === 'reply' && script.firstChunkDelayMs) await sleep(script.firstChunkDelayMs)
     for (const chunk of script.chunks) {
       await sleep(delay)
       if (res.destroyed) return
@@ -227,7 +233,7 @@ export async function startScriptedProvider(
         res.end()
         return
       case 'stream_error':
-        stream.error(script.message)
+        stream.error(script.message, script.plain)
         res.end()
         return
     }
@@ -467,9 +473,13 @@ class StreamWriter {
     }
   }
 
-  error(message: string): void {
+  error(message: string, plain = false): void {
     if (this.dialect === 'openai') {
-      this.sse({ error: { message, type: 'server_error', param: null, code: 'server_error' } })
+      this.sse(
+        plain
+          ? { error: message }
+          : { error: { message, type: 'server_error', param: null, code: 'server_error' } }
+      )
     } else if (this.dialect === 'anthropic') {
       this.event('error', { type: 'error', error: { type: 'overloaded_error', message } })
     } else {

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import type Database from 'better-sqlite3'
 import type { EventName } from '@shared/contract'
 import type { MemorySearch } from '../../src/main/context/memorySearch'
-import { openDatabase } from '../../src/main/store/database'
+import { openDatabase, type OpenOptions } from '../../src/main/store/database'
 import {
   createServices,
   type ServiceOptions,
@@ -23,11 +23,14 @@ export function servicesIn(
   dir: string,
   now: () => number = Date.now,
   memory?: MemorySearch,
-  extra: Partial<
+  {
+    open,
+    ...extra
+  }: Partial<
     Pick<ServiceOptions, 'cipher' | 'detectOllama' | 'streamTimeouts' | 'summaryMinTokens'>
-  > = {}
+  > & { open?: OpenOptions } = {}
 ): TestServices {
-  const db = openDatabase(join(dir, 'store.sqlite'))
+  const db = openDatabase(join(dir, 'store.sqlite'), open)
   const published: { event: EventName; payload: unknown }[] = []
   const logged: string[] = []
   const services = createServices({

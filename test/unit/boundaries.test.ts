@@ -84,4 +84,35 @@ describe('window.api', () => {
       ['search:query', { query: 'q' }]
     ])
   })
+
+  it('subscribes to the contract events only, whatever name the page passes at run time', () => {
+    const subscribed: string[] = []
+    const api = createApi({
+      invoke: async () => ({ ok: true, data: null }),
+      subscribe: (event) => {
+        subscribed.push(event)
+        return () => {}
+      }
+    })
+    const on = api.on as unknown as (event: unknown, listener: unknown) => () => void
+
+    expect(typeof on('threads:changed', () => {})).toBe('function')
+    for (const name of [
+      'messages:send', // a request channel, not an event
+      'ELECTRON_BROWSER_WINDOW_CLOSE', // Electron's own IPC
+      'threads:changed ',
+      'Threads:Changed',
+      '__proto__',
+      'toString',
+      '',
+      42,
+      null,
+      undefined,
+      { toString: () => 'threads:changed' }
+    ]) {
+      expect(() => on(name, () => {}), String(name)).toThrow(/Not an event of the contract/)
+    }
+    expect(() => on('chat:delta', 'alert(1)')).toThrow(/must be a function/)
+    expect(subscribed).toEqual(['threads:changed'])
+  })
 })

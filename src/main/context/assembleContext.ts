@@ -53,7 +53,7 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
   trace.push(
     ...build.pinned
       .flatMap((group) => pinnedGroupEntries(group, meter))
-      .concat(window.entries)
+      .concat(window.entries, build.emptyReplies)
       .sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))
   )
   trace.push({

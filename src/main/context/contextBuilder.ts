@@ -18,6 +18,7 @@ import {
   rankMemories,
   type MemoryItem
 } from './retrievedMemories'
+import { isEmptyReply, withoutEmptyReplies } from './emptyReplies'
 import { pinnedGroups, SlidingWindow, type PinnedGroup } from './slidingWindow'
 import { inputCountingReport } from './inputCounting'
 import { runSteps } from './steps'
@@ -29,6 +30,7 @@ import type {
   BuiltContext,
   CountMethod,
   ThreadSummary,
+  TraceEntry,
   WarningCode
 } from '@shared/context'
 
@@ -57,6 +59,8 @@ export class ContextBuild {
   readonly memories: MemoryItem[]
   readonly pinned: PinnedGroup[]
   readonly window: SlidingWindow
+  /** Trace entries for the empty model replies left out of the request. */
+  readonly emptyReplies: TraceEntry[]
   readonly system: PlacedText
   readonly summary: PlacedText
   readonly pinning: PlacedText
@@ -106,8 +110,15 @@ export class ContextBuild {
     if (counting.warning) this.warnings.push(counting.warning)
     this.inputNote = counting.note
     this.inputCounting = inputCount.method
-    const messages = request.messages
-    this.pinned = pinnedGroups(messages, request.pinned ?? messages.filter((m) => m.pinned), meter)
+    const { sendable: messages, entries: emptyReplies } = withoutEmptyReplies(
+      request.messages,
+      meter
+    )
+    this.emptyReplies = emptyReplies
+    const pinned = (request.pinned ?? messages.filter((m) => m.pinned)).filter(
+      (m) => !isEmptyReply(m)
+    )
+    this.pinned = pinnedGroups(messages, pinned, meter)
     this.sentPinned = this.pinned.filter((group) => !group.excluded)
     this.pinnedTokens = this.sentPinned.reduce((sum, group) => sum + group.tokens, 0)
     this.memories = rankMemories(request.memories, meter)

@@ -6,13 +6,10 @@
  * tail with a marker in place of the middle. Only the request changes; the stored message
  * stays whole, and the build says what happened so the chat and the inspector can tell the user.
  */
-import type { BuiltContext, TraceEntry } from '@shared/context'
+import { SAFETY_SHARE, type BuiltContext, type TraceEntry } from '@shared/context'
 import { runSteps } from './steps'
 import type { TokenCounter, Truncated } from './tokenCounter'
 import { indexedTokens, type TokenIndex } from './tokenIndex'
-
-/** Requests over this share of the model's window are shrunk before sending. */
-export const SAFETY_SHARE = 0.85
 /** Below this, a trimmed message would say nothing; the request is left for the provider to judge. */
 export const MIN_INPUT_TOKENS = 200
 

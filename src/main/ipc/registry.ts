@@ -2,6 +2,8 @@ import type { z } from 'zod'
 import { contract, endpoints, type Domain, type Endpoint, type Method } from '@shared/contract'
 import type { OutputOf } from '@shared/contract'
 import { AppError, fail, ok, type IpcError, type IpcResult } from '@shared/result'
+import { ProviderError } from '../services/providers/types'
+import { FAULT_MESSAGES, storageFaultOf } from '../store/storageFaults'
 
 type ParsedInput<D extends Domain, M extends Method<D>> = z.output<
   Endpoint<D, M>['input'] & z.ZodType
@@ -74,13 +76,17 @@ function toIpcError(
   onUnexpected: (channel: string, error: unknown) => void
 ): IpcError {
   if (error instanceof AppError) return { code: error.code, message: error.message }
+  // The provider's own words are what the user needs (a wrong key, a dead server); the
+  // message is already redacted and safe to show.
+  if (error instanceof ProviderError) {
+    return { code: 'provider_error', message: error.message, provider: error.toJSON() }
+  }
   const code = typeof error === 'object' && error && 'code' in error ? String(error.code) : ''
   if (code.startsWith('SQLITE_')) {
     onUnexpected(channel, error)
-    return {
-      code: 'storage_error',
-      message: `The database refused the change (${code}). Nothing you wrote before this was lost.`
-    }
+    const fault = storageFaultOf(error)
+    if (fault) return { code: `storage_${fault}`, message: FAULT_MESSAGES[fault] }
+    return { code: 'storage_error', message: `The database refused the change (${code}).` }
   }
   onUnexpected(channel, error)
   return { code: 'internal', message: 'Something went wrong in the app. The error was logged.' }

@@ -338,7 +338,9 @@ export class ChatService {
           throw failure
         }
       }
-      const message = this.storeReply(job, build, text, 'complete', usage, finish)
+      // A reply without any text is stored as what it is: shown with Retry, never sent back.
+      const empty = text.trim() === ''
+      const message = this.storeReply(job, build, text, empty ? 'empty' : 'complete', usage, finish)
       if (usage) {
         try {
           this.context.recordUsage(threadId, build.context, usage)
@@ -347,7 +349,7 @@ export class ChatService {
         }
       }
       this.deps.publish('chat:done', { threadId, streamId, message })
-      this.afterTurn(threadId, build.context, job.input, target)
+      if (!empty) this.afterTurn(threadId, build.context, job.input, target)
     } catch (error) {
       const failure = error instanceof ProviderError ? error : toProviderError(error)
       // The thread was deleted while the reply streamed: nothing to store or report.

@@ -42,6 +42,16 @@ export class BuildRepository {
           build.createdAt,
           JSON.stringify(build.context)
         ) as BuildRow
+      // The sidebar reads the newest build's stats per thread from this small table.
+      this.db
+        .prepare(
+          `INSERT INTO thread_build_stats (thread_id, build_id, created_at, stats)
+           VALUES (?, ?, ?, ?)
+           ON CONFLICT (thread_id) DO UPDATE SET build_id = excluded.build_id,
+             created_at = excluded.created_at, stats = excluded.stats
+           WHERE excluded.build_id > thread_build_stats.build_id`
+        )
+        .run(row.thread_id, row.id, row.created_at, JSON.stringify(build.context.tokenStats))
       // Builds are diagnostics, not user data: old ones are pruned to bound the file's growth.
       this.db
         .prepare(

@@ -1,10 +1,18 @@
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
+import { quickCheck, QUICK_CHECK_AT_OPEN_MAX_BYTES } from './integrity'
 import { migrate, SchemaTooNewError } from './migrations'
 import { loadSqliteVec } from './sqliteVec'
+import { sqliteCode, storageFaultOf } from './storageFaults'
 
-export type OpenFailureKind = 'corrupt' | 'unreadable' | 'too_new'
+/**
+ * - `corrupt`: damaged; a byte-for-byte backup exists and salvage can be offered.
+ * - `empty`: the file exists but holds 0 bytes, so whatever it held is gone; never treated as
+ *   a new store, because that would hide the loss.
+ * - `readonly`, `full`: the file or its folder cannot be written, or the disk is full.
+ */
+export type OpenFailureKind = 'corrupt' | 'unreadable' | 'too_new' | 'readonly' | 'full' | 'empty'
 
 /**
  * The store could not be opened. The user must decide what happens next; nothing is reset
@@ -30,15 +38,13 @@ function describe(kind: OpenFailureKind, path: string, backup: string | null, de
       return `The conversation database at ${path} cannot be opened (${detail}). Check that the file exists and that you have permission to read and write it.`
     case 'too_new':
       return detail
+    case 'readonly':
+      return `The conversation database at ${path} is read-only (${detail}). Context Lens writes to the file and keeps a journal beside it, so both the file and its folder must be writable.`
+    case 'full':
+      return `The disk that holds ${path} is full, so the conversation database cannot be opened (${detail}). Free some space and try again; nothing in the file was changed.`
+    case 'empty':
+      return `The conversation database at ${path} is an empty file (0 bytes): it was cut short, for example by a crash, a full disk or a sync tool, and holds no conversations. If you have a copy of it, put it back at that path and try again.`
   }
-}
-
-const CORRUPTION_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_VTAB'])
-
-function sqliteCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error
-    ? String((error as { code: unknown }).code)
-    : undefined
 }
 
 /** Copies the database and its WAL side files next to it, stamped with the time. */
@@ -57,10 +63,25 @@ export interface OpenOptions {
   loadVectorExtension?: boolean
   /** better-sqlite3 built for Electron's ABI, when it is not the copy in node_modules. */
   nativeBinding?: string
+  /** Files up to this size get quick_check at open (default QUICK_CHECK_AT_OPEN_MAX_BYTES). */
+  quickCheckMaxBytes?: number
+}
+
+/** A file that exists with 0 bytes and no WAL that could still hold its pages. */
+export function isEmptyDatabaseFile(path: string): boolean {
+  const size = (file: string) => (existsSync(file) ? statSync(file).size : -1)
+  return size(path) === 0 && size(`${path}-wal`) <= 0
 }
 
 export function openDatabase(path: string, options: OpenOptions = {}): Database.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  if (path !== ':memory:' && isEmptyDatabaseFile(path)) {
+    throw new DatabaseOpenError('empty', path, null, '0 bytes')
+  }
+  // SQLite would quietly open a read-only file read-only, and every later write would fail.
+  if (path !== ':memory:' && existsSync(path) && !writable(path)) {
+    throw new DatabaseOpenError('readonly', path, null, 'the file may not be written')
+  }
   let db: Database.Database | undefined
   try {
     db = new Database(path, { nativeBinding: options.nativeBinding })
@@ -70,6 +91,16 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
     db.pragma('busy_timeout = 5000')
     // Touch the schema so a damaged file fails here rather than on the first user action.
     db.prepare('SELECT count(*) FROM sqlite_master').get()
+    // Damage past the first page is only found by walking the pages. Small files are checked
+    // here; larger ones right after the window shows (deferredIntegrityCheck), because the
+    // check reads the whole file (about 1.5 s for 70k messages, see docs/ARCHITECTURE.md).
+    if (
+      path !== ':memory:' &&
+      fileSize(path) <= (options.quickCheckMaxBytes ?? QUICK_CHECK_AT_OPEN_MAX_BYTES)
+    ) {
+      const problems = quickCheck(db)
+      if (problems.length > 0) throw new DamagedPagesError(problems)
+    }
     if (options.loadVectorExtension ?? true) loadSqliteVec(db)
     migrate(db)
     return db
@@ -79,14 +110,39 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
   }
 }
 
+/** quick_check found damaged pages; carries SQLite's own words, shown as the detail. */
+class DamagedPagesError extends Error {
+  readonly code = 'SQLITE_CORRUPT'
+  constructor(problems: string[]) {
+    super(`damaged pages: ${problems.slice(0, 3).join('; ')}`)
+  }
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function fileSize(path: string): number {
+  return existsSync(path) ? statSync(path).size : 0
+}
+
 function toOpenError(path: string, error: unknown): Error {
   const code = sqliteCode(error)
   const detail = error instanceof Error ? error.message : String(error)
-  if (code && CORRUPTION_CODES.has(code)) {
+  const fault = storageFaultOf(error)
+  if (fault === 'corrupt') {
     return new DatabaseOpenError('corrupt', path, backupDatabaseFiles(path), detail)
   }
-  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM') {
-    return new DatabaseOpenError('unreadable', path, null, detail)
+  if (fault) return new DatabaseOpenError(fault, path, null, detail)
+  if (code === 'SQLITE_CANTOPEN') {
+    // An existing file in a folder we may not write to: SQLite cannot create the WAL beside it.
+    const kind = existsSync(path) && !writable(dirname(path)) ? 'readonly' : 'unreadable'
+    return new DatabaseOpenError(kind, path, null, detail)
   }
   if (error instanceof SchemaTooNewError) {
     return new DatabaseOpenError('too_new', path, null, detail)

@@ -230,6 +230,58 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at       INTEGER NOT NULL
       );
     `
+  },
+  {
+    version: 7,
+    name: "model replies: an 'empty' status for replies that finished without any text",
+    // SQLite cannot change a CHECK constraint in place, so the table is rebuilt (nothing
+    // references it). Empty replies stored before this as 'complete' are marked for what
+    // they were: the chat shows them with Retry and the builder never sends them back.
+    sql: `
+      CREATE TABLE message_usage_v7 (
+        message_id              INTEGER PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE,
+        provider_id             TEXT,
+        model_id                TEXT NOT NULL,
+        status                  TEXT NOT NULL
+                                CHECK (status IN ('complete', 'stopped', 'failed', 'empty')),
+        finish_reason           TEXT,
+        prompt_tokens           INTEGER CHECK (prompt_tokens IS NULL OR prompt_tokens >= 0),
+        completion_tokens       INTEGER CHECK (completion_tokens IS NULL OR completion_tokens >= 0),
+        cache_read_tokens       INTEGER CHECK (cache_read_tokens IS NULL OR cache_read_tokens >= 0),
+        cache_write_tokens      INTEGER CHECK (cache_write_tokens IS NULL OR cache_write_tokens >= 0),
+        cost                    REAL,
+        estimated_prompt_tokens INTEGER,
+        superseded_by           INTEGER REFERENCES messages (id) ON DELETE SET NULL
+      );
+      INSERT INTO message_usage_v7 SELECT * FROM message_usage;
+      DROP TABLE message_usage;
+      ALTER TABLE message_usage_v7 RENAME TO message_usage;
+      UPDATE message_usage SET status = 'empty'
+       WHERE status = 'complete'
+         AND message_id IN (
+           SELECT id FROM messages WHERE trim(content) = '' AND tool_calls IS NULL
+         );
+    `
+  },
+  {
+    version: 8,
+    name: 'the newest build per thread with its per-section token stats, for the sidebar',
+    // The sidebar lists every thread with its newest build's tokenStats. A build row holds the
+    // whole payload and trace (often hundreds of kB, in overflow pages SQLite walks to reach any
+    // column after them), so 1,000 threads read from context_builds take a tenth of a second or
+    // more. This small table keeps one row per thread, written with each build.
+    sql: `
+      CREATE TABLE thread_build_stats (
+        thread_id  TEXT PRIMARY KEY REFERENCES threads (id) ON DELETE CASCADE,
+        build_id   INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        stats      TEXT NOT NULL CHECK (json_valid(stats))
+      );
+      INSERT INTO thread_build_stats (thread_id, build_id, created_at, stats)
+        SELECT thread_id, id, created_at, json_extract(built, '$.tokenStats') FROM context_builds
+         WHERE id IN (SELECT max(id) FROM context_builds GROUP BY thread_id)
+           AND json_type(built, '$.tokenStats') = 'object';
+    `
   }
 ]
 

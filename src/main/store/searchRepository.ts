@@ -7,9 +7,13 @@ const MAX_TERMS = 8
 const SNIPPET_BEFORE = 30
 const SNIPPET_LENGTH = 140
 
+/**
+ * Words of the query. Control characters (a NUL from a paste) separate words like spaces do:
+ * SQLite would cut an FTS string at a NUL, and nobody means to search for one.
+ */
 export function splitTerms(query: string): string[] {
   const terms = query
-    .split(/\s+/u)
+    .split(/[\s\p{Cc}]+/u)
     .map((term) => term.trim())
     .filter(Boolean)
   return [...new Set(terms)].slice(0, MAX_TERMS)

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import type { TokenStats } from '@shared/context'
 import type { Thread, ThreadListItem } from '@shared/domain'
 
 interface ThreadRow {
@@ -7,6 +8,18 @@ interface ThreadRow {
   created_at: number
   updated_at: number
   settings: string
+}
+
+interface ThreadListRow extends ThreadRow {
+  message_count: number
+  preview: string | null
+  build_id: number | null
+  build_at: number | null
+  /** The newest build's `tokenStats` as JSON (thread_build_stats, migration 8). */
+  build_stats: string | null
+  cost: number | null
+  unpriced: number
+  summary_at: number | null
 }
 
 const PREVIEW_CHARS = 120
@@ -45,22 +58,52 @@ export class ThreadRepository {
     return row && toThread(row)
   }
 
-  /** Most recently active first; the preview is the newest message, cut for the sidebar. */
+  /**
+   * Most recently active first; the preview is the newest message, cut for the sidebar. Each
+   * thread comes with its stats in the same query (its newest build's tokenStats from
+   * thread_build_stats, its replies' cost, its summary's time), so a long sidebar never asks
+   * per thread.
+   */
   list(): ThreadListItem[] {
     const rows = this.db
       .prepare(
-        `SELECT t.*,
+        `WITH costs AS (
+           SELECT m.thread_id, sum(u.cost) AS cost,
+                  sum(u.cost IS NULL AND u.prompt_tokens IS NOT NULL) AS unpriced
+             FROM message_usage u JOIN messages m ON m.id = u.message_id
+            GROUP BY m.thread_id
+         )
+         SELECT t.*,
                 (SELECT count(*) FROM messages m WHERE m.thread_id = t.id) AS message_count,
                 (SELECT substr(m.content, 1, ${PREVIEW_CHARS}) FROM messages m
-                  WHERE m.thread_id = t.id ORDER BY m.seq DESC LIMIT 1) AS preview
+                  WHERE m.thread_id = t.id ORDER BY m.seq DESC LIMIT 1) AS preview,
+                b.build_id, b.created_at AS build_at, b.stats AS build_stats,
+                c.cost AS cost, coalesce(c.unpriced, 0) AS unpriced,
+                s.updated_at AS summary_at
            FROM threads t
+           LEFT JOIN thread_build_stats b ON b.thread_id = t.id
+           LEFT JOIN costs c ON c.thread_id = t.id
+           LEFT JOIN thread_summaries s ON s.thread_id = t.id
           ORDER BY t.updated_at DESC, t.created_at DESC`
       )
-      .all() as (ThreadRow & { message_count: number; preview: string | null })[]
+      .all() as ThreadListRow[]
     return rows.map((row) => ({
       ...toThread(row),
       messageCount: row.message_count,
-      lastMessagePreview: row.preview
+      lastMessagePreview: row.preview,
+      stats: {
+        lastBuild:
+          row.build_id !== null && row.build_at !== null && row.build_stats !== null
+            ? {
+                buildId: row.build_id,
+                createdAt: row.build_at,
+                tokenStats: JSON.parse(row.build_stats) as TokenStats
+              }
+            : null,
+        cost: row.cost,
+        unpricedReplies: row.unpriced,
+        summaryUpdatedAt: row.summary_at
+      }
     }))
   }
 

@@ -1,3 +1,5 @@
+// Before anything that builds a zod schema (the contract, the context config).
+import '@shared/zodWithoutEval'
 // The global styles come first so each component's own CSS, imported below, can refine them.
 import './styles/theme.css'
 import './styles/base.css'

@@ -1,7 +1,8 @@
 /**
  * Real Debian Chromium driven by playwright-core, opening the built renderer served by the
- * harness. Every page error, console error (CSP violations included) and failed response is
- * recorded so a test can fail on it.
+ * harness. Every page error, console error, CSP violation (`securitypolicyviolation`, even the
+ * ones a library catches and the console does not show) and failed response is recorded so a
+ * test can fail on it.
  */
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -31,15 +32,53 @@ export function launchChromium(): Promise<Browser> {
   })
 }
 
+/** A `securitypolicyviolation` event as the page saw it. */
+export interface CspViolation {
+  directive: string
+  blockedURI: string
+  sample: string
+  sourceFile: string
+  lineNumber: number
+}
+
 export interface AppWindow {
   context: BrowserContext
   page: Page
-  /** Page errors, console errors and HTTP failures seen so far. */
+  /** Page errors, console errors, CSP violations and HTTP failures seen so far. */
   problems: string[]
+  /** Every CSP violation reported in the page so far. */
+  cspViolations: CspViolation[]
   /** Throws if anything went wrong in the page so far; call between steps to fail fast. */
   assertHealthy(): void
   screenshot(path: string): Promise<void>
   close(): Promise<void>
+}
+
+/** Runs in the page (serialized by Playwright): forwards every violation to the test. */
+function REPORT_CSP_VIOLATIONS(): void {
+  type ViolationEvent = Event & { [key in keyof CspViolation]: CspViolation[key] } & {
+    violatedDirective: string
+  }
+  const page = globalThis as unknown as {
+    addEventListener(
+      type: string,
+      listener: (event: ViolationEvent) => void,
+      capture: boolean
+    ): void
+    __reportCspViolation(violation: CspViolation): void
+  }
+  page.addEventListener(
+    'securitypolicyviolation',
+    (event) =>
+      page.__reportCspViolation({
+        directive: event.violatedDirective,
+        blockedURI: event.blockedURI,
+        sample: event.sample,
+        sourceFile: event.sourceFile,
+        lineNumber: event.lineNumber
+      }),
+    true
+  )
 }
 
 export interface OpenOptions {
@@ -54,10 +93,17 @@ export async function openApp(
   { locale = 'en-US' }: OpenOptions = {}
 ): Promise<AppWindow> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale })
+  const problems: string[] = []
+  const cspViolations: CspViolation[] = []
+  await context.exposeBinding('__reportCspViolation', (_source, violation: CspViolation) => {
+    cspViolations.push(violation)
+    problems.push(`CSP violation: ${JSON.stringify(violation)}`)
+  })
+  // Listens from the first line on, before the page's own scripts (or the bridge) run.
+  await context.addInitScript(REPORT_CSP_VIOLATIONS)
   // Init scripts are exempt from the page's CSP (script-src 'self'), like a preload.
   await context.addInitScript({ content: harness.bridge })
   const page = await context.newPage()
-  const problems: string[] = []
   page.on('pageerror', (error) => problems.push(`page error: ${error.stack ?? error.message}`))
   page.on('crash', () => problems.push('page crashed'))
   page.on('console', (message) => {
@@ -75,6 +121,7 @@ export async function openApp(
     context,
     page,
     problems,
+    cspViolations,
     assertHealthy() {
       if (problems.length > 0) {
         throw new Error(`The page reported problems:\n${problems.join('\n')}`)

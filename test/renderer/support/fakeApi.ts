@@ -18,7 +18,8 @@ import type {
   SendOutcome,
   Thread,
   ThreadSummaryView,
-  ThreadListItem
+  ThreadListItem,
+  SalvageReport
 } from '@shared/domain'
 import { createFakeMemoryApi, type FakeMemoryApi } from './fakeMemoryApi'
 import type { z } from 'zod'
@@ -41,10 +42,18 @@ export interface FakeBackend {
   settings: AppSettings
   /** What app.info reports about a damaged database the user chose to start over from. */
   recoveredFromBackup: string | null
+  /** What app.info reports salvage copied and could not read from that file. */
+  salvage: SalvageReport | null
   /** Makes the next call on `channel` fail with `error`. */
   failNext(channel: string, error: IpcError): void
   /** Holds the next call on `channel` until the returned function is called. */
   hold(channel: string): () => void
+  /**
+   * Answers the next call on `channel` late: main handles it at once (the answer reflects the
+   * state then), but the answer only arrives when the returned function is called, so later
+   * calls can overtake it.
+   */
+  holdAnswer(channel: string): () => void
   addThread(title: string, options?: { updatedAt?: number }): Thread
   addMessages(threadId: string, contents: string[]): Message[]
   messagesOf(threadId: string): Message[]
@@ -84,6 +93,7 @@ export function createFakeBackend(): FakeBackend {
   const listeners = new Map<string, Set<(payload: never) => void>>()
   const failures = new Map<string, IpcError>()
   const holds = new Map<string, Promise<void>>()
+  const answerHolds = new Map<string, Promise<void>>()
   const calls: FakeBackend['calls'] = []
   const builds = new Map<string, StoredBuild[]>()
   let clock = BASE_TIME
@@ -102,10 +112,16 @@ export function createFakeBackend(): FakeBackend {
       promptCacheTtl: '5m'
     },
     recoveredFromBackup: null,
+    salvage: null,
     failNext: (channel, error) => void failures.set(channel, error),
     hold(channel) {
       let release!: () => void
       holds.set(channel, new Promise<void>((resolve) => (release = resolve)))
+      return release
+    },
+    holdAnswer(channel) {
+      let release!: () => void
+      answerHolds.set(channel, new Promise<void>((resolve) => (release = resolve)))
       return release
     },
     addThread(title, options = {}) {
@@ -209,12 +225,16 @@ export function createFakeBackend(): FakeBackend {
       const gate = holds.get(channel)
       holds.delete(channel)
       await gate
+      const late = answerHolds.get(channel)
+      answerHolds.delete(channel)
       const failure = failures.get(channel)
-      if (failure) {
-        failures.delete(channel)
-        return fail(failure)
-      }
-      return handler(input)
+      failures.delete(channel)
+      const answer = await (failure ? fail(failure) : handler(input))
+      if (!late) return answer
+      // Copied, so the late answer is main's state when it handled the call.
+      const copy = structuredClone(answer)
+      await late
+      return copy
     }
 
   const invalid = (path: string, message: string) =>
@@ -243,10 +263,22 @@ export function createFakeBackend(): FakeBackend {
 
   const listItem = (thread: Thread): ThreadListItem => {
     const list = messages.get(thread.id) ?? []
+    // Like main's one query: the newest stored build's tokenStats, the replies' known costs.
+    const last = builds.get(thread.id)?.at(-1)
+    const costs = list.flatMap((m) => (m.reply?.usage ? [m.reply.cost] : []))
+    const priced = costs.filter((cost): cost is number => cost !== null)
     return {
       ...thread,
       messageCount: list.length,
-      lastMessagePreview: list.at(-1)?.content.slice(0, 80) ?? null
+      lastMessagePreview: list.at(-1)?.content.slice(0, 80) ?? null,
+      stats: {
+        lastBuild: last
+          ? { buildId: last.id, createdAt: last.createdAt, tokenStats: last.context.tokenStats }
+          : null,
+        cost: priced.length > 0 ? priced.reduce((sum, cost) => sum + cost, 0) : null,
+        unpricedReplies: costs.length - priced.length,
+        summaryUpdatedAt: backend.summaries.get(thread.id)?.updatedAt ?? null
+      }
     }
   }
 
@@ -284,7 +316,8 @@ export function createFakeBackend(): FakeBackend {
           version: '0.0.0',
           systemLocale: 'en',
           databasePath: ':memory:',
-          recoveredFromBackup: backend.recoveredFromBackup
+          recoveredFromBackup: backend.recoveredFromBackup,
+          salvage: backend.salvage
         })
       )
     },

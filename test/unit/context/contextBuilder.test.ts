@@ -64,6 +64,32 @@ describe('the sliding window', () => {
     })
   })
 
+  it('never sends an empty model reply back, and says why in the trace', () => {
+    const thread = [
+      message(1, 'user', 'q1'),
+      message(2, 'assistant', ''),
+      message(3, 'user', 'q1 again'),
+      { ...message(4, 'assistant', ' \n'), pinned: true },
+      ...toolGroup(5, ['call_a']),
+      message(7, 'assistant', 'done')
+    ]
+    const built = buildContext(request({ messages: thread }), config({ totalBudget: 10_000 }))
+    expect(built.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'q1'],
+      ['user', 'q1 again'],
+      ['assistant', ''],
+      ['tool', 'file contents 0'],
+      ['assistant', 'done'],
+      ['user', 'hello']
+    ])
+    // The tool call's empty text is not an empty reply: it carries the call.
+    expect(built.messages[2]?.toolCalls?.map((c) => c.id)).toEqual(['call_a'])
+    const dropped = built.trace.filter((t) => t.decision === 'empty_reply')
+    expect(dropped.map((t) => t.seq)).toEqual([2, 4])
+    expect(dropped[0]?.note).toMatch(/no text.*never sent back/)
+    expect(decisions(built)).toMatchObject({ '1': 'included', '5': 'included', '7': 'included' })
+  })
+
   it('uses the cached token counts as stored, never recounting them', () => {
     const stale = { ...message(1, 'user', 'hi'), tokenCount: 500 }
     const built = buildContext(request({ messages: [stale] }), config({ totalBudget: 10_000 }))

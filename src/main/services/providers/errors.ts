@@ -131,6 +131,9 @@ function hostOf(baseUrl: string | undefined): string {
 /** The one place provider failures get a kind. Already-classified errors pass through. */
 export function toProviderError(error: unknown, context: ClassifyContext = {}): ProviderError {
   if (error instanceof ProviderError) return error
+  // Raised inside a response body (ollamaStream) and wrapped by the SDK on its way out.
+  const carried = causes(error).find((link) => link instanceof ProviderError)
+  if (carried instanceof ProviderError) return carried
   const make = (
     kind: ProviderErrorKind,
     message: string,
@@ -174,6 +177,9 @@ export function toProviderError(error: unknown, context: ClassifyContext = {}): 
   }
   for (const link of chain) {
     const name = nameOf(link)
+    const words = name === 'AI_TypeValidationError' ? inStreamError(link) : null
+    if (words !== null)
+      return make(isContextLengthMessage(words) ? 'context_length' : 'server', words)
     if (name === 'AbortError' || name === 'ResponseAborted')
       return make('aborted', 'The request was stopped.')
     if (
@@ -206,6 +212,20 @@ export function toProviderError(error: unknown, context: ClassifyContext = {}): 
     )
   }
   return make('bad_response', messageOf(error))
+}
+
+/**
+ * The provider's own words when a streamed line failed the SDK's schema because it was an
+ * error object: Ollama's `{"error": "..."}` line (its client only knows the reply shape), or
+ * a compatible server's `{"error": {"message": ...}}` in a shape the client does not expect.
+ */
+function inStreamError(link: unknown): string | null {
+  const value = (link as { value?: unknown }).value
+  if (value === null || typeof value !== 'object' || !('error' in value)) return null
+  const inner = value.error
+  if (typeof inner === 'string') return inner.length > 0 ? inner : null
+  const message = (inner as { message?: unknown } | null)?.message
+  return typeof message === 'string' && message.length > 0 ? message : null
 }
 
 function rootMessage(chain: unknown[]): string {

@@ -3,8 +3,9 @@
  * become `instructions` (one block each, so a cache breakpoint can sit on the system prompt);
  * later system messages (the summary after a memory block, the pinning block before the
  * input) stay where the builder put them, except for Anthropic, whose Messages API has no
- * system role mid-conversation: there they are sent as user turns. Tool calls keep their ids;
- * tool results get their tool's name from the call they answer.
+ * system role mid-conversation: there they are sent as user turns. Empty assistant turns are
+ * skipped. Tool calls keep their ids; tool results get their tool's name from the call they
+ * answer.
  */
 import type { ModelMessage, SystemModelMessage } from 'ai'
 import type { CacheableMessage, CacheControl, ProviderKind } from './types'
@@ -56,6 +57,9 @@ export function toModelPrompt(kind: ProviderKind, input: readonly CacheableMessa
         break
       case 'assistant': {
         const calls = message.toolCalls ?? []
+        // An empty reply is never sent back (the builder already leaves it out; this is the
+        // last guard, since Anthropic rejects an empty assistant turn outright).
+        if (calls.length === 0 && message.content.trim() === '') break
         if (calls.length === 0) {
           messages.push({ role: 'assistant', content: message.content, ...options })
           break

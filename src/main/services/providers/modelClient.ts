@@ -12,6 +12,7 @@ import { createOllama } from 'ollama-ai-provider-v2'
 import { resolveModel } from './catalog'
 import { toProviderError } from './errors'
 import { toModelPrompt } from './messageMapping'
+import { ollamaFetch } from './ollamaStream'
 import {
   ProviderError,
   type CacheableMessage,
@@ -82,7 +83,10 @@ export function createLanguageModel(
     case 'anthropic':
       return createAnthropic({ apiKey: apiKey ?? '', baseURL: provider.baseUrl })(modelId)
     case 'ollama':
-      return createOllama({ baseURL: `${ollamaRoot(provider.baseUrl)}/api` })(modelId)
+      return createOllama({
+        baseURL: `${ollamaRoot(provider.baseUrl)}/api`,
+        fetch: ollamaFetch()
+      })(modelId)
   }
 }
 
@@ -194,14 +198,17 @@ export async function* streamChat(
       onError: () => {}
     })
 
-    // 'start' is the SDK's own opening part, emitted before the request is even sent.
+    // The first-token limit holds until real output (text or a tool call) arrives. Parts
+    // before it (the SDK's own 'start', OpenAI's role-only first chunk, Anthropic's
+    // message_start, reasoning) only show the server is alive: a reasoning model may think
+    // for minutes before its first word.
     let waitingFor = 'reply'
     watchdog.arm(timeouts.firstChunkMs, waitingFor)
     let finishReason: ChatFinishReason = 'other'
     let usage: ChatUsage | null = null
     for await (const part of result.stream) {
       watchdog.stop()
-      if (part.type !== 'start') waitingFor = 'further output'
+      if (isRealOutput(part)) waitingFor = 'further output'
       switch (part.type) {
         case 'text-delta':
           if (part.text.length > 0) yield { type: 'text', delta: part.text }
@@ -246,6 +253,18 @@ export async function* streamChat(
     signal?.removeEventListener('abort', forwardAbort)
     // Early exit by the caller (break, return) or a failure: hang up the HTTP request.
     if (!done) controller.abort()
+  }
+}
+
+function isRealOutput(part: { type: string; text?: string }): boolean {
+  switch (part.type) {
+    case 'text-delta':
+      return (part.text ?? '').length > 0
+    case 'tool-input-start':
+    case 'tool-call':
+      return true
+    default:
+      return false
   }
 }
 

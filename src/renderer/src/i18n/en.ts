@@ -4,7 +4,50 @@ export const en = {
     name: 'Context Lens',
     windowTitle: '{{title}} · Context Lens',
     recoveredTitle: 'Your previous database was damaged.',
-    recoveredBody: 'You chose to start with an empty one. The damaged file was kept at {{path}}.'
+    recoveredBody:
+      'Everything that could still be read was copied into a new file. The damaged file was kept at {{path}}.',
+    recoveredCopied: 'Recovered: {{list}}.',
+    recoveredLost: 'Could not be read: {{list}}.',
+    recoveredNothing: 'Nothing could be read from the damaged file.',
+    recoveredUnknown:
+      'How many {{tables}} were lost is unknown: that part of the file could not be read at all.',
+    recoveredTableNames: {
+      threads: 'conversations',
+      messages: 'messages',
+      thread_summaries: 'summaries',
+      message_usage: 'usage records',
+      context_builds: 'inspector builds',
+      settings: 'settings',
+      memories: 'memories',
+      memory_history: 'memory history entries'
+    },
+    recoveredTables: {
+      threads_one: '{{count}} conversation',
+      threads_other: '{{count}} conversations',
+      messages_one: '{{count}} message',
+      messages_other: '{{count}} messages',
+      thread_summaries_one: '{{count}} summary',
+      thread_summaries_other: '{{count}} summaries',
+      message_usage_one: '{{count}} usage record',
+      message_usage_other: '{{count}} usage records',
+      context_builds_one: '{{count}} inspector build',
+      context_builds_other: '{{count}} inspector builds',
+      settings_one: '{{count}} setting',
+      settings_other: '{{count}} settings',
+      memories_one: '{{count}} memory',
+      memories_other: '{{count}} memories',
+      memory_history_one: '{{count}} memory history entry',
+      memory_history_other: '{{count}} memory history entries'
+    }
+  },
+  /** Storage failures by error code; the main process's English text is the fallback. */
+  storageErrors: {
+    storage_corrupt:
+      'The conversation database is damaged, so this could not be read or saved. A copy of the file is being kept and you will be offered a recovery of everything that can still be read.',
+    storage_full:
+      'The disk is full, so this was not saved. Free some space and try again; your text is kept, and nothing saved before was lost.',
+    storage_readonly:
+      'The conversation database is read-only, so this was not saved. Check that you may write to the file and its folder, then try again.'
   },
   common: {
     cancel: 'Cancel',
@@ -84,6 +127,13 @@ export const en = {
       'Ollama is running on this computer with {{count}} models: you can add it in one click.',
     stop: 'Stop',
     streaming: 'Replying…',
+    replyEmpty: 'empty reply',
+    emptyReply: {
+      note: 'The model finished without sending any text.',
+      length:
+        'It used its whole output limit before writing (often a reasoning model thinking); it is not sent back to the model.',
+      notSent: 'It is kept here but never sent back to the model.'
+    },
     replyStopped: 'stopped',
     replyFailed: 'incomplete',
     regenerate: 'Regenerate',
@@ -159,6 +209,13 @@ export const en = {
     testOk: 'Connected in {{ms}} ms.',
     testModels: 'Connected in {{ms}} ms. Models: {{models}}',
     testFailed: 'Failed: {{kind}} ({{message}})',
+    fetchModels: 'List models',
+    fetchingModels: 'Asking the provider…',
+    remoteModels: 'The provider serves {{count}} models: {{models}}',
+    remoteModelsNone: 'The provider lists no models.',
+    remoteModelsFailed: 'Could not list the models: {{kind}} ({{message}})',
+    remoteModelsAppError: 'app error',
+    httpStatus: ' (HTTP {{status}})',
     save: 'Save',
     saved: 'Saved',
     remove: 'Remove provider',
@@ -263,7 +320,8 @@ export const en = {
       excluded_by_user: 'excluded by you',
       pinned: 'pinned',
       covered_by_summary: 'in summary',
-      duplicate: 'duplicate'
+      duplicate: 'duplicate',
+      empty_reply: 'empty reply: not sent'
     },
     trace: {
       label: 'Candidates by section',
@@ -514,6 +572,64 @@ export const en = {
     languageSystem: 'System',
     saveFailed: 'Could not save settings: {{message}}',
     loadFailed: 'Could not load settings, using defaults: {{message}}'
+  },
+  gauge: {
+    label: 'Context',
+    /** The button: what the gauge shows, for screen readers. */
+    buttonLabel: 'Context of the {{source}}: {{used}} of {{budget}} tokens. Open the details.',
+    usage: '{{used}} / {{budget}}',
+    window: '{{window}} window',
+    source: {
+      draft: 'draft preview',
+      sent: 'last sent request',
+      next: 'next request'
+    },
+    heading: {
+      draft: 'Your draft, if sent now',
+      sent: 'Last sent request · {{time}}',
+      next: 'Next request (empty draft)'
+    },
+    totals: '{{used}} of {{budget}} tokens · window {{window}} · safety net at {{limit}} (85 %)',
+    sectionRow: '{{used}} / {{budget}}',
+    sectionItems_one: '{{n}} item',
+    sectionItems_other: '{{n}} items',
+    openSection: 'Open {{section}} in the inspector',
+    openHint: 'Click a section to open it in the inspector.',
+    notesLabel: 'About this request',
+    summaryInUse_one: 'Summary in use: it stands for {{n}} older message.',
+    summaryInUse_other: 'Summary in use: it stands for {{n}} older messages.',
+    memoriesDropped_one: '{{n}} memory left out for lack of room.',
+    memoriesDropped_other: '{{n}} memories left out for lack of room.',
+    safetyNet: 'Safety net active: {{what}}',
+    safetyNetShrunk: 'the request is rebuilt within 85 % of the window.',
+    safetyNetTrimmed: 'only the beginning and end of the message are sent.',
+    near: '{{left}} tokens before the safety net (85 % of the window) acts; then older messages and memories give way first.',
+    wouldShrink:
+      'If sent now, this request is over 85 % of the window and is rebuilt within {{limit}} tokens: older messages and memories give way ({{dropped}} messages left out).',
+    wouldTrim:
+      'If sent now, your message does not fit the window: only its beginning and end ({{sent}} tokens) are sent; the full text is stored.'
+  },
+  threadStats: {
+    /** The row's visible figure: tokens of the newest build. */
+    total: '{{tokens}} tokens',
+    barLabel: 'Last request {{used}} of {{budget}} tokens ({{percent}} %)',
+    noBuild: 'Nothing sent yet',
+    details: 'Context of “{{title}}”',
+    lastBuild: 'Last request, {{time}}: {{used}} of {{budget}} tokens ({{percent}} %)',
+    section: '{{section}}: {{used}}',
+    cost: 'Cost so far: ${{cost}}',
+    costPartial: 'Cost so far: ${{cost}} (+{{count}} replies without a price)',
+    costNone: 'Cost so far: none recorded',
+    summaryAt: 'Summary last updated {{time}}',
+    summaryNever: 'No summary yet',
+    sortLabel: 'Order threads',
+    sort: {
+      recent: 'Recent activity',
+      fullest: 'Fullest context',
+      cost: 'Most expensive'
+    },
+    filtered_one: 'Showing {{shown}} of {{total}} thread (those with data).',
+    filtered_other: 'Showing {{shown}} of {{total}} threads (those with data).'
   }
 }
 

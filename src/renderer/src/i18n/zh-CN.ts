@@ -6,7 +6,47 @@ export const zhCN: Translation = {
     name: 'Context Lens',
     windowTitle: '{{title}} · Context Lens',
     recoveredTitle: '之前的数据库已损坏。',
-    recoveredBody: '你选择了使用新的空数据库。损坏的文件已保留在 {{path}}。'
+    recoveredBody: '仍可读取的内容已全部复制到新文件中。损坏的文件已保留在 {{path}}。',
+    recoveredCopied: '已恢复：{{list}}。',
+    recoveredLost: '无法读取：{{list}}。',
+    recoveredNothing: '损坏的文件中没有任何内容可以读取。',
+    recoveredUnknown: '丢失了多少{{tables}}无法得知：文件的这一部分完全无法读取。',
+    recoveredTableNames: {
+      threads: '对话',
+      messages: '消息',
+      thread_summaries: '摘要',
+      message_usage: '用量记录',
+      context_builds: '检查器构建',
+      settings: '设置',
+      memories: '记忆',
+      memory_history: '记忆历史'
+    },
+    recoveredTables: {
+      threads_one: '{{count}} 个对话',
+      threads_other: '{{count}} 个对话',
+      messages_one: '{{count}} 条消息',
+      messages_other: '{{count}} 条消息',
+      thread_summaries_one: '{{count}} 条摘要',
+      thread_summaries_other: '{{count}} 条摘要',
+      message_usage_one: '{{count}} 条用量记录',
+      message_usage_other: '{{count}} 条用量记录',
+      context_builds_one: '{{count}} 次检查器构建',
+      context_builds_other: '{{count}} 次检查器构建',
+      settings_one: '{{count}} 项设置',
+      settings_other: '{{count}} 项设置',
+      memories_one: '{{count}} 条记忆',
+      memories_other: '{{count}} 条记忆',
+      memory_history_one: '{{count}} 条记忆历史',
+      memory_history_other: '{{count}} 条记忆历史'
+    }
+  },
+  storageErrors: {
+    storage_corrupt:
+      '对话数据库已损坏，因此无法读取或保存此内容。文件的副本会被保留，随后你可以恢复所有仍可读取的内容。',
+    storage_full:
+      '磁盘已满，因此未能保存。请释放一些空间后重试；你输入的文字仍保留着，之前保存的内容没有丢失。',
+    storage_readonly:
+      '对话数据库是只读的，因此未能保存。请确认你有权写入该文件及其所在文件夹，然后重试。'
   },
   common: {
     cancel: '取消',
@@ -80,6 +120,13 @@ export const zhCN: Translation = {
     noModelOllama: '检测到本机正在运行 Ollama（{{count}} 个模型），可以一键添加。',
     stop: '停止',
     streaming: '正在回复…',
+    replyEmpty: '空回复',
+    emptyReply: {
+      note: '模型结束了回复，但没有发送任何文字。',
+      length:
+        '它在写出内容前就用完了输出上限（常见于推理模型的思考过程）；这条回复不会再发给模型。',
+      notSent: '这条回复会保留在这里，但不会再发给模型。'
+    },
     replyStopped: '已停止',
     replyFailed: '未完成',
     regenerate: '重新生成',
@@ -154,6 +201,13 @@ export const zhCN: Translation = {
     testOk: '连接成功，用时 {{ms}} 毫秒。',
     testModels: '连接成功，用时 {{ms}} 毫秒。模型：{{models}}',
     testFailed: '失败：{{kind}}（{{message}}）',
+    fetchModels: '列出模型',
+    fetchingModels: '正在询问服务…',
+    remoteModels: '该服务提供 {{count}} 个模型：{{models}}',
+    remoteModelsNone: '该服务未列出任何模型。',
+    remoteModelsFailed: '无法列出模型：{{kind}}（{{message}}）',
+    remoteModelsAppError: '应用错误',
+    httpStatus: '（HTTP {{status}}）',
     save: '保存',
     saved: '已保存',
     remove: '删除服务',
@@ -250,7 +304,8 @@ export const zhCN: Translation = {
       excluded_by_user: '你已排除',
       pinned: '已置顶',
       covered_by_summary: '已摘要',
-      duplicate: '重复'
+      duplicate: '重复',
+      empty_reply: '空回复：不发送'
     },
     trace: {
       label: '各部分的候选项',
@@ -489,5 +544,61 @@ export const zhCN: Translation = {
     languageSystem: '跟随系统',
     saveFailed: '无法保存设置：{{message}}',
     loadFailed: '无法加载设置，已使用默认值：{{message}}'
+  },
+  gauge: {
+    label: '上下文',
+    buttonLabel: '{{source}}的上下文：{{budget}} 个令牌中用了 {{used}} 个。打开详情。',
+    usage: '{{used}} / {{budget}}',
+    window: '窗口 {{window}}',
+    source: {
+      draft: '草稿预览',
+      sent: '上次发送的请求',
+      next: '下一次请求'
+    },
+    heading: {
+      draft: '如果现在发送这份草稿',
+      sent: '上次发送的请求 · {{time}}',
+      next: '下一次请求（草稿为空）'
+    },
+    totals: '{{budget}} 个令牌中用了 {{used}} 个 · 窗口 {{window}} · 安全网在 {{limit}}（85 %）',
+    sectionRow: '{{used}} / {{budget}}',
+    sectionItems_one: '{{n}} 项',
+    sectionItems_other: '{{n}} 项',
+    openSection: '在检查器中打开“{{section}}”',
+    openHint: '点击某个部分，在检查器中打开它。',
+    notesLabel: '关于这次请求',
+    summaryInUse_one: '正在使用摘要：它代表 {{n}} 条较早的消息。',
+    summaryInUse_other: '正在使用摘要：它代表 {{n}} 条较早的消息。',
+    memoriesDropped_one: '{{n}} 条记忆因空间不足未放入。',
+    memoriesDropped_other: '{{n}} 条记忆因空间不足未放入。',
+    safetyNet: '安全网生效：{{what}}',
+    safetyNetShrunk: '请求在窗口的 85 % 以内重新构建。',
+    safetyNetTrimmed: '只发送消息的开头和结尾。',
+    near: '距离安全网（窗口的 85 %）还有 {{left}} 个令牌；超过后较早的消息和记忆会先被让出。',
+    wouldShrink:
+      '如果现在发送，这次请求超过窗口的 85 %，会在 {{limit}} 个令牌内重新构建：较早的消息和记忆让出空间（{{dropped}} 条消息未放入）。',
+    wouldTrim:
+      '如果现在发送，你的消息放不进窗口：只发送开头和结尾（{{sent}} 个令牌），完整内容仍会保存。'
+  },
+  threadStats: {
+    total: '{{tokens}} 令牌',
+    barLabel: '上次请求用了 {{budget}} 个令牌中的 {{used}} 个（{{percent}} %）',
+    noBuild: '尚未发送',
+    details: '“{{title}}”的上下文',
+    lastBuild: '上次请求，{{time}}：{{budget}} 个令牌中用了 {{used}} 个（{{percent}} %）',
+    section: '{{section}}：{{used}}',
+    cost: '累计费用：${{cost}}',
+    costPartial: '累计费用：${{cost}}（另有 {{count}} 条回复没有价格）',
+    costNone: '累计费用：暂无记录',
+    summaryAt: '摘要最近更新于 {{time}}',
+    summaryNever: '还没有摘要',
+    sortLabel: '对话排序',
+    sort: {
+      recent: '最近活动',
+      fullest: '上下文最满',
+      cost: '费用最高'
+    },
+    filtered_one: '显示 {{total}} 个对话中有数据的 {{shown}} 个。',
+    filtered_other: '显示 {{total}} 个对话中有数据的 {{shown}} 个。'
   }
 }

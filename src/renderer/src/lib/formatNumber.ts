@@ -9,3 +9,15 @@ export function useFormatNumber(): (value: number) => string {
     return (value: number) => format.format(value)
   }, [i18n.language])
 }
+
+/** Short numbers for tight places ("128K", "12.8万"), in the UI language. */
+export function useFormatCompact(): (value: number) => string {
+  const { i18n } = useTranslation()
+  return useMemo(() => {
+    const format = new Intl.NumberFormat(i18n.language, {
+      notation: 'compact',
+      maximumFractionDigits: 1
+    })
+    return (value: number) => format.format(value)
+  }, [i18n.language])
+}

@@ -7,6 +7,7 @@ import { useProvidersStore } from '@renderer/features/settings/providers/provide
 import { selectSelectedThread, useThreadsStore } from '@renderer/features/threads/threadsStore'
 import { ChatHeader } from './ChatHeader'
 import { Composer } from './Composer'
+import { ContextGauge } from './ContextGauge'
 import { MessageList } from './MessageList'
 import { SafetyNetNotice } from './SafetyNetNotice'
 import { useChatStore } from './chatStore'
@@ -99,6 +100,7 @@ export function ChatPane() {
               {t('chat.sendFailed', { message: sendError })}
             </ErrorBanner>
           )}
+          <ContextGauge key={`gauge-${threadId}`} threadId={threadId} />
           <Composer key={threadId} threadId={threadId} />
         </div>
       )}

@@ -39,13 +39,17 @@ const components: Components = {
     // A relative link would navigate the app window itself away; keep the text, drop the link.
     return <span title={href}>{children}</span>
   },
-  // The renderer loads nothing from the network (see the CSP), so an image is offered as a link.
-  img: ({ src, alt }) =>
-    typeof src === 'string' && src ? (
+  // The renderer loads nothing from the network (see the CSP), so an image is offered as a
+  // link, under the same rule as links: a relative or other source is only named.
+  img: ({ src, alt }) => {
+    if (typeof src !== 'string' || !src) return null
+    if (!/^https?:/i.test(src)) return <span title={src}>{alt || src}</span>
+    return (
       <a className="markdown-image" href={src} target="_blank" rel="noreferrer">
         {alt || src}
       </a>
-    ) : null
+    )
+  }
 }
 
 export const MarkdownContent = memo(function MarkdownContent({ text }: { text: string }) {

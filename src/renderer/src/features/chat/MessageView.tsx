@@ -1,6 +1,6 @@
 import { memo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { Message } from '@shared/domain'
+import type { Message, ReplyStatus } from '@shared/domain'
 import { ExtractedMemories } from '@renderer/features/memory/ExtractedMemories'
 import { RememberAction } from '@renderer/features/memory/RememberAction'
 import { formatCost } from '@renderer/lib/formatCost'
@@ -55,7 +55,7 @@ export const MessageView = memo(function MessageView({
             className={`message__badge message__badge--${reply.status}`}
             data-testid="reply-status"
           >
-            {reply.status === 'stopped' ? t('chat.replyStopped') : t('chat.replyFailed')}
+            {t(REPLY_BADGES[reply.status])}
           </span>
         )}
         {superseded ? (
@@ -133,6 +133,12 @@ export const MessageView = memo(function MessageView({
               </button>
             </div>
           </form>
+        ) : reply?.status === 'empty' ? (
+          <EmptyReplyNote
+            finishReason={reply.finishReason}
+            canRetry={isLastReply && !superseded}
+            busy={busy}
+          />
         ) : (
           <MarkdownContent text={message.content} />
         )}
@@ -142,6 +148,45 @@ export const MessageView = memo(function MessageView({
     </article>
   )
 })
+
+/** A complete reply needs no badge; every other status says how the reply ended. */
+const REPLY_BADGES = {
+  stopped: 'chat.replyStopped',
+  failed: 'chat.replyFailed',
+  empty: 'chat.replyEmpty'
+} as const satisfies Record<Exclude<ReplyStatus, 'complete'>, string>
+
+/** In place of the text the model did not send: what happened, and Retry. */
+function EmptyReplyNote({
+  finishReason,
+  canRetry,
+  busy
+}: {
+  finishReason: string | null
+  canRetry: boolean
+  busy: boolean
+}) {
+  const { t } = useTranslation()
+  return (
+    <div className="message__empty-note" data-testid="empty-reply">
+      <p>
+        {t('chat.emptyReply.note')}{' '}
+        {finishReason === 'length' ? t('chat.emptyReply.length') : t('chat.emptyReply.notSent')}
+      </p>
+      {canRetry && (
+        <button
+          type="button"
+          className="button"
+          data-testid="empty-reply-retry"
+          disabled={busy}
+          onClick={() => void useChatStore.getState().regenerate()}
+        >
+          {t('chat.errorActions.retry')}
+        </button>
+      )}
+    </div>
+  )
+}
 
 function UsageFooter({ message }: { message: Message }) {
   const { t } = useTranslation()

@@ -3,6 +3,7 @@ import type { StoredBuild } from '@shared/context'
 import type { Message, SendOutcome } from '@shared/domain'
 import type { ProviderErrorInfo } from '@shared/providers'
 import { call, describeError } from '@renderer/lib/call'
+import { latestRequest } from '@renderer/lib/latestRequest'
 
 /** How long a message reached from search stays highlighted. */
 export const HIGHLIGHT_MS = 2500
@@ -90,16 +91,22 @@ function withoutThread<T>(record: Record<string, T>, threadId: string): Record<s
 
 export const useChatStore = create<ChatState>()((set, get) => {
   let highlightTimer: ReturnType<typeof setTimeout> | undefined
+  // Opening a thread, a reply ending and an edit all refetch the list; an older answer (the
+  // list before the reply, or another visit to the thread) must not replace a newer one.
+  const listing = latestRequest()
 
   const fetchMessages = async (threadId: string, quiet = false): Promise<void> => {
+    const ticket = listing.start()
     if (!quiet) set({ status: 'loading', loadError: null })
     try {
       const messages = await call(window.api.messages.list({ threadId }))
-      if (get().threadId === threadId) set({ messages, status: 'ready' })
+      if (ticket.isLatest() && get().threadId === threadId) set({ messages, status: 'ready' })
     } catch (error) {
-      // A background refresh keeps what is on screen; the next one may succeed.
-      if (quiet) return
-      if (get().threadId === threadId) set({ status: 'error', loadError: describeError(error) })
+      if (!ticket.isLatest() || get().threadId !== threadId) return
+      // A background refresh keeps what is on screen; the next one may succeed. It may also
+      // have superseded the first load, which then still has to say it failed.
+      if (quiet && get().status === 'ready') return
+      set({ status: 'error', loadError: describeError(error) })
     }
   }
 

@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useId, useState } from 'react'
+import { useCallback, useDeferredValue, useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '@renderer/components/EmptyState'
 import { ErrorBanner } from '@renderer/components/ErrorBanner'
@@ -16,6 +16,7 @@ import { SectionLegend } from './SectionLegend'
 import { TraceList } from './TraceList'
 import { selectShownBuild, useInspectorStore } from './inspectorStore'
 import { usePanelWidth } from './usePanelWidth'
+import { useSectionFocus } from './useSectionFocus'
 import { watchInspector } from './watchInspector'
 import './inspector.css'
 import './budget.css'
@@ -80,6 +81,11 @@ function InspectorBody() {
   // The long lists follow at a lower priority than the summary above them, so a new preview
   // arriving while the user types never holds up the keystroke after it.
   const listed = useDeferredValue(build)
+  const body = useRef<HTMLDivElement>(null)
+  useSectionFocus(
+    body,
+    useCallback(() => setTab('items'), [])
+  )
 
   if (!threadId) {
     return (
@@ -92,7 +98,7 @@ function InspectorBody() {
   }
 
   return (
-    <div className="inspector__body">
+    <div className="inspector__body" ref={body}>
       <div className="inspector__summary">
         <BuildSource />
         {error && <ErrorBanner>{t('inspector.failed', { message: error })}</ErrorBanner>}

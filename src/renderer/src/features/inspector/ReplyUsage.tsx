@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { ThreadSummaryView } from '@shared/domain'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { call, describeError } from '@renderer/lib/call'
+import { latestRequest } from '@renderer/lib/latestRequest'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { selectSelectedBuild, useInspectorStore } from './inspectorStore'
 import { replyFor } from './replyFor'
@@ -58,15 +59,20 @@ export function SummaryCard({ threadId }: { threadId: string }) {
   const [error, setError] = useState<string | null>(null)
 
   useEffect(() => {
-    let current = true
-    call(window.api.summary.get({ threadId }))
-      .then((next) => current && setSummary(next))
-      .catch((cause: unknown) => current && setError(describeError(cause)))
+    // A summary stored while the first read is on its way is newer than the read's answer.
+    const reads = latestRequest()
+    const ticket = reads.start()
+    call(window.api.summary.get({ threadId })).then(
+      (next) => ticket.isLatest() && setSummary(next),
+      (cause: unknown) => ticket.isLatest() && setError(describeError(cause))
+    )
     const stop = window.api.on('summary:changed', (next) => {
-      if (next.threadId === threadId) setSummary(next)
+      if (next.threadId !== threadId) return
+      reads.supersede()
+      setSummary(next)
     })
     return () => {
-      current = false
+      reads.supersede()
       stop()
     }
   }, [threadId])

@@ -23,7 +23,9 @@ export function SectionLegend({ stats }: { stats: TokenStats }) {
             data-over={used > budget ? 'true' : 'false'}
           >
             <span className="section-row__swatch" aria-hidden="true" />
-            <span className="section-row__name">{t(`inspector.sections.${section}`)}</span>
+            <span className="section-row__name" tabIndex={-1}>
+              {t(`inspector.sections.${section}`)}
+            </span>
             <span className="section-row__meter" aria-hidden="true">
               <span style={{ width: `${fill * 100}%` }} />
             </span>

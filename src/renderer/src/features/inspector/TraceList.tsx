@@ -60,7 +60,7 @@ function TraceSection({ group, used, messagesById, editable, onReveal }: TraceSe
 
   return (
     <section className="trace-section" data-section={group.section}>
-      <h3 className="trace-section__title">
+      <h3 className="trace-section__title" tabIndex={-1}>
         <span className="trace-section__swatch" aria-hidden="true" />
         {t(`inspector.sections.${group.section}`)}
         <span className="trace-section__used">{format(used)}</span>

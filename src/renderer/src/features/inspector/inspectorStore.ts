@@ -1,7 +1,8 @@
 import { create } from 'zustand'
-import type { BuiltContext, StoredBuild } from '@shared/context'
+import type { BuiltContext, SectionName, StoredBuild } from '@shared/context'
 import type { ContextConfigPatch, ContextConfigView } from '@shared/contextConfig'
 import { ApiError, call, describeError } from '@renderer/lib/call'
+import { latestRequest } from '@renderer/lib/latestRequest'
 import { applyWhatIf, isEmptyPatch, type WhatIfChange } from './whatIf'
 
 /**
@@ -33,6 +34,8 @@ interface InspectorState {
   builds: StoredBuild[]
   /** A sent build shown instead of the live preview; null shows the preview. */
   selectedBuildId: number | null
+  /** A section the panel should bring into view (from the chat's gauge); `at` tells repeats apart. */
+  focus: { section: SectionName; at: number } | null
 
   /** Starts over for another thread (or none), loading its settings, history and preview. */
   openThread(threadId: string | null, draft: string): void
@@ -47,6 +50,8 @@ interface InspectorState {
   addBuild(build: StoredBuild): void
   showBuild(buildId: number): void
   showPreview(): void
+  /** Shows a build (null: the live preview) at one section, as the gauge asks. */
+  focusSection(section: SectionName, buildId: number | null): void
   /** Cancels a scheduled preview; the panel calls it when it closes. */
   stop(): void
 }
@@ -79,32 +84,33 @@ const cleanState = {
   config: null,
   saving: false,
   builds: [],
-  selectedBuildId: null
+  selectedBuildId: null,
+  focus: null
 } satisfies Partial<InspectorState>
 
 export const useInspectorStore = create<InspectorState>()((set, get) => {
   let timer: ReturnType<typeof setTimeout> | undefined
-  // Answers can overtake each other. Each request is numbered and an answer older than the
-  // one on screen is dropped; a newer one is shown even if still newer requests are pending,
-  // so a slow main process still makes progress instead of starving the panel.
-  let requested = 0
-  let shown = 0
+  // Answers can overtake each other. A preview older than the one on screen is dropped; a
+  // newer one is shown even if still newer requests are pending (`claim`), so a slow main
+  // process still makes progress instead of starving the panel. Opening a thread supersedes
+  // everything on its way, even for the same thread visited before.
+  const previews = latestRequest()
+  // Loading a thread and saving its settings both answer with the configuration.
+  const configs = latestRequest()
 
   const fetchPreview = async (): Promise<void> => {
     const { threadId, draft, whatIf } = get()
     if (!threadId) return
-    const seq = ++requested
+    const ticket = previews.start()
     const trying = !isEmptyPatch(whatIf)
     try {
       const preview = await call(
         window.api.context.preview({ threadId, draft, ...(trying && { whatIf }) })
       )
-      if (seq <= shown || get().threadId !== threadId) return
-      shown = seq
+      if (!ticket.claim()) return
       set({ preview, error: null, configError: null })
     } catch (error) {
-      if (seq <= shown || get().threadId !== threadId) return
-      shown = seq
+      if (!ticket.claim()) return
       // A refused what-if keeps the last good preview on screen and explains at the inputs.
       if (trying && error instanceof ApiError && error.code === 'invalid_input') {
         set({ configError: describeConfigError(error) })
@@ -137,16 +143,21 @@ export const useInspectorStore = create<InspectorState>()((set, get) => {
   }
 
   const loadThread = async (threadId: string): Promise<void> => {
+    const ticket = configs.start()
     try {
       const [config, builds] = await Promise.all([
         call(window.api.context.getConfig({ threadId })),
         call(window.api.context.builds({ threadId }))
       ])
       if (get().threadId !== threadId) return
-      // Builds announced by events while this loaded are kept.
-      set((state) => ({ config, builds: withBuilds(state.builds, builds) }))
+      // Builds announced by events while this loaded are kept; sent builds never change, so
+      // even an older answer only adds.
+      set((state) => ({
+        ...(ticket.isLatest() && { config }),
+        builds: withBuilds(state.builds, builds)
+      }))
     } catch (error) {
-      if (get().threadId === threadId) set({ error: describeError(error) })
+      if (ticket.isLatest() && get().threadId === threadId) set({ error: describeError(error) })
     }
   }
 
@@ -157,6 +168,7 @@ export const useInspectorStore = create<InspectorState>()((set, get) => {
 
     openThread(threadId, draft) {
       cancel()
+      previews.supersede()
       set({ threadId, draft, ...cleanState })
       if (!threadId) return
       void loadThread(threadId)
@@ -187,13 +199,14 @@ export const useInspectorStore = create<InspectorState>()((set, get) => {
     async saveConfig(scope) {
       const { threadId, whatIf } = get()
       if (!threadId || isEmptyPatch(whatIf)) return false
+      const ticket = configs.start()
       set({ saving: true })
       try {
         const config = await call(
           window.api.context.updateConfig({ scope, threadId, patch: whatIf })
         )
         if (get().threadId !== threadId) return true
-        set({ config, whatIf: {}, configError: null, saving: false })
+        set({ ...(ticket.isLatest() && { config }), whatIf: {}, configError: null, saving: false })
         previewNow()
         return true
       } catch (error) {
@@ -211,6 +224,11 @@ export const useInspectorStore = create<InspectorState>()((set, get) => {
 
     showBuild: (buildId) => set({ selectedBuildId: buildId }),
     showPreview: () => set({ selectedBuildId: null }),
+    focusSection: (section, buildId) =>
+      set((state) => ({
+        selectedBuildId: buildId,
+        focus: { section, at: (state.focus?.at ?? 0) + 1 }
+      })),
     stop: cancel
   }
 })

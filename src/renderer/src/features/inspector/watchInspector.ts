@@ -6,13 +6,33 @@ type ChatState = ReturnType<typeof useChatStore.getState>
 const draftOf = (chat: ChatState): string =>
   chat.threadId ? (chat.drafts[chat.threadId] ?? '') : ''
 
+let watchers = 0
+let stopWatching: (() => void) | null = null
+
 /**
- * Keeps the inspector on the chat's open thread while the panel is open: its draft (as the
- * user types), its messages (a send or a pin/exclude changes what would be sent), its summary
- * (updated in the background after turns) and the builds main reports after each send.
- * Returns the unsubscribe; a closed panel costs nothing.
+ * Keeps the inspector's store on the chat's open thread while something shows it: the panel,
+ * or the chat's gauge, which reads the same preview (one build per draft, not one per view).
+ * Returns the unsubscribe; the store stops when its last reader does.
  */
 export function watchInspector(): () => void {
+  if (watchers++ === 0) stopWatching = follow()
+  let stopped = false
+  return () => {
+    if (stopped) return
+    stopped = true
+    if (--watchers === 0) {
+      stopWatching?.()
+      stopWatching = null
+    }
+  }
+}
+
+/**
+ * Follows the open thread: its draft (as the user types), its messages (a send or a
+ * pin/exclude changes what would be sent), its summary (updated in the background after
+ * turns) and the builds main reports after each send.
+ */
+function follow(): () => void {
   const inspector = useInspectorStore.getState()
   const chat = useChatStore.getState()
   inspector.openThread(chat.threadId, draftOf(chat))

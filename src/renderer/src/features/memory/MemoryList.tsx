@@ -10,6 +10,7 @@ export function MemoryList() {
   const items = useMemoryListStore((state) => state.items)
   const total = useMemoryListStore((state) => state.total)
   const status = useMemoryListStore((state) => state.status)
+  const pending = useMemoryListStore((state) => state.pending)
   const error = useMemoryListStore((state) => state.error)
   const highlightedId = useMemoryListStore((state) => state.highlightedId)
   const filtered = useMemoryListStore(
@@ -36,13 +37,19 @@ export function MemoryList() {
   }
   return (
     <>
-      <ul className="memory-list" aria-label={t('memory.listLabel')}>
+      {/* Until the answer for the current filters is in, the rows are the previous result. */}
+      <ul className="memory-list" aria-label={t('memory.listLabel')} aria-busy={pending}>
         {items.map((memory) => (
           <MemoryItem key={memory.id} memory={memory} highlighted={memory.id === highlightedId} />
         ))}
       </ul>
       {items.length < total && (
-        <button type="button" className="memory-list__more" onClick={() => void loadMore()}>
+        <button
+          type="button"
+          className="memory-list__more"
+          disabled={pending}
+          onClick={() => void loadMore()}
+        >
           {t('memory.showMore')}
         </button>
       )}

@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import type { MemoryExtracted } from '@shared/domain'
 import { ApiError, call, describeError } from '@renderer/lib/call'
+import { latestRequest, type LatestRequest } from '@renderer/lib/latestRequest'
 
 /** One memory automatic extraction saved from a user message, as the chat shows it. */
 export interface ExtractedNote {
@@ -26,6 +27,14 @@ interface ExtractedState {
  * sees every automatic memory when it is made and can forget it in one click.
  */
 export const useExtractedStore = create<ExtractedState>()((set, get) => {
+  // Two edits in a row each re-read the memory; the second read's answer is the one to keep.
+  const reads = new Map<number, LatestRequest>()
+  const readOf = (memoryId: number): LatestRequest => {
+    let read = reads.get(memoryId)
+    if (!read) reads.set(memoryId, (read = latestRequest()))
+    return read
+  }
+
   const patch = (messageId: number, memoryId: number, change: Partial<ExtractedNote>): void =>
     set((state) => ({
       byMessage: {
@@ -72,13 +81,16 @@ export const useExtractedStore = create<ExtractedState>()((set, get) => {
           notes.some((note) => note.memoryId === memoryId)
         )
         if (holders.length === 0) return
+        const ticket = readOf(memoryId).start()
         void call(window.api.memory.origin({ id: memoryId })).then(
           ({ memory }) => {
+            if (!ticket.isLatest()) return
             for (const [messageId] of holders) {
               patch(Number(messageId), memoryId, { content: memory.content, forgotten: false })
             }
           },
           (error: unknown) => {
+            if (!ticket.isLatest()) return
             if (!(error instanceof ApiError && error.code === 'not_found')) return
             for (const [messageId] of holders) {
               patch(Number(messageId), memoryId, { forgotten: true, error: null })

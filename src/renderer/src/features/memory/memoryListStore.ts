@@ -2,6 +2,7 @@ import { create } from 'zustand'
 import type { Memory, MemoryCategory, MemoryChange } from '@shared/domain'
 import { HIGHLIGHT_MS } from '@renderer/features/chat/chatStore'
 import { ApiError, call, describeError } from '@renderer/lib/call'
+import { latestRequest } from '@renderer/lib/latestRequest'
 
 /** Memories fetched per page; the contract allows up to 500 in one call. */
 const MEMORY_PAGE_SIZE = 100
@@ -23,6 +24,11 @@ interface MemoryListState {
   query: string
   category: MemoryCategory | null
   status: ListStatus
+  /**
+   * The filters changed (or main reported a change) and the answer is not in yet: `items`
+   * still match the previous filters, so the list must not pass for the new result.
+   */
+  pending: boolean
   error: string | null
   /** A refused create, edit, delete or undo; the list keeps its previous state. */
   actionError: string | null
@@ -52,7 +58,7 @@ export const useMemoryListStore = create<MemoryListState>()((set, get) => {
   let undoTimer: ReturnType<typeof setTimeout> | undefined
   let highlightTimer: ReturnType<typeof setTimeout> | undefined
   // Change events and typing can overtake list calls: only the newest answer is applied.
-  let loadSeq = 0
+  const listing = latestRequest()
 
   const fetchPage = (offset: number, limit: number) => {
     const { query, category } = get()
@@ -89,6 +95,7 @@ export const useMemoryListStore = create<MemoryListState>()((set, get) => {
     query: '',
     category: null,
     status: 'idle',
+    pending: false,
     error: null,
     actionError: null,
     notice: null,
@@ -101,35 +108,39 @@ export const useMemoryListStore = create<MemoryListState>()((set, get) => {
     },
 
     async load() {
-      const seq = ++loadSeq
-      if (get().status !== 'ready') set({ status: 'loading' })
+      const ticket = listing.start()
+      set({ pending: true, ...(get().status !== 'ready' && { status: 'loading' }) })
       // A reload keeps as many rows as "Show more" had revealed.
       const limit = Math.min(MAX_PAGE, Math.max(MEMORY_PAGE_SIZE, get().items.length))
       try {
         const page = await fetchPage(0, limit)
-        if (seq === loadSeq)
-          set({ items: page.items, total: page.total, status: 'ready', error: null })
+        if (!ticket.isLatest()) return
+        set({ items: page.items, total: page.total, status: 'ready', pending: false, error: null })
       } catch (error) {
-        if (seq === loadSeq) set({ status: 'error', error: describeError(error) })
+        if (ticket.isLatest()) set({ status: 'error', pending: false, error: describeError(error) })
       }
     },
 
     async loadMore() {
-      const seq = ++loadSeq
+      // The rows on screen belong to the previous filters until the pending answer is in:
+      // paging on from them would mix two results.
+      if (get().pending) return
+      const ticket = listing.start()
       const { items } = get()
       try {
         const page = await fetchPage(items.length, MEMORY_PAGE_SIZE)
-        if (seq !== loadSeq) return
+        if (!ticket.isLatest()) return
         const known = new Set(items.map((memory) => memory.id))
         set({ items: [...items, ...page.items.filter((m) => !known.has(m.id))], total: page.total })
       } catch (error) {
-        if (seq === loadSeq) failed(error)
+        if (ticket.isLatest()) failed(error)
       }
     },
 
     setQuery(query) {
       clearTimeout(searchTimer)
-      set({ query })
+      // No longer the list for this query, even before the debounced call goes out.
+      set({ query, pending: true })
       searchTimer = setTimeout(() => void get().load(), MEMORY_SEARCH_DEBOUNCE_MS)
     },
 

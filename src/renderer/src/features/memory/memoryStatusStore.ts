@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import type { MemorySettings, MemoryStatus } from '@shared/domain'
 import { call, describeError } from '@renderer/lib/call'
+import { latestRequest } from '@renderer/lib/latestRequest'
 
 interface MemoryStatusState {
   /** Null until main first answers. */
@@ -18,8 +19,22 @@ interface MemoryStatusState {
 }
 
 export const useMemoryStatusStore = create<MemoryStatusState>()((set) => {
-  // An event that arrives while the first status call is on its way is newer than its answer.
-  let eventSeen = false
+  // A `memory:status` event that arrives while a status call is on its way is newer than its
+  // answer, so it supersedes the call.
+  const statusReads = latestRequest()
+  const readStatus = (onError: (error: unknown) => void): void => {
+    const ticket = statusReads.start()
+    call(window.api.memory.status()).then(
+      (status) => {
+        if (ticket.isLatest()) set({ status, error: null })
+      },
+      (error: unknown) => {
+        if (ticket.isLatest()) onError(error)
+      }
+    )
+  }
+  // Loading the form and saving it both answer with the settings; the newest call wins.
+  const settingsCalls = latestRequest()
 
   return {
     status: null,
@@ -29,44 +44,40 @@ export const useMemoryStatusStore = create<MemoryStatusState>()((set) => {
     settingsSaved: null,
 
     watch() {
-      eventSeen = false
       const stop = window.api.on('memory:status', (status) => {
-        eventSeen = true
+        statusReads.supersede()
         set({ status, error: null })
       })
-      call(window.api.memory.status()).then(
-        (status) => {
-          if (!eventSeen) set({ status, error: null })
-        },
-        (error: unknown) => set({ error: describeError(error) })
-      )
+      readStatus((error) => set({ error: describeError(error) }))
       return stop
     },
 
     async loadSettings() {
+      const ticket = settingsCalls.start()
       try {
-        set({ settings: await call(window.api.memory.getSettings()), settingsError: null })
+        const settings = await call(window.api.memory.getSettings())
+        if (ticket.isLatest()) set({ settings, settingsError: null })
       } catch (error) {
-        set({ settingsError: describeError(error) })
+        if (ticket.isLatest()) set({ settingsError: describeError(error) })
       }
     },
 
     async saveSettings(patch) {
+      const ticket = settingsCalls.start()
       set({ settingsSaved: null })
       try {
         const settings = await call(window.api.memory.updateSettings(patch))
         // Only where the model comes from reloads it (main does the same test).
         const reloading = patch.modelFolder !== undefined || patch.allowDownload !== undefined
-        set({ settings, settingsError: null, settingsSaved: reloading ? 'reloading' : 'saved' })
+        if (ticket.isLatest()) {
+          set({ settings, settingsError: null, settingsSaved: reloading ? 'reloading' : 'saved' })
+        }
         // The reload changes the model's state before any event may say so; if this read
         // fails, the next event still brings the status.
-        call(window.api.memory.status()).then(
-          (status) => set({ status }),
-          () => undefined
-        )
+        readStatus(() => undefined)
         return true
       } catch (error) {
-        set({ settingsError: describeError(error) })
+        if (ticket.isLatest()) set({ settingsError: describeError(error) })
         return false
       }
     }

@@ -2,6 +2,7 @@ import { create } from 'zustand'
 import type { AppSettings, LocalePreference } from '@shared/domain'
 import type { ModelRef } from '@shared/providers'
 import { call, describeError } from '@renderer/lib/call'
+import { latestRequest } from '@renderer/lib/latestRequest'
 import { applyLanguagePreference } from '@renderer/i18n'
 
 /** Used until main answers, and kept if it cannot: the app must still open. */
@@ -28,15 +29,32 @@ interface SettingsState {
 }
 
 export const useSettingsStore = create<SettingsState>()((set, get) => {
+  // Each answer carries every setting as main stored it then; an older one would undo a later
+  // change on screen. Only the newest call's answer (or failure) is applied.
+  const requests = latestRequest()
+
   /** Applies a change at once, then persists it; a failed save rolls back and says why. */
   const update = async (patch: Partial<AppSettings>): Promise<void> => {
+    const ticket = requests.start()
     const previous = get().settings
     set({ settings: { ...previous, ...patch }, error: null })
     try {
       const saved = await call(window.api.settings.update(patch))
-      set({ settings: saved })
+      if (ticket.isLatest()) set({ settings: saved })
     } catch (error) {
-      set({ settings: previous, error: { kind: 'save', message: describeError(error) } })
+      // Only what this patch put on screen goes back: a newer change to the same setting
+      // keeps its own value, and its answer brings main's state.
+      set((state) => ({
+        settings: {
+          ...state.settings,
+          ...Object.fromEntries(
+            (Object.keys(patch) as (keyof AppSettings)[])
+              .filter((key) => state.settings[key] === patch[key])
+              .map((key) => [key, previous[key]])
+          )
+        },
+        error: { kind: 'save', message: describeError(error) }
+      }))
     }
   }
 
@@ -45,10 +63,12 @@ export const useSettingsStore = create<SettingsState>()((set, get) => {
     error: null,
 
     async load() {
+      const ticket = requests.start()
       try {
-        set({ settings: await call(window.api.settings.get()), error: null })
+        const settings = await call(window.api.settings.get())
+        if (ticket.isLatest()) set({ settings, error: null })
       } catch (error) {
-        set({ error: { kind: 'load', message: describeError(error) } })
+        if (ticket.isLatest()) set({ error: { kind: 'load', message: describeError(error) } })
       }
     },
 

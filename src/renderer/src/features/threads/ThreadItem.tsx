@@ -1,10 +1,12 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ThreadListItem } from '@shared/domain'
 import { Icon } from '@renderer/components/Icon'
 import { ErrorBanner } from '@renderer/components/ErrorBanner'
 import { formatActivityTime, formatFullTime } from '@renderer/lib/formatTime'
 import { isImeKeyPress } from '@renderer/lib/ime'
+import { ThreadStatsCard, ThreadStatsLine } from './ThreadStatsLine'
+import { useThreadStatsStore } from './threadStatsStore'
 import { useThreadsStore } from './threadsStore'
 
 interface ThreadItemProps {
@@ -25,6 +27,12 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
   const [editing, setEditing] = useState(false)
   const [draft, setDraft] = useState(thread.title)
   const [saving, setSaving] = useState(false)
+  const stats = useThreadStatsStore((state) => state.byThread[thread.id])
+  // Where the stats card sits while the row is hovered or focused (fixed, so the scrolling
+  // list does not clip it); null hides it.
+  const [card, setCard] = useState<{ left: number; top: number } | null>(null)
+  const cardId = useId()
+  const rowRef = useRef<HTMLLIElement>(null)
   const mainRef = useRef<HTMLButtonElement>(null)
   // Keyboard users get focus back on the row after Enter/Escape; a click elsewhere keeps its focus.
   const refocusAfterEdit = useRef(false)
@@ -68,6 +76,14 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
     if (renamed) stopEditing(refocus)
   }
 
+  const showCard = () => {
+    const rect = rowRef.current?.getBoundingClientRect()
+    // Kept on screen for the last rows; the card is about 220 px tall.
+    if (rect)
+      setCard({ left: rect.right + 8, top: Math.max(8, Math.min(rect.top, innerHeight - 230)) })
+  }
+  const hideCard = () => setCard(null)
+
   const onEditKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (isImeKeyPress(event)) return
     if (event.key === 'Enter') {
@@ -81,10 +97,13 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
 
   return (
     <li
+      ref={rowRef}
       className="thread-item"
       data-testid="thread-item"
       data-thread-id={thread.id}
       data-active={active ? 'true' : 'false'}
+      onMouseEnter={showCard}
+      onMouseLeave={hideCard}
     >
       {editing ? (
         <div className="thread-item__edit">
@@ -111,6 +130,12 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
             type="button"
             className="thread-item__main"
             aria-current={active ? 'true' : undefined}
+            aria-describedby={card ? cardId : undefined}
+            onFocus={showCard}
+            onBlur={hideCard}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') hideCard()
+            }}
             onClick={() => onSelect(thread.id)}
             onDoubleClick={startEditing}
           >
@@ -129,7 +154,16 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
             <span className="thread-item__preview">
               {thread.lastMessagePreview ?? t('threads.noMessages')}
             </span>
+            <ThreadStatsLine stats={stats} />
           </button>
+          {card && (
+            <ThreadStatsCard
+              id={cardId}
+              title={thread.title || t('threads.untitled')}
+              stats={stats}
+              position={card}
+            />
+          )}
           <div
             className="thread-item__actions"
             role="group"

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SearchHit, ThreadListItem } from '@shared/domain'
 import { ConfirmDialog } from '@renderer/components/ConfirmDialog'
@@ -13,6 +13,8 @@ import { SearchBox } from './SearchBox'
 import { SearchResults } from './SearchResults'
 import type { SemanticHit } from './semanticMatches'
 import { ThreadItem } from './ThreadItem'
+import { ThreadOrderSelect } from './ThreadOrderSelect'
+import { orderThreads, useThreadStatsStore } from './threadStatsStore'
 import { useSearchStore } from './searchStore'
 import { useThreadsStore } from './threadsStore'
 import './threads.css'
@@ -27,6 +29,12 @@ export function ThreadSidebar() {
   const searching = useSearchStore((state) => state.query.trim() !== '')
   const [pendingDelete, setPendingDelete] = useState<ThreadListItem | null>(null)
   const [deleting, setDeleting] = useState(false)
+  const byThread = useThreadStatsStore((state) => state.byThread)
+  const order = useThreadStatsStore((state) => state.order)
+  const shown = order === 'recent' ? threads : orderThreads(threads, byThread, order)
+
+  // Each row's stats come with the list and the build events; nothing is fetched per row.
+  useEffect(() => useThreadStatsStore.getState().watch(), [])
 
   const pickHit = (hit: SearchHit) => {
     openThreadAt(hit.threadId, hit.messageId)
@@ -90,17 +98,20 @@ export function ThreadSidebar() {
             <p>{t('threads.emptyBody')}</p>
           </div>
         ) : (
-          <ul className="thread-list">
-            {threads.map((thread) => (
-              <ThreadItem
-                key={thread.id}
-                thread={thread}
-                active={thread.id === selectedId}
-                onSelect={openThreadAt}
-                onRequestDelete={setPendingDelete}
-              />
-            ))}
-          </ul>
+          <>
+            <ThreadOrderSelect shown={shown.length} total={threads.length} />
+            <ul className="thread-list">
+              {shown.map((thread) => (
+                <ThreadItem
+                  key={thread.id}
+                  thread={thread}
+                  active={thread.id === selectedId}
+                  onSelect={openThreadAt}
+                  onRequestDelete={setPendingDelete}
+                />
+              ))}
+            </ul>
+          </>
         )}
       </nav>
 

@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import type { MemorySearchHit, SearchHit } from '@shared/domain'
 import { call, describeError } from '@renderer/lib/call'
+import { latestRequest, type RequestTicket } from '@renderer/lib/latestRequest'
 
 /** Long enough to skip the intermediate keystrokes of a word, short enough to feel live. */
 export const SEARCH_DEBOUNCE_MS = 200
@@ -25,28 +26,28 @@ interface SearchState {
 
 export const useSearchStore = create<SearchState>()((set, get) => {
   let timer: ReturnType<typeof setTimeout> | undefined
-  // Answers can arrive out of order; only the one for the latest query is shown.
-  let querySeq = 0
+  // Answers can arrive out of order; only the ones for the latest query are shown.
+  const querying = latestRequest()
 
-  const runFullText = async (query: string, seq: number): Promise<void> => {
+  const runFullText = async (query: string, ticket: RequestTicket): Promise<void> => {
     try {
       const hits = await call(window.api.search.query({ query }))
-      if (seq === querySeq) set({ hits, status: 'ready', error: null })
+      if (ticket.isLatest()) set({ hits, status: 'ready', error: null })
     } catch (error) {
-      if (seq === querySeq) set({ hits: [], status: 'error', error: describeError(error) })
+      if (ticket.isLatest()) set({ hits: [], status: 'error', error: describeError(error) })
     }
   }
 
   // Runs beside the full-text search, never in its way: it waits for the embedding model, and
   // a failure only means no "related" group (the memory status line says why recall is down).
-  const runSemantic = async (query: string, seq: number): Promise<void> => {
+  const runSemantic = async (query: string, ticket: RequestTicket): Promise<void> => {
     try {
       const result = await call(
         window.api.memory.search({ query, kinds: ['message'], scope: 'all', limit: SEMANTIC_LIMIT })
       )
-      if (seq === querySeq) set({ semanticHits: result.hits, semanticStatus: 'ready' })
+      if (ticket.isLatest()) set({ semanticHits: result.hits, semanticStatus: 'ready' })
     } catch {
-      if (seq === querySeq) set({ semanticHits: [], semanticStatus: 'ready' })
+      if (ticket.isLatest()) set({ semanticHits: [], semanticStatus: 'ready' })
     }
   }
 
@@ -60,7 +61,8 @@ export const useSearchStore = create<SearchState>()((set, get) => {
 
     setQuery(query) {
       clearTimeout(timer)
-      const seq = ++querySeq
+      // Both searches for one query share its ticket; a newer query supersedes both.
+      const ticket = querying.start()
       const trimmed = query.trim()
       if (trimmed === '') {
         set({
@@ -75,8 +77,8 @@ export const useSearchStore = create<SearchState>()((set, get) => {
       }
       set({ query, status: 'pending', semanticStatus: 'pending' })
       timer = setTimeout(() => {
-        void runFullText(trimmed, seq)
-        void runSemantic(trimmed, seq)
+        void runFullText(trimmed, ticket)
+        void runSemantic(trimmed, ticket)
       }, SEARCH_DEBOUNCE_MS)
     },
 

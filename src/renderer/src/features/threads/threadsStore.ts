@@ -1,6 +1,7 @@
 import { create } from 'zustand'
-import type { Thread, ThreadListItem } from '@shared/domain'
+import { EMPTY_THREAD_STATS, type Thread, type ThreadListItem } from '@shared/domain'
 import { call, describeError } from '@renderer/lib/call'
+import { latestRequest } from '@renderer/lib/latestRequest'
 
 type ListStatus = 'idle' | 'loading' | 'ready'
 
@@ -31,13 +32,13 @@ const withThread = (threads: ThreadListItem[], thread: Thread): ThreadListItem[]
   const existing = threads.find((item) => item.id === thread.id)
   const item: ThreadListItem = existing
     ? { ...existing, ...thread }
-    : { ...thread, messageCount: 0, lastMessagePreview: null }
+    : { ...thread, messageCount: 0, lastMessagePreview: null, stats: EMPTY_THREAD_STATS }
   return [item, ...threads.filter((other) => other.id !== thread.id)].sort(byActivity)
 }
 
 export const useThreadsStore = create<ThreadsState>()((set, get) => {
   // Change events can arrive faster than list calls return: only the newest answer is applied.
-  let loadSeq = 0
+  const listing = latestRequest()
   // After a local edit, a list call already in flight could answer with the old state; a fresh
   // call supersedes it.
   const refresh = (): void => void get().load()
@@ -50,13 +51,13 @@ export const useThreadsStore = create<ThreadsState>()((set, get) => {
     renameError: null,
 
     async load() {
-      const seq = ++loadSeq
+      const ticket = listing.start()
       if (get().status === 'idle') set({ status: 'loading' })
       try {
         const threads = await call(window.api.threads.list())
-        if (seq === loadSeq) set({ threads: [...threads].sort(byActivity), status: 'ready' })
+        if (ticket.isLatest()) set({ threads: [...threads].sort(byActivity), status: 'ready' })
       } catch (error) {
-        if (seq === loadSeq) set({ status: 'ready', error: describeError(error) })
+        if (ticket.isLatest()) set({ status: 'ready', error: describeError(error) })
       }
     },
 

@@ -8,11 +8,18 @@ interface ModelRowsFieldsetProps {
   rows: ModelRow[]
   /** The well-known models of the provider's kind, offered as ids and used to fill limits. */
   catalogModels: ModelRecord[]
+  /** Ids the provider itself said it serves ("List models"), offered too. */
+  remoteIds?: string[]
   onChange: (rows: ModelRow[]) => void
 }
 
 /** The provider's models: one editable row each, with its context window and output limit. */
-export function ModelRowsFieldset({ rows, catalogModels, onChange }: ModelRowsFieldsetProps) {
+export function ModelRowsFieldset({
+  rows,
+  catalogModels,
+  remoteIds = [],
+  onChange
+}: ModelRowsFieldsetProps) {
   const { t } = useTranslation()
   const listId = useId()
 
@@ -38,8 +45,8 @@ export function ModelRowsFieldset({ rows, catalogModels, onChange }: ModelRowsFi
     <fieldset className="providers__models">
       <legend>{t('providers.models')}</legend>
       <datalist id={listId}>
-        {catalogModels.map((model) => (
-          <option key={model.id} value={model.id} />
+        {[...new Set([...remoteIds, ...catalogModels.map((model) => model.id)])].map((id) => (
+          <option key={id} value={id} />
         ))}
       </datalist>
       {rows.length > 0 && (

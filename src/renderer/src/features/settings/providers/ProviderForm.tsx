@@ -4,6 +4,7 @@ import { useProvidersStore } from './providersStore'
 import { KIND_NAMES } from './providerDraft'
 import { ModelRowsFieldset } from './ModelRowsFieldset'
 import { ConnectionTestStatus } from './ConnectionTestStatus'
+import { RemoteModelsStatus } from './RemoteModelsStatus'
 import type { ProviderEditor } from './useProviderEditor'
 
 /** The draft's connection fields and models, with test, save and remove. */
@@ -85,10 +86,12 @@ export function ProviderForm({ editor }: { editor: ProviderEditor }) {
       <ModelRowsFieldset
         rows={draft.models}
         catalogModels={catalogModels}
+        remoteIds={editor.remoteModels?.ok ? editor.remoteModels.models : []}
         onChange={(models) => change({ models })}
       />
 
       {editor.testResult && <ConnectionTestStatus result={editor.testResult} />}
+      {editor.remoteModels && <RemoteModelsStatus result={editor.remoteModels} />}
       {error && (
         <p className="providers__error" role="alert" data-testid="provider-error">
           {error}
@@ -111,6 +114,17 @@ export function ProviderForm({ editor }: { editor: ProviderEditor }) {
           <span className="providers__saved" data-testid="provider-saved">
             {t('providers.saved')}
           </span>
+        )}
+        {draft.providerId && (
+          <button
+            type="button"
+            className="button"
+            data-testid="provider-fetch-models"
+            disabled={busy !== null}
+            onClick={() => void editor.fetchModels()}
+          >
+            {busy === 'models' ? t('providers.fetchingModels') : t('providers.fetchModels')}
+          </button>
         )}
         <button
           type="button"

@@ -3,11 +3,17 @@ import type {
   ConnectionTestResult,
   OllamaDetection,
   ProviderCatalogView,
+  ProviderErrorInfo,
   ProviderInput,
   ProviderPatch,
   ProviderView
 } from '@shared/providers'
-import { call, describeError } from '@renderer/lib/call'
+import { ApiError, call, describeError } from '@renderer/lib/call'
+import { latestRequest } from '@renderer/lib/latestRequest'
+
+/** The ids a saved provider serves, or why it could not say (its own words when it answered). */
+export type RemoteModels =
+  { ok: true; models: string[] } | { ok: false; error: ProviderErrorInfo | null; message: string }
 
 interface ProvidersState {
   /** Whether the provider settings dialog is open. */
@@ -33,15 +39,22 @@ interface ProvidersState {
     modelId?: string
   ): Promise<ConnectionTestResult | null>
   detectOllama(): Promise<OllamaDetection | null>
+  /** Asks the provider itself which models it serves (its /models or /api/tags). */
+  listRemoteModels(id: string): Promise<RemoteModels>
   dismissError(): void
 }
 
 export const useProvidersStore = create<ProvidersState>()((set, get) => {
+  // Every change both answers its caller and sends `providers:changed`, so lists overlap:
+  // only the newest one is shown.
+  const listing = latestRequest()
   const refresh = async () => {
+    const ticket = listing.start()
     try {
-      set({ providers: await call(window.api.providers.list()) })
+      const providers = await call(window.api.providers.list())
+      if (ticket.isLatest()) set({ providers })
     } catch (error) {
-      set({ error: describeError(error) })
+      if (ticket.isLatest()) set({ error: describeError(error) })
     }
   }
   const attempt = async <T>(run: () => Promise<T>): Promise<T | null> => {
@@ -70,13 +83,19 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => {
     hide: () => set({ open: false, error: null }),
 
     async load() {
+      const ticket = listing.start()
       await attempt(async () => {
         const [providers, catalog, encryption] = await Promise.all([
           call(window.api.providers.list()),
           call(window.api.providers.catalog()),
           call(window.api.providers.encryptionStatus())
         ])
-        set({ providers, catalog, encryptionAvailable: encryption.available, loaded: true })
+        set({
+          ...(ticket.isLatest() && { providers }),
+          catalog,
+          encryptionAvailable: encryption.available,
+          loaded: true
+        })
       })
     },
 
@@ -124,6 +143,15 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => {
         set({ ollama })
         return ollama
       }),
+
+    async listRemoteModels(id) {
+      try {
+        return { ok: true, models: await call(window.api.providers.listRemoteModels({ id })) }
+      } catch (error) {
+        const provider = error instanceof ApiError ? (error.provider ?? null) : null
+        return { ok: false, error: provider, message: describeError(error) }
+      }
+    },
 
     dismissError: () => set({ error: null })
   }

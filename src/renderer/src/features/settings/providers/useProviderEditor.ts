@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import type { ConnectionTestResult, ProviderView } from '@shared/providers'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
-import { useProvidersStore } from './providersStore'
+import { useProvidersStore, type RemoteModels } from './providersStore'
 import {
   draftOf,
   emptyDraft,
@@ -13,7 +13,7 @@ import {
 } from './providerDraft'
 
 /** The action in flight: any of them disables Test and Save; detection also its own button. */
-export type EditorBusy = 'save' | 'test' | 'detect' | null
+export type EditorBusy = 'save' | 'test' | 'detect' | 'models' | null
 
 export type ProviderEditor = ReturnType<typeof useProviderEditor>
 
@@ -24,6 +24,7 @@ export type ProviderEditor = ReturnType<typeof useProviderEditor>
 export function useProviderEditor() {
   const [draft, setDraft] = useState<Draft>(() => emptyDraft())
   const [testResult, setTestResult] = useState<ConnectionTestResult | null>(null)
+  const [remoteModels, setRemoteModels] = useState<RemoteModels | null>(null)
   const [busy, setBusy] = useState<EditorBusy>(null)
   const [saved, setSaved] = useState(false)
   const store = useProvidersStore.getState()
@@ -32,6 +33,7 @@ export function useProviderEditor() {
   const replaceDraft = (next: Draft) => {
     setDraft(next)
     setTestResult(null)
+    setRemoteModels(null)
     setSaved(false)
   }
 
@@ -72,6 +74,15 @@ export function useProviderEditor() {
     setBusy(null)
   }
 
+  /** A saved provider's own model list (with its stored key), offered in the model id field. */
+  const fetchModels = async () => {
+    if (!draft.providerId) return
+    setBusy('models')
+    setRemoteModels(null)
+    setRemoteModels(await store.listRemoteModels(draft.providerId))
+    setBusy(null)
+  }
+
   const detectOllama = async () => {
     setBusy('detect')
     await store.detectOllama()
@@ -93,6 +104,7 @@ export function useProviderEditor() {
   return {
     draft,
     testResult,
+    remoteModels,
     busy,
     saved,
     change,
@@ -101,6 +113,7 @@ export function useProviderEditor() {
     addOllama: (ollama: FoundOllama) => replaceDraft(ollamaDraftOf(ollama)),
     save,
     test,
+    fetchModels,
     detectOllama,
     remove
   }

@@ -1,0 +1,282 @@
+import { execFileSync } from 'node:child_process'
+import { chmodSync, chownSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { DatabaseOpenError, openDatabase } from '../../src/main/store/database'
+import { CHOICES, openStoreInteractively, type RecoveryDialogs } from '../../src/main/storeRecovery'
+import { bundleStoreChild, childEnv } from '../support/bundleStoreChild'
+import { servicesIn } from '../support/services'
+import {
+  leafPages,
+  overwrite,
+  populatedStore,
+  registryOver,
+  storedMessages,
+  unwrap,
+  zeroPage,
+  type PopulatedStore
+} from '../support/storeFiles'
+import { useTempDir } from '../support/tempDir'
+
+const tempDir = useTempDir()
+
+/** Plays the user: records every dialog and answers with the button named `answer`. */
+function scriptedDialogs(...answers: string[]) {
+  const asked: { message: string; detail: string; buttons: string[] }[] = []
+  const dialogs: RecoveryDialogs = {
+    ask: ({ message, detail, buttons }) => {
+      asked.push({ message, detail, buttons })
+      const answer = answers.shift() ?? CHOICES.quit
+      const index = buttons.indexOf(answer)
+      if (index < 0) throw new Error(`"${answer}" was not offered: ${buttons.join(', ')}`)
+      return index
+    }
+  }
+  return { asked, dialogs }
+}
+
+function openError(path: string): DatabaseOpenError {
+  try {
+    openDatabase(path).close()
+  } catch (error) {
+    if (error instanceof DatabaseOpenError) return error
+    throw error
+  }
+  throw new Error('the damaged file opened without complaint')
+}
+
+/**
+ * The user's path through a damaged file: the dialog offers recovery, salvage runs, the app
+ * opens the new file. Asserts what must always hold: nothing salvaged differs from what was
+ * written, and every message not salvaged is accounted for in the report.
+ */
+async function recoverAndCheck(store: PopulatedStore) {
+  const damaged = readFileSync(store.path)
+  const { asked, dialogs } = scriptedDialogs(CHOICES.recover, CHOICES.continue)
+  const opened = await openStoreInteractively(store.path, {}, dialogs)
+  expect(opened).not.toBeNull()
+  opened?.db.close()
+  expect(asked[0]).toMatchObject({
+    message: 'Your conversations file is damaged.',
+    buttons: [CHOICES.recover, CHOICES.quit]
+  })
+  const backupPath = opened?.recoveredFrom as string
+  expect(readFileSync(backupPath)).toEqual(damaged) // the original stays, byte for byte
+  expect(asked[0]?.detail).toContain(backupPath)
+  const report = opened?.salvage
+  if (!report) throw new Error('no salvage report')
+
+  const salvaged = storedMessages(store.path)
+  for (const [id, content] of salvaged) expect(store.messages.get(id)).toBe(content)
+  const messages = report.tables.find((t) => t.table === 'messages')
+  const lost = store.messages.size - salvaged.size
+  if (!report.schemaReadable) {
+    // Part of the table list itself is gone: SQLite cannot read any table, and the user is told.
+    expect(salvaged.size).toBe(0)
+    expect(asked[1]?.detail).toMatch(/Nothing could be read from the damaged file/)
+  } else if (lost > 0) {
+    expect(messages?.copied).toBe(salvaged.size)
+    expect(
+      (messages?.unreadable ?? 0) + (messages?.invalid ?? 0) >= lost || messages?.unknownLoss
+    ).toBe(true)
+    expect(asked[1]?.detail).toMatch(/Could not be read: .*message/)
+  }
+  expect(asked[1]?.detail).toContain(`kept unchanged at ${backupPath}`)
+
+  const db = new Database(store.path)
+  expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+  expect(db.pragma('foreign_key_check')).toEqual([])
+  // Search and embeddings are rebuilt from the salvaged rows, not copied.
+  for (const [id, content] of [...salvaged].slice(0, 5)) {
+    const hits = db
+      .prepare('SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?')
+      .pluck()
+      .all(`"${content.slice(0, 14)}"`) as number[]
+    expect(hits).toContain(id)
+  }
+  expect(
+    db.prepare("SELECT count(*) FROM embedding_queue WHERE kind = 'message'").pluck().get()
+  ).toBe(salvaged.size)
+  db.close()
+  return { report, salvaged, asked }
+}
+
+describe('corruption matrix: what the user sees and what is saved', () => {
+  it('finds zeroed pages in the middle of the messages at open and salvages every other message', async () => {
+    const store = await populatedStore(tempDir())
+    const { pages, pageSize } = leafPages(store.path, 'messages')
+    expect(pages.length).toBeGreaterThan(10)
+    zeroPage(store.path, pages[Math.floor(pages.length / 2)] as number, pageSize)
+    zeroPage(store.path, pages[Math.floor(pages.length / 3)] as number, pageSize)
+
+    expect(openError(store.path).kind).toBe('corrupt')
+    const { report, salvaged } = await recoverAndCheck(store)
+    const messages = report.tables.find((t) => t.table === 'messages')
+    // Exactly the rows of the two zeroed pages are missing, and the report says how many.
+    expect(salvaged.size).toBeGreaterThan(store.messages.size / 2)
+    expect(messages?.unreadable).toBe(store.messages.size - salvaged.size)
+    expect(messages?.unreadable).toBeGreaterThan(0)
+    expect(report.tables.find((t) => t.table === 'threads')?.copied).toBe(3)
+    expect(report.tables.find((t) => t.table === 'memories')?.copied).toBe(3)
+    expect(report.tables.find((t) => t.table === 'settings')?.copied).toBeGreaterThan(0)
+  })
+
+  it('recovers everything from a file whose header was overwritten', async () => {
+    const store = await populatedStore(tempDir(), 20)
+    overwrite(store.path, 0, Buffer.from('garbage garbage!'))
+    expect(openError(store.path).kind).toBe('corrupt')
+    const { report, salvaged } = await recoverAndCheck(store)
+    expect(report.headerRepaired).toBe(true)
+    expect(salvaged.size).toBe(store.messages.size)
+  })
+
+  it.each([0.3, 0.6, 0.95])(
+    'accounts for every message of a file truncated at %s of its length',
+    async (fraction) => {
+      const store = await populatedStore(tempDir(), 40)
+      const size = statSync(store.path).size
+      truncateSync(store.path, Math.floor(size * fraction) - 100) // not on a page boundary
+      expect(openError(store.path).kind).toBe('corrupt')
+      await recoverAndCheck(store)
+    }
+  )
+
+  it('says plainly when nothing could be read, and still never discards the original', async () => {
+    const dir = tempDir()
+    const path = join(dir, 'store.sqlite')
+    const garbage = Buffer.from('not a database at all '.repeat(500))
+    writeFileSync(path, garbage)
+    const { asked, dialogs } = scriptedDialogs(CHOICES.recover, CHOICES.continue)
+    const opened = await openStoreInteractively(path, {}, dialogs)
+    opened?.db.close()
+    expect(opened?.salvage?.schemaReadable).toBe(false)
+    expect(asked[1]?.detail).toMatch(/Nothing could be read/)
+    expect(readFileSync(opened?.recoveredFrom as string)).toEqual(garbage)
+  })
+
+  it('treats a 0-byte file as lost data, not as a new store, and replaces it only when asked', async () => {
+    const dir = tempDir()
+    const path = join(dir, 'store.sqlite')
+    writeFileSync(path, '')
+    const error = openError(path)
+    expect(error.kind).toBe('empty')
+    expect(error.message).toMatch(/empty file \(0 bytes\)/)
+
+    const quit = scriptedDialogs(CHOICES.quit)
+    expect(await openStoreInteractively(path, {}, quit.dialogs)).toBeNull()
+    expect(quit.asked[0]?.buttons).toEqual([CHOICES.startEmpty, CHOICES.retry, CHOICES.quit])
+    expect(statSync(path).size).toBe(0) // untouched
+
+    const fresh = scriptedDialogs(CHOICES.startEmpty)
+    const opened = await openStoreInteractively(path, {}, fresh.dialogs)
+    expect(opened?.db.prepare('SELECT count(*) FROM threads').pluck().get()).toBe(0)
+    opened?.db.close()
+  })
+
+  it('refuses a write on a full disk with "the disk is full", keeping everything written before', async () => {
+    const test = servicesIn(tempDir())
+    const registry = registryOver(test)
+    const thread = unwrap<{ id: string }>(
+      await registry.invoke('threads:create', { title: 'Full' })
+    )
+    // The file may not grow past its current size: SQLite answers SQLITE_FULL, as on a full disk.
+    const pages = test.db.pragma('page_count', { simple: true }) as number
+    test.db.pragma(`max_page_count = ${pages + 2}`)
+    const written: string[] = []
+    let failure: unknown = null
+    for (let i = 0; i < 200 && !failure; i++) {
+      const content = `note ${i} ` + 'x'.repeat(2000)
+      const result = await registry.invoke('messages:send', { threadId: thread.id, content })
+      if (result.ok) written.push(content)
+      else failure = result.error
+    }
+    expect(failure).toMatchObject({
+      code: 'storage_full',
+      message: expect.stringMatching(/^The disk is full/)
+    })
+    expect(written.length).toBeGreaterThan(0)
+    const listed = unwrap<{ content: string }[]>(
+      await registry.invoke('messages:list', { threadId: thread.id })
+    )
+    expect(listed.map((m) => m.content)).toEqual(written)
+    expect(test.db.pragma('integrity_check', { simple: true })).toBe('ok')
+    test.db.close()
+  })
+
+  it('answers a call that meets a damaged page at run time with storage_corrupt, not "nothing was lost"', async () => {
+    const dir = tempDir()
+    const store = await populatedStore(dir)
+    const { pages, pageSize } = leafPages(store.path, 'messages')
+    zeroPage(store.path, pages[Math.floor(pages.length / 2)] as number, pageSize)
+    // As if the file were too large to check at open: the damage is met by a call instead.
+    const test = servicesIn(dir, Date.now, undefined, { open: { quickCheckMaxBytes: 0 } })
+    const faults: unknown[] = []
+    const registry = registryOver(test, (_channel, error) => faults.push(error))
+    const results = await Promise.all(
+      store.threadIds.map((threadId) => registry.invoke('messages:list', { threadId }))
+    )
+    const failed = results.find((r) => !r.ok)
+    expect(failed).toMatchObject({
+      ok: false,
+      error: { code: 'storage_corrupt', message: expect.stringMatching(/damaged/) }
+    })
+    expect(JSON.stringify(failed)).not.toMatch(/Nothing you wrote/)
+    expect(faults.some((e) => (e as { code?: string }).code?.startsWith('SQLITE_CORRUPT'))).toBe(
+      true
+    )
+    test.db.close()
+  })
+})
+
+/**
+ * Permissions do not bind root, so the store is opened by a child process running as
+ * `nobody`, exactly as the app would open it.
+ */
+describe.runIf(process.getuid?.() === 0)('corruption matrix: read-only files and folders', () => {
+  let child = ''
+  beforeAll(async () => {
+    child = await bundleStoreChild()
+  })
+
+  async function readOnlyCase(lockFolder: boolean) {
+    const dir = tempDir()
+    chmodSync(dir, 0o755)
+    const store = await populatedStore(join(dir, 'data'))
+    const folder = join(dir, 'data')
+    chownSync(store.path, 65534, 65534)
+    chmodSync(store.path, lockFolder ? 0o644 : 0o444)
+    if (!lockFolder) chownSync(folder, 65534, 65534)
+    chmodSync(folder, 0o755)
+    const before = readFileSync(store.path)
+    const out = execFileSync(process.execPath, [child, 'open', store.path], {
+      uid: 65534,
+      gid: 65534,
+      env: childEnv
+    }).toString()
+    expect(readFileSync(store.path)).toEqual(before)
+    return JSON.parse(out) as {
+      opened: boolean
+      asked: { message: string; detail: string; buttons: string[] }[]
+    }
+  }
+
+  it('explains a read-only file and offers to try again or quit', async () => {
+    const result = await readOnlyCase(false)
+    expect(result.opened).toBe(false)
+    expect(result.asked[0]).toMatchObject({
+      message: 'Your conversations file cannot be written.',
+      buttons: [CHOICES.retry, CHOICES.quit]
+    })
+    expect(result.asked[0]?.detail).toMatch(
+      /is read-only .*both the file and its folder must be writable/
+    )
+  })
+
+  it('explains a read-only folder the same way', async () => {
+    const result = await readOnlyCase(true)
+    expect(result.opened).toBe(false)
+    expect(result.asked[0]?.message).toBe('Your conversations file cannot be written.')
+    expect(result.asked[0]?.detail).toMatch(/read-only/)
+  })
+})
