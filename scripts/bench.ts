@@ -8,7 +8,9 @@
  * - message KNN at 10k and 100k vectors: the app's two-stage search (binary codes, exact
  *   re-scoring) vs sqlite-vec's exact brute force, with recall@10;
  * - token counting throughput, English and Chinese: exact o200k and the CJK-aware estimate vs
- *   chars/4.
+ *   chars/4;
+ * - the main thread's event-loop stall while sending and previewing a 2 M-character paste
+ *   (base64, minified JS, Chinese, mixed, letters only) vs the old synchronous count.
  *
  * Options: `--quick` (fewer runs, smaller texts; a few minutes on 2 cores), `--json <path>`,
  * `--skip-embedding` (no model needed).
@@ -25,6 +27,7 @@ import {
   embeddingThreadCounts,
   modelsRootOf
 } from './bench/embedding'
+import { INPUT_KINDS, stallFigures, type StallFigures } from './bench/mainThreadStall'
 import { preparedModel } from './preparedModels'
 import { tokenizerAccuracy, tokenizerFigures } from './bench/tokenizerThroughput'
 import { vectorSearchFigures } from './bench/vectorSearch'
@@ -123,6 +126,12 @@ async function main(): Promise<void> {
   progress('token counting')
   const tokenizer = tokenizerFigures(options.quick)
   const accuracy = tokenizerAccuracy(ROOT)
+
+  const stalls: StallFigures[] = []
+  for (const kind of INPUT_KINDS) {
+    progress(`main-thread stall, ${kind}`)
+    stalls.push(await stallFigures(kind, options.quick))
+  }
 
   const config = DEFAULT_CONTEXT_CONFIG
   const runs = builderRuns(options.quick)
@@ -256,6 +265,40 @@ async function main(): Promise<void> {
     )
   }
 
+  console.log(
+    `\nMain-thread stall on a huge paste (${stalls[0]?.chars.toLocaleString('en-US')} characters, real services and SQLite, gpt-4o; goal p99 <= 50 ms, preview <= 150 ms behind a keystroke; baseline: the old synchronous o200k count alone, on a smaller input)`
+  )
+  console.log(
+    table(
+      [
+        'input',
+        'send',
+        'send stall p50/p99/max',
+        'FTS index alone',
+        'counted',
+        'paste preview',
+        'typing lag p50/max',
+        'typing stall p99/max',
+        'counted',
+        'old: chars',
+        'old: stall'
+      ],
+      stalls.map((s) => [
+        s.kind,
+        ms(s.send.ms),
+        `${ms(s.send.stall.p50)} / ${ms(s.send.stall.p99)} / ${ms(s.send.stall.max)}`,
+        ms(s.send.ftsWriteMs),
+        s.send.counted,
+        `${ms(s.paste.ms)}, ${s.paste.counted}`,
+        `${ms(s.preview.lagP50)} / ${ms(s.preview.lagMax)}`,
+        `${ms(s.preview.stall.p99)} / ${ms(s.preview.stall.max)}`,
+        s.preview.counted,
+        s.baseline.chars,
+        ms(s.baseline.countMs)
+      ])
+    )
+  )
+
   const result = {
     node: process.version,
     cores: cpus().length,
@@ -265,7 +308,8 @@ async function main(): Promise<void> {
     embedding,
     vectorSearch,
     tokenizer,
-    tokenizerAccuracy: accuracy
+    tokenizerAccuracy: accuracy,
+    mainThreadStall: stalls
   }
   mkdirSync(dirname(options.json), { recursive: true })
   writeFileSync(options.json, `${JSON.stringify(result, null, 2)}\n`)

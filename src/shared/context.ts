@@ -85,10 +85,26 @@ export interface BuildRequest {
   pinned?: readonly ContextMessage[]
   /** The user's current input (the draft, for previews). */
   input: string
+  /**
+   * The input's count when the caller made it already (off the main thread's critical path,
+   * or estimated while typing), so the builder does not count a huge paste again.
+   */
+  inputCount?: TokenCount
   /** The thread's active-task state, kept by the service with `ActiveTaskTracker`. */
   taskState?: ActiveTaskState
   /** Degradations upstream of the build (memory search timed out, summary unreadable). */
   warnings?: readonly BuildWarning[]
+}
+
+/**
+ * How a text was counted: `exact` BPE, BPE with long runs without breaks cut into chunks
+ * (`chunked`, within about 0.3 % of exact), or the character-class `estimate`.
+ */
+export type CountMethod = 'exact' | 'chunked' | 'estimate'
+
+export interface TokenCount {
+  tokens: number
+  method: CountMethod
 }
 
 /** What the provider receives, in order. */
@@ -130,6 +146,8 @@ export interface TraceEntry {
   preview?: string
   /** Why, when the decision alone does not say it ("truncated", "tool-call group of 41"). */
   note?: string
+  /** The input's entry: how its tokens were counted. */
+  counting?: CountMethod
 }
 
 /**
@@ -179,6 +197,8 @@ export type WarningCode =
   | 'unknown_model'
   | 'engine_fallback'
   | 'upstream'
+  | 'input_estimated'
+  | 'input_chunked'
 
 /** A code the renderer can translate, and an English sentence for logs and the CLI. */
 export interface BuildWarning {

@@ -79,8 +79,20 @@ interface Reading {
   refinement: boolean
 }
 
-function read(text: string): Reading {
-  const parts = sentences(text)
+/**
+ * A paste's goal is stated around it, at its start or its end ("why does this fail?" after a
+ * log), so a long message is read at both ends only: scanning 2 M characters for cues would
+ * hold the main thread on every keystroke of a preview.
+ */
+const READ_CHARS = 8_000
+
+function ends(text: string): string {
+  if (text.length <= 2 * READ_CHARS) return text
+  return `${text.slice(0, READ_CHARS)}\n${text.slice(-READ_CHARS)}`
+}
+
+function read(message: string): Reading {
+  const parts = sentences(ends(message))
   const start = parts.findIndex((s) => matchesAny(REQUEST_CUES, s))
   const request = start === -1 ? null : parts.slice(start).join(' ')
   return {

@@ -61,7 +61,9 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
     kind: 'input',
     section: 'input',
     tokens: build.inputTokens,
-    decision: 'included'
+    decision: 'included',
+    counting: build.inputCounting,
+    ...(build.inputNote === undefined ? {} : { note: build.inputNote })
   })
   if (build.pinning.demand > 0) trace.push(singletonEntry('pinning', build.pinning))
 

@@ -20,12 +20,15 @@ import {
 } from './retrievedMemories'
 import { isEmptyReply, withoutEmptyReplies } from './emptyReplies'
 import { pinnedGroups, SlidingWindow, type PinnedGroup } from './slidingWindow'
+import { inputCountingReport } from './inputCounting'
+import { runSteps } from './steps'
 import { tokenCounterFor } from './tokenCounter'
 import { summaryCoveredEnd } from './toolCallGroups'
 import type {
   BuildRequest,
   BuildWarning,
   BuiltContext,
+  CountMethod,
   ThreadSummary,
   TraceEntry,
   WarningCode
@@ -62,6 +65,9 @@ export class ContextBuild {
   readonly summary: PlacedText
   readonly pinning: PlacedText
   readonly inputTokens: number
+  /** How the input was counted, when not exactly: its trace entry's note. */
+  readonly inputNote: string | undefined
+  readonly inputCounting: CountMethod
   private readonly sentPinned: PinnedGroup[]
   private readonly pinnedTokens: number
 
@@ -98,7 +104,12 @@ export class ContextBuild {
     this.system = measured(request.systemPrompt || null, meter)
     this.summary = measured(summaryText, meter)
     this.pinning = measured(pinningText, meter)
-    this.inputTokens = meter.message(request.input) + REPLY_PRIMING_TOKENS
+    const inputCount = request.inputCount ?? runSteps(meter.counter.countSteps(request.input))
+    this.inputTokens = meter.stored(inputCount.tokens) + REPLY_PRIMING_TOKENS
+    const counting = inputCountingReport(inputCount, meter.counter.exact)
+    if (counting.warning) this.warnings.push(counting.warning)
+    this.inputNote = counting.note
+    this.inputCounting = inputCount.method
     const { sendable: messages, entries: emptyReplies } = withoutEmptyReplies(
       request.messages,
       meter

@@ -11,6 +11,9 @@
  * table rules, whitespace art) can be overestimated up to 2x; the per-model correction
  * factor absorbs the systematic part once provider usage is known.
  */
+import type { TokenCount } from '@shared/context'
+import { runSteps, type Steps } from './steps'
+import type { TokenIndex } from './tokenIndex'
 
 /** Han ideographs, kana, hangul: o200k spends about 0.86 tokens on each. */
 const CJK_WEIGHT = 0.86
@@ -53,25 +56,71 @@ function weightAt(text: string, index: number, afterSpace: boolean): number {
   return OTHER_WEIGHT
 }
 
-export function estimateTokens(text: string): number {
+/** Characters weighed between two pauses: about a millisecond of work. */
+const STEP_CHARS = 1 << 16
+
+export function* estimateSteps(text: string): Steps<TokenCount> {
   let total = 0
   let afterSpace = false
   for (let i = 0; i < text.length; i++) {
     total += weightAt(text, i, afterSpace)
     afterSpace = isAsciiSpace(text.charCodeAt(i))
+    if ((i + 1) % STEP_CHARS === 0) yield
   }
-  return Math.ceil(total)
+  return { tokens: Math.ceil(total), method: 'estimate' }
+}
+
+export function estimateTokens(text: string): number {
+  return runSteps(estimateSteps(text)).tokens
 }
 
 /** The longest prefix whose estimate stays within `maxTokens`, never splitting a surrogate pair. */
-export function truncateByEstimate(text: string, maxTokens: number): string {
+export function* estimateTruncateSteps(
+  text: string,
+  maxTokens: number
+): Steps<{ text: string; tokens: number }> {
   let total = 0
   let afterSpace = false
   for (let i = 0; i < text.length; i++) {
-    total += weightAt(text, i, afterSpace)
+    const next = total + weightAt(text, i, afterSpace)
     // Only a positive weight can cross the limit, so `i` is never the low half of a pair.
-    if (Math.ceil(total) > maxTokens) return text.slice(0, i)
+    if (Math.ceil(next) > maxTokens) return { text: text.slice(0, i), tokens: Math.ceil(total) }
+    total = next
     afterSpace = isAsciiSpace(text.charCodeAt(i))
+    if ((i + 1) % STEP_CHARS === 0) yield
   }
-  return text
+  return { text, tokens: Math.ceil(total) }
+}
+
+export function truncateByEstimate(text: string, maxTokens: number): string {
+  return runSteps(estimateTruncateSteps(text, maxTokens)).text
+}
+
+/** The estimate slice by slice, in blocks of STEP_CHARS (tokenIndex.ts). */
+export function* estimateIndexSteps(text: string): Steps<TokenIndex> {
+  const ends: number[] = []
+  const totals: number[] = []
+  let total = 0
+  for (let start = 0; start < text.length; start += STEP_CHARS) {
+    const end = Math.min(text.length, start + STEP_CHARS)
+    total += estimateTokens(text.slice(start, end))
+    ends.push(end)
+    totals.push(total)
+    yield
+  }
+  return { encoding: 'estimate', text, ends, totals, firstChunked: -1 }
+}
+
+/** The longest suffix whose estimate stays within `maxTokens` (binary search on its start). */
+export function lastByEstimate(text: string, maxTokens: number): string {
+  let low = 0
+  let high = text.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if (estimateTokens(text.slice(mid)) <= maxTokens) high = mid
+    else low = mid + 1
+  }
+  const code = text.charCodeAt(low)
+  // Never start on the low half of a surrogate pair.
+  return text.slice(code >= 0xdc00 && code <= 0xdfff ? low + 1 : low)
 }

@@ -7,7 +7,9 @@
  * stays whole, and the build says what happened so the chat and the inspector can tell the user.
  */
 import { SAFETY_SHARE, type BuiltContext, type TraceEntry } from '@shared/context'
-import type { TokenCounter } from './tokenCounter'
+import { runSteps } from './steps'
+import type { TokenCounter, Truncated } from './tokenCounter'
+import { indexedTokens, type TokenIndex } from './tokenIndex'
 /** Below this, a trimmed message would say nothing; the request is left for the provider to judge. */
 export const MIN_INPUT_TOKENS = 200
 
@@ -38,33 +40,33 @@ export const trimMarker = (omittedTokens: number): string =>
   `\n\n[… about ${omittedTokens} tokens of this message were left out here to fit the model's context window; the full text is stored …]\n\n`
 
 /**
- * The head and the tail of `text` (half of `maxTokens` each, the marker included), the middle
- * replaced by a marker that says how much is missing. Questions tend to sit at the start of a
- * paste and errors at its end, so both ends are kept.
+ * The head and the tail of the indexed text (half of `maxTokens` each, the marker included),
+ * the middle replaced by a marker that says how much is missing, and what that costs.
+ * Questions tend to sit at the start of a paste and errors at its end, so both ends are kept.
+ * With the index (tokenIndex.ts) this costs two slices' BPE, however long the paste.
  */
-export function trimMiddle(text: string, maxTokens: number, counter: TokenCounter): string {
-  const total = counter.count(text)
-  if (total <= maxTokens) return text
-  const marker = trimMarker(total - maxTokens)
-  const half = Math.max(0, Math.floor((maxTokens - counter.count(marker)) / 2))
-  const head = counter.truncate(text, half)
-  const tail = lastTokens(text.slice(head.length), half, counter)
-  const omitted = total - counter.count(head) - counter.count(tail)
-  return `${head}${trimMarker(omitted)}${tail}`
+export function trimMiddleIndexed(
+  index: TokenIndex,
+  maxTokens: number,
+  counter: TokenCounter
+): Truncated {
+  const total = indexedTokens(index)
+  if (total <= maxTokens) return { text: index.text, tokens: total }
+  const half = Math.max(
+    0,
+    Math.floor((maxTokens - counter.count(trimMarker(total - maxTokens))) / 2)
+  )
+  const head = counter.headOf(index, half)
+  const tail = counter.tailOf(index, half)
+  const marker = trimMarker(total - head.tokens - tail.tokens)
+  return {
+    text: `${head.text}${marker}${tail.text}`,
+    tokens: head.tokens + counter.count(marker) + tail.tokens
+  }
 }
 
-/** The longest suffix of `text` that fits `maxTokens`, found from the text's own chars/token. */
-function lastTokens(text: string, maxTokens: number, counter: TokenCounter): string {
-  if (maxTokens <= 0 || text.length === 0) return ''
-  const perToken = text.length / Math.max(1, counter.count(text))
-  let chars = Math.min(text.length, Math.floor(maxTokens * perToken))
-  let tail = text.slice(text.length - chars)
-  // The ratio is an average: step back until the slice fits (rarely more than twice).
-  while (chars > 0 && counter.count(tail) > maxTokens) {
-    chars = Math.floor(chars * 0.9)
-    tail = text.slice(text.length - chars)
-  }
-  return tail
+export function trimMiddle(text: string, maxTokens: number, counter: TokenCounter): string {
+  return trimMiddleIndexed(runSteps(counter.indexSteps(text, null)), maxTokens, counter).text
 }
 
 export interface SafetyNetReport {
@@ -98,7 +100,12 @@ export function recordSafetyNet(context: BuiltContext, report: SafetyNetReport):
       entry.id === 'input'
         ? {
             ...entry,
-            note: `middle left out to fit the window: ${sent} of ${report.trimmedFrom} tokens sent`
+            note: [
+              entry.note,
+              `middle left out to fit the window: ${sent} of ${report.trimmedFrom} tokens sent`
+            ]
+              .filter(Boolean)
+              .join('; ')
           }
         : entry
     )

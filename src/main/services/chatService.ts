@@ -17,6 +17,7 @@ import { streamChat, type StreamTimeouts } from './providers/modelClient'
 import type { ProviderService } from './providers/providerService'
 import { ProviderError, type ProviderRecord } from './providers/types'
 import { costOf, sumUsage } from './providers/usage'
+import { runSliced } from './slicedWork'
 
 /** The context-length retry rebuilds with this share of the failed build's budget. */
 export const RETRY_BUDGET_SHARE = 0.8
@@ -104,7 +105,10 @@ export class ChatService {
   async send(threadId: string, content: string): Promise<SendOutcome> {
     this.threads.get(threadId)
     this.requireIdle(threadId)
-    const message = this.appendUser(threadId, content)
+    const tokenCount = await this.countUserText(content)
+    // Another turn may have started while a long paste was being counted.
+    this.requireIdle(threadId)
+    const message = this.appendUser(threadId, content, tokenCount)
     return this.answer(threadId, message)
   }
 
@@ -119,12 +123,14 @@ export class ChatService {
       throw new AppError('invalid_input', 'Only your own messages can be edited and resent.')
     }
     this.requireIdle(original.threadId)
+    const tokenCount = await this.countUserText(content)
+    this.requireIdle(original.threadId)
     for (const later of this.cache.get(original.threadId)) {
       if (later.seq < original.seq || later.excluded) continue
       const updated = this.messages.setFlags(later.id, { excluded: true })
       if (updated) this.cache.updated(updated)
     }
-    const message = this.appendUser(original.threadId, content)
+    const message = this.appendUser(original.threadId, content, tokenCount)
     return this.answer(original.threadId, message)
   }
 
@@ -211,12 +217,21 @@ export class ChatService {
     }
   }
 
-  private appendUser(threadId: string, content: string): Message {
+  /**
+   * The count cached with a user message. Counted in slices that yield (a 2 M-character paste
+   * takes seconds of BPE), before the write: nothing here can fail, and the write stays one
+   * synchronous step with the checks just before it.
+   */
+  private async countUserText(content: string): Promise<number> {
+    return (await runSliced(this.deps.tokens.countSteps(content))).tokens
+  }
+
+  private appendUser(threadId: string, content: string, tokenCount: number): Message {
     const message = this.messages.append({
       threadId,
       role: 'user',
       content,
-      tokenCount: countMessageTokens(this.deps.tokens, { content }),
+      tokenCount,
       createdAt: this.deps.now()
     })
     this.cache.appended(message)

@@ -6,19 +6,20 @@ import {
   type ContextConfigPatch,
   type ContextConfigView
 } from '@shared/contextConfig'
-import type { ActiveTaskState, ThreadSummary } from '@shared/context'
+import type { ActiveTaskState, ThreadSummary, TokenCount } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { AppError } from '@shared/result'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
 import type { EngineRegistry } from '../context/engine/engineRegistry'
-import { tokenCounterFor } from '../context/tokenCounter'
+import { estimateCounter, tokenCounterFor } from '../context/tokenCounter'
+import { countOf, type TokenIndex } from '../context/tokenIndex'
 import {
   inputAllowance,
   inputTokensOf,
   overSafetyLimit,
   recordSafetyNet,
   safetyLimit,
-  trimMiddle,
+  trimMiddleIndexed,
   type SafetyNetReport
 } from '../context/windowSafetyNet'
 import { recallMemories, type MemorySearch } from '../context/memorySearch'
@@ -28,6 +29,8 @@ import type { MessageRepository } from '../store/messageRepository'
 import type { SettingsRepository } from '../store/settingsRepository'
 import type { ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
+import { DraftCounts } from './draftCounts'
+import { runSliced } from './slicedWork'
 import type { ThreadMessageCache } from './threadMessageCache'
 
 /** Keys in the settings table and in a thread's settings JSON. */
@@ -39,6 +42,12 @@ const MAX_CORRECTION = 2
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value))
 const MEMORY_TIMEOUT_MS = 500
+/**
+ * Memory search reads the start of a long input: its full-text terms (the first 24) and the
+ * embedder's 512 tokens come from there anyway, and scanning 2 M characters for terms would
+ * hold the main thread.
+ */
+const RECALL_QUERY_CHARS = 8_000
 
 export interface ContextServiceDeps {
   threads: ThreadRepository
@@ -82,6 +91,8 @@ interface TurnData {
   taskState: ActiveTaskState | undefined
   /** Stored messages that must not come back as recalled items (the input itself, say). */
   notRecalled: number[]
+  /** The input's index when the caller has it (a preview's, see DraftCounts). */
+  inputIndex?: TokenIndex
 }
 
 /** Provider prompt tokens / our count is smoothed with this weight for the newest reply. */
@@ -92,6 +103,9 @@ const CALIBRATION_WEIGHT = 0.5
  * real sends go through the same `build`, so the inspector never shows an approximation.
  */
 export class ContextService {
+  /** Counts of long drafts, kept between keystrokes. */
+  readonly drafts = new DraftCounts()
+
   constructor(private readonly deps: ContextServiceDeps) {}
 
   getConfig(threadId?: string): ContextConfigView {
@@ -142,8 +156,16 @@ export class ContextService {
   ): Promise<BuiltContext> {
     const config = this.configFor(threadId, whatIf ?? {})
     const messages = this.deps.cache.get(threadId)
+    const inputIndex = await this.drafts.index(threadId, draft, tokenCounterFor(config.model))
     return this.build(
-      { threadId, messages, input: draft, taskState: this.taskState(threadId), notRecalled: [] },
+      {
+        threadId,
+        messages,
+        input: draft,
+        inputIndex,
+        taskState: this.taskState(threadId),
+        notRecalled: []
+      },
       config
     )
   }
@@ -240,7 +262,13 @@ export class ContextService {
    * capping the total budget, then by sending only the ends of an input too big on its own.
    */
   private async build(turn: TurnData, config: ContextConfig): Promise<BuiltContext> {
-    const first = await this.buildOnce(turn, config)
+    // The input is counted in slices that yield (a paste can take seconds), once per text,
+    // and trimmed from the same index; a preview's estimate is trimmed with the estimate.
+    const model = tokenCounterFor(config.model)
+    const index = turn.inputIndex ?? (await runSliced(model.indexSteps(turn.input, null)))
+    const counter = index.encoding === model.encoding ? model : estimateCounter
+    const inputCount = countOf(index)
+    const first = await this.buildOnce(turn, config, inputCount)
     if (!overSafetyLimit(first)) return first
     const report: SafetyNetReport = {
       neededTokens: first.tokenStats.total,
@@ -251,33 +279,37 @@ export class ContextService {
     let capped = config
     if (first.tokenStats.budget > safetyLimit(first)) {
       capped = { ...config, totalBudget: safetyLimit(first) }
-      context = await this.buildOnce(turn, capped)
+      context = await this.buildOnce(turn, capped, inputCount)
       report.shrunk = true
     }
-    const counter = tokenCounterFor(config.model)
-    let sent = turn.input
+    let sentCount = inputCount
     // Framing and the correction factor make the input's cost differ from its text's count;
     // scale by what the build measured, and aim a little lower on each further try.
     for (let attempt = 1; attempt <= 3 && overSafetyLimit(context); attempt++) {
       const allowance = inputAllowance(context)
       if (allowance === null) break
       const goal = Math.floor(
-        (counter.count(sent) * allowance * (1 - 0.02 * attempt)) / inputTokensOf(context)
+        (sentCount.tokens * allowance * (1 - 0.02 * attempt)) / inputTokensOf(context)
       )
-      sent = trimMiddle(turn.input, goal, counter)
-      context = await this.buildOnce({ ...turn, input: sent }, capped)
+      const sent = trimMiddleIndexed(index, goal, counter)
+      sentCount = { tokens: sent.tokens, method: inputCount.method }
+      context = await this.buildOnce({ ...turn, input: sent.text }, capped, sentCount)
       report.trimmedFrom = inputTokensOf(first)
     }
     return recordSafetyNet(context, report)
   }
 
-  private async buildOnce(turn: TurnData, config: ContextConfig): Promise<BuiltContext> {
+  private async buildOnce(
+    turn: TurnData,
+    config: ContextConfig,
+    inputCount: TokenCount
+  ): Promise<BuiltContext> {
     const { threadId, messages, input, taskState } = turn
     const summary = this.deps.summary?.(threadId) ?? null
     // As many candidates as the retrieved section could place at this budget, none that the
     // window sends anyway (recallRequest.ts).
     const request = recallRequest(config, messages, summary?.lastMessageSeq)
-    const recall = await recallMemories(this.deps.memory, input, {
+    const recall = await recallMemories(this.deps.memory, input.slice(0, RECALL_QUERY_CHARS), {
       limit: request.limit,
       excludeMessageIds: [...request.excludeMessageIds, ...turn.notRecalled],
       timeoutMs: MEMORY_TIMEOUT_MS,
@@ -291,6 +323,7 @@ export class ContextService {
         messages,
         pinned: this.deps.messages.listPinned(threadId),
         input,
+        inputCount,
         taskState,
         warnings: recall.warnings
       },

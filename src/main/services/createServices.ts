@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3'
 import type { AppInfo, Message } from '@shared/domain'
 import { EngineRegistry } from '../context/engine/engineRegistry'
 import type { MemorySearch } from '../context/memorySearch'
-import { o200kCounter } from '../context/tokenCounter'
+import { tokenCounterFor } from '../context/tokenCounter'
 import { BuildRepository } from '../store/buildRepository'
 import { EmbeddingQueueRepository } from '../store/embeddingQueueRepository'
 import { MemoryRepository } from '../store/memoryRepository'
@@ -216,7 +216,8 @@ export function createServices({
   })
   chat = new ChatService(messages, cache, threads, context, {
     now,
-    tokens: o200kCounter,
+    // Stored counts are o200k; memoized, so a GPT-4o build reuses a long paste's count.
+    tokens: tokenCounterFor('gpt-4o'),
     publish,
     log,
     providers,

@@ -128,7 +128,7 @@ describe('message tokens', () => {
     let calls = 0
     const spy: TokenCounter = {
       ...o200kCounter,
-      count: (text) => (calls++, o200kCounter.count(text))
+      countSteps: (text) => (calls++, o200kCounter.countSteps(text))
     }
     const memo = memoizedCounter(spy)
     expect(memo.count(ENGLISH)).toBe(o200k.countTokens(ENGLISH))

@@ -308,7 +308,11 @@ export const en = {
       engine_fallback:
         'The configured context engine does not exist; the default builder was used.',
       /** Main's English detail is in the tooltip; known causes get their own text (memory.warnings). */
-      upstream: 'Memory search did not run normally; hover for the details.'
+      upstream: 'Memory search did not run normally; hover for the details.',
+      input_estimated:
+        'This long draft is counted with an estimate while you type; it is counted exactly when you send it.',
+      input_chunked:
+        'Your message has long runs without a break (base64, a hash, text without spaces); they were counted in chunks, within about 0.5 % of the exact count.'
     },
     decisions: {
       included: 'included',

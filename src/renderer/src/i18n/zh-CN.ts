@@ -293,7 +293,10 @@ export const zhCN: Translation = {
       estimated_tokens: '此模型没有精确的分词器：token 数为估算值。',
       unknown_model: '未知模型：其上下文窗口为假定值。',
       engine_fallback: '所配置的上下文引擎不存在，已改用默认构建器。',
-      upstream: '记忆检索未正常完成，悬停查看详情。'
+      upstream: '记忆检索未正常完成，悬停查看详情。',
+      input_estimated: '这段长草稿在输入时按估算计数，发送时会精确计数。',
+      input_chunked:
+        '你的消息中有很长的无分隔字符串（base64、哈希、无空格文本），已分块计数，与精确计数相差约 0.5 % 以内。'
     },
     decisions: {
       included: '已包含',

@@ -1,0 +1,100 @@
+/**
+ * A 2 M-character paste through the real ChatService and ContextService on a real SQLite
+ * file: it is stored whole, its request fits the model's window, the trace says how it was
+ * counted, and the main thread keeps turning while it is counted.
+ */
+import { randomBytes } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { MAX_MESSAGE_CHARS } from '@shared/contract'
+import type { BuiltContext } from '@shared/context'
+import { SAFETY_SHARE } from '@shared/context'
+import { servicesIn } from '../support/services'
+import { useTempDir } from '../support/tempDir'
+
+const tempDir = useTempDir()
+const GPT_4O_WINDOW = 128_000
+
+const inputEntry = (context: BuiltContext) => context.trace.find((entry) => entry.id === 'input')
+
+/** Letters only, no digits or spaces: one pre-tokenizer piece, quadratic for plain BPE. */
+function lettersOnly(count: number): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
+  const bytes = randomBytes(count)
+  let text = ''
+  for (let i = 0; i < count; i++) text += alphabet[(bytes[i] as number) % alphabet.length]
+  return text
+}
+
+/** Counts how often the event loop got a turn while `work` ran, and the longest gap. */
+async function withTicks<T>(work: () => Promise<T>): Promise<{ value: T; ticks: number }> {
+  let ticks = 0
+  let running = true
+  const tick = () => {
+    ticks++
+    if (running) setImmediate(tick)
+  }
+  setImmediate(tick)
+  const value = await work()
+  running = false
+  return { value, ticks }
+}
+
+describe('a 2,000,000-character paste', () => {
+  it('is sent: stored whole, counted exactly, trimmed to fit, and the loop keeps turning', async () => {
+    const { services } = servicesIn(tempDir())
+    const thread = services.threads.create()
+    const paste = `Decode this:\n${randomBytes(1_500_000).toString('base64')}`.slice(
+      0,
+      MAX_MESSAGE_CHARS
+    )
+    expect(paste.length).toBe(2_000_000)
+
+    const { value: outcome, ticks } = await withTicks(() => services.chat.send(thread.id, paste))
+
+    const stored = services.chat.list(thread.id).at(-1)
+    expect(stored?.content).toBe(paste)
+    expect(stored?.tokenCount).toBeGreaterThan(1_000_000)
+    const context = outcome.build?.context as BuiltContext
+    expect(context.tokenStats.total).toBeLessThanOrEqual(GPT_4O_WINDOW * SAFETY_SHARE)
+    expect(inputEntry(context)?.counting).toBe('exact')
+    expect(inputEntry(context)?.note).toMatch(/middle left out/)
+    expect(context.metadata.warnings.map((w) => w.code)).toContain('input_trimmed')
+    // Counting took many slices; the old code counted in one synchronous call.
+    expect(ticks).toBeGreaterThan(10)
+  }, 300_000)
+
+  it('of letters without a break is counted in chunks, and the trace says so', async () => {
+    const { services } = servicesIn(tempDir())
+    const thread = services.threads.create()
+    const paste = lettersOnly(MAX_MESSAGE_CHARS)
+
+    const outcome = await services.chat.send(thread.id, paste)
+
+    expect(services.chat.list(thread.id).at(-1)?.content).toBe(paste)
+    const context = outcome.build?.context as BuiltContext
+    expect(context.tokenStats.total).toBeLessThanOrEqual(GPT_4O_WINDOW * SAFETY_SHARE)
+    expect(inputEntry(context)?.counting).toBe('chunked')
+    expect(inputEntry(context)?.note).toMatch(/counted in 256-character chunks/)
+    expect(context.metadata.warnings.map((w) => w.code)).toContain('input_chunked')
+  }, 300_000)
+
+  it('is previewed with the estimate at first, then exactly while typing at its end', async () => {
+    const { services } = servicesIn(tempDir())
+    const thread = services.threads.create()
+    let draft = `${randomBytes(300_000).toString('base64')} what is this?`
+
+    const first = await services.context.preview(thread.id, draft)
+    expect(inputEntry(first)?.counting).toBe('estimate')
+    expect(first.metadata.warnings.map((w) => w.code)).toContain('input_estimated')
+
+    await services.context.drafts.settled()
+    draft += ' Please decode it'
+    const typed = await services.context.preview(thread.id, draft)
+    expect(inputEntry(typed)?.counting).toBe('exact')
+    expect(typed.metadata.warnings.map((w) => w.code)).not.toContain('input_estimated')
+
+    // The exact preview's figure is the send's.
+    const sent = await services.chat.send(thread.id, draft)
+    expect(inputEntry(sent.build?.context as BuiltContext)?.tokens).toBe(inputEntry(typed)?.tokens)
+  }, 300_000)
+})
