@@ -3,7 +3,8 @@
  *
  *   npm run eval -- convert locomo <locomo10.json> --layout single-thread|thread-per-session --out <file>
  *   npm run eval -- convert longmemeval <longmemeval_oracle.json.gz> --out <file>
- *   npm run eval -- --dataset <file> [--budgets 2000,4000,8000] [--strategies builder,window]
+ *   npm run eval -- convert devset test/fixtures/devset --out <folder>
+ *   npm run eval -- --dataset <file or folder of files> [--budgets 2000,4000,8000] [--strategies builder,window]
  *                   [--limit N] [--speaker-prefix] [--recall-limit N] [--min-similarity X] [--config <json>]
  *                   [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose]
  *
@@ -12,7 +13,7 @@
  * Progress goes to stderr; the tables, then one JSON object as the last line, to stdout.
  * Exit codes: 0 done, 1 bad input or failure, 2 bad command line.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -28,15 +29,17 @@ import {
   type LocomoLayout
 } from './eval/locomo'
 import { convertLongMemEval } from './eval/longmemeval'
+import { convertDevset } from './eval/devset'
 import { formatFunnel } from './eval/diagnose'
 import { formatReport } from './eval/report'
-import { evaluate, type ProgressEvent } from './eval/runner'
+import { evaluate, mergeResults, type ProgressEvent } from './eval/runner'
 import { STRATEGIES, type Strategy } from './eval/strategies'
 
 const USAGE = `usage:
   npm run eval -- convert locomo <locomo10.json> --layout ${LOCOMO_LAYOUTS.join('|')} --out <file>
   npm run eval -- convert longmemeval <longmemeval_oracle.json.gz> --out <file>
-  npm run eval -- --dataset <file> [--budgets 2000,4000,8000] [--strategies ${STRATEGIES.join(',')}]
+  npm run eval -- convert devset test/fixtures/devset --out <folder>
+  npm run eval -- --dataset <file or folder of files> [--budgets 2000,4000,8000] [--strategies ${STRATEGIES.join(',')}]
                   [--limit N] [--speaker-prefix] [--recall-limit N] [--min-similarity X] [--config <json>]
                   [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose]`
 
@@ -145,7 +148,16 @@ function convert(positional: string[], flags: Map<string, string | true>): void 
   const out = stringFlag(flags, 'out')
   if (!input || !out) throw new CliError(`convert needs an input file and --out\n${USAGE}`, 2)
   if (!existsSync(input)) throw new CliError(`cannot read ${input}: no such file`, 1)
-  if (source === 'locomo') {
+  if (source === 'devset') {
+    // One file per person: a person's memories are not another's history.
+    for (const dataset of convertDevset(input)) {
+      const file = join(out, `${dataset.name.replace(/^devset\//, '')}.json`)
+      writeJson(file, dataset)
+      process.stderr.write(
+        `wrote ${file}: ${dataset.memories?.length ?? 0} memories, ${dataset.threads.length} dialogues, ${dataset.questions.length} questions\n`
+      )
+    }
+  } else if (source === 'locomo') {
     const layout = stringFlag(flags, 'layout') as LocomoLayout | undefined
     if (!layout || !LOCOMO_LAYOUTS.includes(layout)) {
       throw new CliError(`--layout must be one of ${LOCOMO_LAYOUTS.join(', ')}\n${USAGE}`, 2)
@@ -223,12 +235,21 @@ async function run(flags: Map<string, string | true>): Promise<void> {
     configPatch = parsed.data
   }
 
-  let dataset
-  try {
-    dataset = readDataset(path)
-  } catch (error) {
-    throw new CliError(`${path}: ${(error as Error).message}`, 1)
-  }
+  // A folder holds several datasets (the dev set: one per person), evaluated apart, reported together.
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path)
+        .filter((name) => name.endsWith('.json'))
+        .sort()
+        .map((name) => join(path, name))
+    : [path]
+  if (files.length === 0) throw new CliError(`${path} holds no .json dataset`, 1)
+  const datasets = files.map((file) => {
+    try {
+      return readDataset(file)
+    } catch (error) {
+      throw new CliError(`${file}: ${(error as Error).message}`, 1)
+    }
+  })
 
   // The real model, as the tests get it: fetched into .cache/models, never from the hub.
   const fetcher = (await import(
@@ -255,18 +276,24 @@ async function run(flags: Map<string, string | true>): Promise<void> {
   )
   const embedder = new CachedEmbedder(client, cache)
   try {
-    const result = await evaluate(dataset, {
-      budgets,
-      strategies,
-      limit: intFlag(flags, 'limit'),
-      speakerPrefix: flags.has('speaker-prefix'),
-      recallLimit: intFlag(flags, 'recall-limit'),
-      minSimilarity: floatFlag(flags, 'min-similarity'),
-      configPatch,
-      diagnose: flags.has('diagnose'),
-      embedder: { embedder, spec },
-      progress: progressPrinter()
-    })
+    const parts = []
+    for (const dataset of datasets) {
+      parts.push(
+        await evaluate(dataset, {
+          budgets,
+          strategies,
+          limit: intFlag(flags, 'limit'),
+          speakerPrefix: flags.has('speaker-prefix'),
+          recallLimit: intFlag(flags, 'recall-limit'),
+          minSimilarity: floatFlag(flags, 'min-similarity'),
+          configPatch,
+          diagnose: flags.has('diagnose'),
+          embedder: { embedder, spec },
+          progress: progressPrinter()
+        })
+      )
+    }
+    const result = mergeResults(parts)
     const summary = {
       dataset: result.dataset,
       questions: result.questions,

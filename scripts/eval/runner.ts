@@ -377,3 +377,41 @@ export async function evaluate(
     return out
   }
 }
+
+/**
+ * Several datasets evaluated apart (the dev set: one per person) as one result: the figures
+ * are recomputed over all their builds, so each question weighs the same wherever it came from.
+ */
+export function mergeResults(parts: readonly EvaluationResult[]): EvaluationResult {
+  const [first] = parts
+  if (!first) throw new Error('Nothing to merge.')
+  if (parts.length === 1) return first
+  const records = parts.flatMap((p) => p.records)
+  const sum = (pick: (p: EvaluationResult) => number) => parts.reduce((s, p) => s + pick(p), 0)
+  const timings = Object.fromEntries(
+    Object.keys(first.timings).map((key) => [
+      key,
+      sum((p) => p.timings[key as keyof EvaluationResult['timings']])
+    ])
+  ) as EvaluationResult['timings']
+  const embedded = parts.map((p) => p.embedding)
+  return {
+    dataset: `${first.dataset.replace(/\/[^/]*$/u, '')} (${parts.map((p) => p.dataset).join(', ')})`,
+    questions: sum((p) => p.questions),
+    results: aggregate(records),
+    records,
+    unknownEvidence: sum((p) => p.unknownEvidence),
+    unreachableEvidence: sum((p) => p.unreachableEvidence),
+    stores: sum((p) => p.stores),
+    timings,
+    embedding: embedded.every((e) => e !== null)
+      ? {
+          texts: sum((p) => p.embedding?.texts ?? 0),
+          embedded: sum((p) => p.embedding?.embedded ?? 0),
+          cacheHits: sum((p) => p.embedding?.cacheHits ?? 0),
+          cacheMisses: sum((p) => p.embedding?.cacheMisses ?? 0)
+        }
+      : null,
+    funnels: parts.flatMap((p) => p.funnels)
+  }
+}
