@@ -17,6 +17,7 @@ import type Database from 'better-sqlite3'
 import type { ContextConfigPatch } from '@shared/contextConfig'
 import { MEMORY_CATEGORIES, type MemoryCategory } from '@shared/domain'
 import { countMessageTokens } from '../../src/main/context/messageTokens'
+import { recallQuery } from '../../src/main/context/recallQuery'
 import { o200kCounter } from '../../src/main/context/tokenCounter'
 import { createServices, type Services } from '../../src/main/services/createServices'
 import { MemoryIndexer } from '../../src/main/services/memoryIndexer'
@@ -242,7 +243,19 @@ export async function evaluate(
       }
       for (const memory of group.memories) texts.add(normalizeMemoryText(memory.content))
     }
-    for (const q of questions) texts.add(q.question.trim())
+    for (const q of questions) {
+      texts.add(q.question.trim())
+      // The conversation query the build will form (recallQuery.ts), so searches hit the cache.
+      const thread = dataset.threads.find((t) => t.id === q.thread_id)
+      const visible = (thread?.messages ?? []).filter(
+        (m) => !q.asked_at || !m.created_at || Date.parse(m.created_at) <= Date.parse(q.asked_at)
+      )
+      const context = recallQuery(
+        q.question,
+        visible.map((m) => ({ ...m, content: messageText(m, speakerPrefix), excluded: false }))
+      ).context
+      if (context) texts.add(context)
+    }
     const warm = await cached.warm(texts, (done, total) => progress({ kind: 'warm', done, total }))
     timings.warmMs = warm.ms
     embedding = { texts: texts.size, embedded: warm.embedded, cacheHits: 0, cacheMisses: 0 }

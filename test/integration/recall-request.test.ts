@@ -47,8 +47,10 @@ describe('the recall request of a build', () => {
 
     const small = await services.context.preview(thread.id, 'Which hotel?', { totalBudget: 2000 })
     const asked = search.asked.at(-1)!
-    // Everything but the window's 1,100-token share, 30 tokens per candidate.
-    expect(asked.limit).toBe(30)
+    // Everything but the window's 1,100-token share at 60 tokens per hit is under the minimum.
+    expect(asked.limit).toBe(20)
+    // The query is the input; the conversation it follows goes along as the second query.
+    expect(asked.context).toBe(`${sentence(39)}\n${sentence(40)}\nWhich hotel?`)
     const excluded = new Set((asked.excludeMessageIds ?? []).map(Number))
     expect(excluded.size).toBeGreaterThan(0)
     // Every excluded message is one the window really sent.
@@ -64,7 +66,7 @@ describe('the recall request of a build', () => {
 
     await services.context.preview(thread.id, 'Which hotel?', { totalBudget: 16_000 })
     const large = search.asked.at(-1)!
-    expect(large.limit).toBe(100)
+    expect(large.limit).toBe(200)
     // The whole thread fits in the recent share: recall is asked for nothing from it.
     expect(large.excludeMessageIds).toHaveLength(stored.length)
   })
