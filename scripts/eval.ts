@@ -4,7 +4,9 @@
  *   npm run eval -- convert locomo <locomo10.json> --layout single-thread|thread-per-session --out <file>
  *   npm run eval -- convert longmemeval <longmemeval_oracle.json.gz> --out <file>
  *   npm run eval -- convert devset test/fixtures/devset --out <folder>
- *   npm run eval -- --dataset <file or folder of files> [--budgets 2000,4000,8000] [--strategies builder,window]
+ *   npm run eval -- chart --out docs/recall-vs-budget.svg "<label>=<summary.json>"...
+ *   npm run eval -- chart --out docs/recall-vs-budget.svg "<label>=<summary.json>"...
+  npm run eval -- --dataset <file or folder of files> [--budgets 2000,4000,8000] [--strategies builder,window]
  *                   [--limit N] [--speaker-prefix] [--recall-limit N] [--min-similarity X] [--config <json>]
  *                   [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose]
  *
@@ -30,6 +32,7 @@ import {
 } from './eval/locomo'
 import { convertLongMemEval } from './eval/longmemeval'
 import { convertDevset } from './eval/devset'
+import { recallChart, seriesFrom } from './eval/chart'
 import { formatFunnel } from './eval/diagnose'
 import { formatReport } from './eval/report'
 import { evaluate, mergeResults, type ProgressEvent } from './eval/runner'
@@ -327,9 +330,28 @@ async function run(flags: Map<string, string | true>): Promise<void> {
   }
 }
 
+/** Recall against budget from `--json-out` summaries: "label=file" per series. */
+function chart(positional: string[], flags: Map<string, string | true>): void {
+  const out = stringFlag(flags, 'out')
+  const specs = positional.slice(1)
+  if (!out || specs.length === 0) throw new CliError(`chart needs --out and series\n${USAGE}`, 2)
+  const series = specs.map((spec) => {
+    const at = spec.lastIndexOf('=')
+    if (at <= 0) throw new CliError(`"${spec}" is not label=summary.json`, 2)
+    const file = spec.slice(at + 1)
+    if (!existsSync(file)) throw new CliError(`cannot read ${file}: no such file`, 1)
+    return seriesFrom(spec.slice(0, at), readJsonFile(file))
+  })
+  const title = stringFlag(flags, 'title') ?? 'Evidence recall of the builder by token budget'
+  mkdirSync(dirname(resolve(out)), { recursive: true })
+  writeFileSync(out, recallChart(series, title))
+  process.stderr.write(`wrote ${out}: ${series.length} series\n`)
+}
+
 async function main(): Promise<void> {
   const { positional, flags } = parseArgs(process.argv.slice(2))
   if (positional[0] === 'convert') convert(positional, flags)
+  else if (positional[0] === 'chart') chart(positional, flags)
   else if (positional.length === 0) await run(flags)
   else throw new CliError(`unknown command "${positional[0]}"\n${USAGE}`, 2)
 }
