@@ -3,8 +3,8 @@
  * same run, printed as tables and written as JSON (default .cache/bench/latest.json):
  *
  * - ContextBuilder latency on 1k/10k/100k-message threads vs recounting every message per build;
- * - embedding latency per query and throughput per batch on the real model in the app's worker
- *   vs one text per call;
+ * - embedding, for multilingual-e5-small and bge-small-zh-v1.5 side by side in the app's worker:
+ *   query latency, indexing throughput on 200-500-token messages, worker process RSS;
  * - message KNN at 10k and 100k vectors: the app's two-stage search (binary codes, exact
  *   re-scoring) vs sqlite-vec's exact brute force, with recall@10;
  * - token counting throughput, English and Chinese: exact o200k and the CJK-aware estimate vs
@@ -13,13 +13,19 @@
  * Options: `--quick` (fewer runs, smaller texts; a few minutes on 2 cores), `--json <path>`,
  * `--skip-embedding` (no model needed).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { DEFAULT_CONTEXT_CONFIG } from '@shared/contextConfig'
+import { EMBEDDING_MODEL_IDS } from '@shared/embeddingModelIds'
 import { BUILDER_SIZES, builderFigures, builderRuns } from './bench/builderLatency'
-import { embeddingFigures, embeddingThreadCounts } from './bench/embedding'
+import {
+  embeddingChild,
+  embeddingFigures,
+  embeddingThreadCounts,
+  modelsRootOf
+} from './bench/embedding'
+import { preparedModel } from './preparedModels'
 import { tokenizerAccuracy, tokenizerFigures } from './bench/tokenizerThroughput'
 import { vectorSearchFigures } from './bench/vectorSearch'
 
@@ -61,21 +67,33 @@ function table(headers: string[], rows: (string | number)[][]): string {
 const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`
 const perSecond = (n: number) => n.toLocaleString('en-US')
 
-async function modelAndWorker(): Promise<{ modelFolder: string; workerPath: string }> {
-  // The real model, as the tests and the eval get it: fetched into .cache/models.
-  const fetcher = (await import(
-    pathToFileURL(join(ROOT, 'scripts/fetch-embedding-model.mjs')).href
-  )) as { fetchEmbeddingModel: () => Promise<string> }
-  const modelFolder = await fetcher.fetchEmbeddingModel()
+/** The real models, as the tests and the eval get them: prepared into .cache/models. */
+async function modelsAndWorker(): Promise<{ modelsRoot: string; workerPath: string }> {
+  let modelsRoot = ''
+  for (const id of EMBEDDING_MODEL_IDS) modelsRoot = modelsRootOf(await preparedModel(ROOT, id))
   const workerPath = [
     join(dirname(process.argv[1] ?? ''), 'bench/embeddingWorker.cjs'),
     join(ROOT, 'out/cli/bench/embeddingWorker.cjs')
   ].find((candidate) => existsSync(candidate))
   if (!workerPath) throw new Error('the worker bundle is missing: run `npm run bench`')
-  return { modelFolder, workerPath }
+  return { modelsRoot, workerPath }
 }
 
+/** Phrases for realistic messages: the fidelity fixture's zh/en/mixed sentences. */
+const phrases = (): string[] =>
+  (
+    JSON.parse(readFileSync(join(ROOT, 'test/fixtures/e5-fidelity.json'), 'utf8')) as {
+      sentences: string[]
+    }
+  ).sentences
+
 async function main(): Promise<void> {
+  const childIndex = process.argv.indexOf('--embedding-child')
+  if (childIndex !== -1) {
+    const { modelsRoot, workerPath } = await modelsAndWorker()
+    await embeddingChild(process.argv[childIndex + 1] ?? '{}', workerPath, modelsRoot, phrases())
+    return
+  }
   const options = parseArgs(process.argv.slice(2))
   const started = performance.now()
 
@@ -86,10 +104,12 @@ async function main(): Promise<void> {
 
   let embedding: Awaited<ReturnType<typeof embeddingFigures>>[] = []
   if (!options.skipEmbedding) {
-    const { modelFolder, workerPath } = await modelAndWorker()
-    for (const threads of embeddingThreadCounts(options.quick)) {
-      progress(`embedding, ${threads} ONNX thread(s)`)
-      embedding.push(await embeddingFigures(workerPath, modelFolder, threads, options.quick))
+    await modelsAndWorker()
+    for (const model of EMBEDDING_MODEL_IDS) {
+      for (const threads of embeddingThreadCounts(options.quick)) {
+        progress(`embedding, ${model}, ${threads} ONNX thread(s)`)
+        embedding.push(await embeddingFigures(process.argv[1] ?? '', model, threads, options.quick))
+      }
     }
   } else {
     embedding = []
@@ -138,28 +158,37 @@ async function main(): Promise<void> {
   )
 
   if (embedding.length > 0) {
+    const indexed = embedding[0]?.indexing
     console.log(
-      `\nEmbedding (bge-small-zh-v1.5 int8, ${embedding[0]?.dimension}-d, app's worker; baseline: one text per call)`
+      `\nEmbedding (int8, app's worker and batching; query: one short text per call; indexing: ${indexed?.texts} messages of 200-500 o200k tokens, ${indexed?.tokens} in all; RSS of a fresh process per model)`
     )
     console.log(
       table(
         [
-          'ONNX threads',
+          'model',
+          'dim',
+          'threads',
           'load',
           'query p50',
           'query p95',
-          'one per call',
-          'batch 8',
-          'batch 16',
-          'batch 32'
+          'index texts/s',
+          'index tokens/s',
+          'RSS bare',
+          'RSS loaded',
+          'RSS after index'
         ],
         embedding.map((e) => [
+          e.model.replace(/^.*\//, ''),
+          e.dimension,
           e.threads,
           ms(e.loadMs),
           ms(e.query.p50),
           ms(e.query.p95),
-          `${perSecond(e.unbatchedTextsPerSecond)} txt/s`,
-          ...e.batches.map((b) => `${perSecond(b.textsPerSecond)} txt/s`)
+          e.indexing.textsPerSecond.toFixed(1),
+          perSecond(Math.round(e.indexing.tokensPerSecond)),
+          `${e.rss.bareMb} MB`,
+          `${e.rss.loadedMb} MB`,
+          `${e.rss.peakMb} MB`
         ])
       )
     )

@@ -8,7 +8,7 @@
  *   npm run eval -- chart --out docs/recall-vs-budget.svg "<label>=<summary.json>"...
   npm run eval -- --dataset <file or folder of files> [--budgets 2000,4000,8000] [--strategies builder,window]
  *                   [--limit N] [--speaker-prefix] [--recall-limit N] [--min-similarity X] [--config <json>]
- *                   [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose]
+ *                   [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose] [--model e5|bge]
  *
  * `--recall-limit`, `--min-similarity` and `--config` exist to measure proposed changes; the
  * app's defaults are what runs without them.
@@ -18,10 +18,10 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { ContextConfigPatchSchema, type ContextConfigPatch } from '@shared/contextConfig'
 import { EmbeddingClient } from '../src/main/workers/embeddingClient'
 import { DEFAULT_MODEL_ID, modelSpec } from '../src/main/workers/embeddingModels'
+import { MODEL_NAMES, modelByName, preparedModel } from './preparedModels'
 import { CachedEmbedder, EmbeddingCache, weightsHash } from './eval/embeddingCache'
 import { readDataset, readJsonFile } from './eval/format'
 import {
@@ -44,7 +44,7 @@ const USAGE = `usage:
   npm run eval -- convert devset test/fixtures/devset --out <folder>
   npm run eval -- --dataset <file or folder of files> [--budgets 2000,4000,8000] [--strategies ${STRATEGIES.join(',')}]
                   [--limit N] [--speaker-prefix] [--recall-limit N] [--min-similarity X] [--config <json>]
-                  [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose]`
+                  [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose] [--model e5|bge]`
 
 class CliError extends Error {
   constructor(
@@ -254,21 +254,22 @@ async function run(flags: Map<string, string | true>): Promise<void> {
     }
   })
 
-  // The real model, as the tests get it: fetched into .cache/models, never from the hub.
-  const fetcher = (await import(
-    pathToFileURL(join(ROOT, 'scripts/fetch-embedding-model.mjs')).href
-  )) as { fetchEmbeddingModel: () => Promise<string> }
-  const modelFolder = await fetcher.fetchEmbeddingModel()
+  // The real model, as the tests get it: prepared into .cache/models, never from the hub.
+  const modelName = stringFlag(flags, 'model')
+  const modelId = modelName ? modelByName(modelName) : DEFAULT_MODEL_ID
+  if (!modelId)
+    throw new CliError(`--model must be one of ${Object.keys(MODEL_NAMES).join(', ')}`, 2)
+  const modelFolder = await preparedModel(ROOT, modelId)
   const workerPath = [
     join(dirname(process.argv[1] ?? ''), 'eval/embeddingWorker.cjs'),
     join(ROOT, 'out/cli/eval/embeddingWorker.cjs')
   ].find((candidate) => existsSync(candidate))
   if (!workerPath) throw new CliError('the worker bundle is missing: run `npm run eval`', 1)
-  const spec = modelSpec(DEFAULT_MODEL_ID)
+  const spec = modelSpec(modelId)
   const client = new EmbeddingClient({
     workerPath,
     spec,
-    source: { kind: 'folder', root: join(modelFolder, '../..'), name: DEFAULT_MODEL_ID },
+    source: { kind: 'folder', root: join(modelFolder, '../..'), name: modelId },
     threads: intFlag(flags, 'threads') ?? cpus().length,
     maxBatch: 32
   })

@@ -83,13 +83,15 @@ const TOKENIZER_CONFIG = {
   unk_token: '[UNK]'
 }
 
-const REQUIRED = [
+/** The files transformers.js reads from a q8 model folder. */
+export const REQUIRED = [
   'config.json',
   'tokenizer.json',
   'tokenizer_config.json',
   'onnx/model_quantized.onnx'
 ]
-const MANIFEST = 'context-lens-model.json'
+/** Where these scripts record a folder's id and source (modelLocation.ts reads the id). */
+export const MANIFEST = 'context-lens-model.json'
 
 const sha256 = (buffer) => createHash('sha256').update(buffer).digest('hex')
 const log = (message) => console.error(`[fetch-embedding-model] ${message}`)

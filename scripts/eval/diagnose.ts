@@ -54,7 +54,10 @@ export async function diagnoseQuestion(
 ): Promise<EvidenceFunnel[]> {
   const model = deps.indexer.active()
   if (!model || evidence.length === 0) return []
-  const [query] = await model.embedder.embed([question.trim()], { priority: 'query' })
+  const [query] = await model.embedder.embed([question.trim()], {
+    priority: 'query',
+    role: 'query'
+  })
   const stored = deps.vectors.vectors(model.space, 'message', deps.messageIds)
   const cosines = new Map<number, number>()
   for (const [id, vector] of stored) {

@@ -106,7 +106,9 @@ export class CachedEmbedder implements Embedder {
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
-    const out: (Float32Array | undefined)[] = texts.map((text) => this.cache.get(text))
+    // A query and a stored item of the same text differ for prefixed models (e5).
+    const key = (text: string) => (options.role === 'query' ? `query\u0000${text}` : text)
+    const out: (Float32Array | undefined)[] = texts.map((text) => this.cache.get(key(text)))
     const missing = [...new Set(texts.filter((_, i) => out[i] === undefined))]
     this.stats.hits += texts.length - texts.filter((_, i) => out[i] === undefined).length
     if (missing.length > 0) {
@@ -115,7 +117,7 @@ export class CachedEmbedder implements Embedder {
       const vectors = await this.inner.embed(missing, options)
       this.stats.embedMs += performance.now() - started
       const fresh = new Map(missing.map((text, i) => [text, vectors[i] as Float32Array]))
-      this.cache.put([...fresh])
+      this.cache.put([...fresh].map(([text, vector]) => [key(text), vector] as const))
       texts.forEach((text, i) => {
         out[i] ??= fresh.get(text)
       })

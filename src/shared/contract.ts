@@ -40,6 +40,7 @@ import {
   type UsageTotals
 } from './providers'
 import { MAX_FOCUS_CHARS, type SummaryCompressResult } from './summaryCompression'
+import { EMBEDDING_MODEL_IDS } from './embeddingModelIds'
 
 /** An endpoint's result type is carried as a phantom; only the input needs a runtime schema. */
 const endpoint =
@@ -287,7 +288,8 @@ export const contract = {
       z.strictObject({
         modelFolder: z.string().trim().min(1).max(4096).nullable().optional(),
         allowDownload: z.boolean().optional(),
-        autoExtract: z.boolean().optional()
+        autoExtract: z.boolean().optional(),
+        embeddingModel: z.enum(EMBEDDING_MODEL_IDS).optional()
       })
     )
   },

@@ -1,5 +1,6 @@
 /** Plain data shapes shared by main, preload and renderer. No behaviour lives here. */
 import type { MemoryWarning, StoredBuild } from './context'
+import type { EmbeddingModelId } from './embeddingModelIds'
 import type { ChatUsage, ModelRef, ProviderErrorInfo } from './providers'
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
@@ -317,6 +318,8 @@ export interface MemoryStatus {
 export interface MemorySettings {
   /** A models root holding `<model id>/config.json`...; null uses the defaults. */
   modelFolder: string | null
+  /** Which sentence-embedding model; switching re-embeds. */
+  embeddingModel: EmbeddingModelId
   /** Download the model once from the Hugging Face hub when no folder has it. */
   allowDownload: boolean
   /**

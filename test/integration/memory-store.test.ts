@@ -181,7 +181,12 @@ describe('the memory channels', () => {
     })
     expect(await registry.invoke('memory:getSettings', undefined)).toEqual({
       ok: true,
-      data: { modelFolder: null, allowDownload: true, autoExtract: true }
+      data: {
+        modelFolder: null,
+        embeddingModel: 'Xenova/multilingual-e5-small',
+        allowDownload: true,
+        autoExtract: true
+      }
     })
     expect(await registry.invoke('memory:updateSettings', { allowDownload: false })).toMatchObject({
       ok: true,
@@ -191,5 +196,12 @@ describe('the memory channels', () => {
       ok: false,
       error: { code: 'invalid_input' }
     })
+    // Only the models the app knows can be chosen; the stored choice is kept on a refusal.
+    expect(
+      await registry.invoke('memory:updateSettings', { embeddingModel: 'someone/else' })
+    ).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(
+      await registry.invoke('memory:updateSettings', { embeddingModel: 'Xenova/bge-small-zh-v1.5' })
+    ).toMatchObject({ ok: true, data: { embeddingModel: 'Xenova/bge-small-zh-v1.5' } })
   })
 })

@@ -342,6 +342,25 @@ describe('memory status', () => {
     expect(await screen.findByText('Saved. The model is reloading.')).toBeInTheDocument()
   })
 
+  it('lists both embedding models and switching one reloads the model', async () => {
+    const { user } = await openManager()
+    await user.click(screen.getByText('Model settings'))
+    const select = await screen.findByTestId('memory-embedding-model')
+    expect(select).toHaveValue('Xenova/multilingual-e5-small')
+    expect(screen.getByText(/about 118 MB/)).toBeInTheDocument()
+
+    await user.selectOptions(select, 'Xenova/bge-small-zh-v1.5')
+
+    await vi.waitFor(() =>
+      expect(callsTo('memory:updateSettings')).toEqual([
+        { embeddingModel: 'Xenova/bge-small-zh-v1.5' }
+      ])
+    )
+    expect(await screen.findByText('Saved. The model is reloading.')).toBeInTheDocument()
+    expect(select).toHaveValue('Xenova/bge-small-zh-v1.5')
+    expect(screen.getByText(/about 24 MB/)).toBeInTheDocument()
+  })
+
   it('switches automatic extraction off without reloading the model', async () => {
     const { user } = await openManager()
     await user.click(screen.getByText('Model settings'))

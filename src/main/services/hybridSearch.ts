@@ -419,7 +419,7 @@ export class HybridSearch {
     const keyOf = (text: string) => `${model.space.key}\u0000${text}`
     const missing = texts.filter((text) => !this.queryCache.has(keyOf(text)))
     if (missing.length > 0) {
-      const vectors = await model.embedder.embed(missing, { priority: 'query' })
+      const vectors = await model.embedder.embed(missing, { priority: 'query', role: 'query' })
       missing.forEach((text, i) => {
         const vector = vectors[i]
         if (!vector) throw new Error('the model returned no vector')

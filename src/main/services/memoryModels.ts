@@ -1,13 +1,16 @@
 import type { MemorySettings } from '@shared/domain'
+import { DEFAULT_EMBEDDING_MODEL_ID } from '@shared/embeddingModelIds'
 import type { SettingsRepository } from '../store/settingsRepository'
 import type { Embedder } from '../workers/embedder'
 import type { EmbeddingModelSpec } from '../workers/embeddingModels'
+import { chosenModelId } from '../workers/modelLocation'
 import type { MemoryIndexer } from './memoryIndexer'
 
 const KEY = 'memory'
 
 export const DEFAULT_MEMORY_SETTINGS: MemorySettings = {
   modelFolder: null,
+  embeddingModel: DEFAULT_EMBEDDING_MODEL_ID,
   allowDownload: true,
   autoExtract: true
 }
@@ -36,7 +39,12 @@ export class MemoryModelManager {
 
   settings(): MemorySettings {
     const stored = this.deps.settings.get(KEY)
-    return { ...DEFAULT_MEMORY_SETTINGS, ...(typeof stored === 'object' && stored ? stored : {}) }
+    const merged = {
+      ...DEFAULT_MEMORY_SETTINGS,
+      ...(typeof stored === 'object' && stored ? stored : {})
+    }
+    // A model id this version does not know (written by another version) reads as the default.
+    return { ...merged, embeddingModel: chosenModelId(merged) }
   }
 
   async updateSettings(patch: Partial<MemorySettings>): Promise<MemorySettings> {
@@ -46,6 +54,7 @@ export class MemoryModelManager {
     // Only where the model comes from needs a reload (switching extraction does not).
     if (
       next.modelFolder !== previous.modelFolder ||
+      next.embeddingModel !== previous.embeddingModel ||
       next.allowDownload !== previous.allowDownload
     ) {
       await this.reload()

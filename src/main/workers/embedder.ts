@@ -1,4 +1,5 @@
 /** The port services use to turn text into vectors; `EmbeddingClient` implements it. */
+import type { EmbedRole } from './embeddingModels'
 
 export type EmbedderState =
   /** Not started, or no model source configured. */
@@ -35,6 +36,11 @@ export interface EmbedOptions {
   priority?: EmbedPriority
   /** A label for cancellation, e.g. the thread the texts belong to. */
   tag?: string
+  /**
+   * `query` for a search question, `passage` (the default) for an item that is stored to be
+   * found; models such as e5 read a different prefix for each (see EmbeddingModelSpec).
+   */
+  role?: EmbedRole
 }
 
 export interface Embedder {

@@ -12,7 +12,7 @@ import {
   type Embedder,
   type EmbedderStatus
 } from './embedder'
-import type { EmbeddingModelSpec, ModelSource } from './embeddingModels'
+import type { EmbedRole, EmbeddingModelSpec, ModelSource } from './embeddingModels'
 import type { FromWorker, ToWorker, WorkerInit } from './embeddingProtocol'
 
 export interface EmbeddingClientOptions {
@@ -32,6 +32,7 @@ export interface EmbeddingClientOptions {
 interface Job {
   texts: string[]
   priority: 'query' | 'background'
+  role: EmbedRole
   tag: string | undefined
   resolve: (vectors: Float32Array[]) => void
   reject: (error: Error) => void
@@ -132,6 +133,7 @@ export class EmbeddingClient implements Embedder {
       const job: Job = {
         texts: [...texts],
         priority: options.priority ?? 'background',
+        role: options.role ?? 'passage',
         tag: options.tag,
         resolve,
         reject
@@ -207,7 +209,12 @@ export class EmbeddingClient implements Embedder {
     this.queuedTexts -= count
     const id = this.nextId++
     this.inFlight.set(id, { jobs })
-    const message: ToWorker = { type: 'embed', id, texts: jobs.flatMap((j) => j.texts) }
+    const message: ToWorker = {
+      type: 'embed',
+      id,
+      texts: jobs.flatMap((j) => j.texts),
+      roles: jobs.flatMap((j) => j.texts.map(() => j.role))
+    }
     this.worker.postMessage(message)
   }
 

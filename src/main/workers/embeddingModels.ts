@@ -2,6 +2,12 @@
  * What the app knows about each sentence-embedding model it can run, and where a model's files
  * come from. Pure data and path logic; the worker and the services both read it.
  */
+import {
+  BGE_MODEL_ID,
+  DEFAULT_EMBEDDING_MODEL_ID,
+  E5_MODEL_ID,
+  type EmbeddingModelId
+} from '@shared/embeddingModelIds'
 
 export type Pooling = 'mean' | 'cls'
 
@@ -24,14 +30,42 @@ export interface EmbeddingModelSpec {
   relatedCosine: number
   /** Characters embedded per text at most; the tokenizer also truncates at 512 tokens. */
   maxChars: number
+  /**
+   * What of a text longer than the model's 512-token window is embedded: `head` its start (the
+   * characters past `maxChars`, then the tokenizer, cut the rest); `head+tail` its first and
+   * last halves, measured better for e5 (docs/MEMORY.md, "Long messages").
+   */
+  longText: 'head' | 'head+tail'
   /** Per-language centering (workers/centering.ts), or none. Part of the space's identity. */
   centering: 'lang-v1' | null
+  /**
+   * Text put before a search query and before a stored item (message, memory) when they are
+   * embedded, for models trained that way (e5: `query: ` / `passage: `); null for none.
+   */
+  prefixes: { query: string; passage: string } | null
 }
 
-export const DEFAULT_MODEL_ID = 'Xenova/bge-small-zh-v1.5'
+/** Which side of a search a text is: the question, or an item stored to be found. */
+export type EmbedRole = 'query' | 'passage'
+
+export const DEFAULT_MODEL_ID: EmbeddingModelId = DEFAULT_EMBEDDING_MODEL_ID
 
 const KNOWN: Record<string, Omit<EmbeddingModelSpec, 'id'>> = {
-  [DEFAULT_MODEL_ID]: {
+  [E5_MODEL_ID]: {
+    pooling: 'mean',
+    // XLM-R's vocabulary keeps case, and e5 was trained on cased text.
+    lowercase: false,
+    dtype: 'q8',
+    // e5's cosines sit high: a question and the memory that answers it mostly score 0.83-0.90,
+    // unrelated pairs 0.70-0.80 (docs/MEMORY.md has the measurements).
+    relatedCosine: 0.8,
+    // Long enough that head+tail sees the real end of most messages.
+    maxChars: 8000,
+    longText: 'head+tail',
+    centering: null,
+    prefixes: { query: 'query: ', passage: 'passage: ' }
+  },
+  [BGE_MODEL_ID]: {
     pooling: 'mean',
     lowercase: true,
     dtype: 'q8',
@@ -39,7 +73,9 @@ const KNOWN: Record<string, Omit<EmbeddingModelSpec, 'id'>> = {
     // pairs 0.0-0.2 (docs/MEMORY.md has the measurements).
     relatedCosine: 0.2,
     maxChars: 2000,
-    centering: 'lang-v1'
+    longText: 'head',
+    centering: 'lang-v1',
+    prefixes: null
   }
 }
 
@@ -56,10 +92,17 @@ export function modelSpec(
     dtype: 'q8',
     relatedCosine: 0.6,
     maxChars: 2000,
+    longText: 'head',
     centering: null,
+    prefixes: null,
     ...known,
     ...overrides
   }
+}
+
+/** The text the model reads for `text` in `role`: the spec's prefix, if any, then the text. */
+export function withPrefix(spec: EmbeddingModelSpec, text: string, role: EmbedRole): string {
+  return spec.prefixes ? `${spec.prefixes[role]}${text}` : text
 }
 
 /** The threshold scale: `relatedCosine` maps to 0.6 and 1 to 1, linearly, clamped to [0, 1]. */
@@ -81,5 +124,11 @@ export type ModelSource =
 export function spaceKey(spec: EmbeddingModelSpec, dimension: number): string {
   // `codes`: message vectors are stored with binary codes (store/messageCodeIndex.ts); a space
   // written by an older layout is re-embedded rather than read wrongly.
-  return `${spec.id}|${spec.pooling}|${spec.lowercase ? 'lc' : 'raw'}|${spec.centering ?? 'raw'}|${dimension}|codes`
+  // Prefixes and a long-text policy other than `head` change every vector too (appended only
+  // when present, so the keys of spaces written before they existed stay the same).
+  const extras = [
+    spec.prefixes ? '|prefixed' : '',
+    spec.longText === 'head' ? '' : `|${spec.longText}`
+  ]
+  return `${spec.id}|${spec.pooling}|${spec.lowercase ? 'lc' : 'raw'}|${spec.centering ?? 'raw'}|${dimension}|codes${extras.join('')}`
 }

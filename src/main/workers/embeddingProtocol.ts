@@ -1,5 +1,5 @@
 /** Messages between the main process and the embedding worker (structured-clone data). */
-import type { EmbeddingModelSpec, ModelSource } from './embeddingModels'
+import type { EmbedRole, EmbeddingModelSpec, ModelSource } from './embeddingModels'
 
 export interface WorkerInit {
   spec: EmbeddingModelSpec
@@ -8,7 +8,9 @@ export interface WorkerInit {
   threads: number
 }
 
-export type ToWorker = { type: 'embed'; id: number; texts: string[] } | { type: 'close' }
+export type ToWorker =
+  /** `roles[i]` says whether `texts[i]` is a search query or a stored item (prefixes). */
+  { type: 'embed'; id: number; texts: string[]; roles: EmbedRole[] } | { type: 'close' }
 
 export type FromWorker =
   | { type: 'progress'; file: string; loaded: number; total: number }

@@ -1,12 +1,18 @@
 /**
- * Finds the embedding model on this machine. In order: the folder set in the memory settings,
- * a folder named by CONTEXT_LENS_MODELS_DIR (development), the copy shipped in the packaged
- * app's resources, the copy downloaded earlier into the user-data folder; failing all of
- * those, a one-time download from the Hugging Face hub into the user-data folder when allowed.
+ * Finds the chosen embedding model (settings `embeddingModel`) on this machine. In order: the
+ * folder set in the memory settings, a folder named by CONTEXT_LENS_MODELS_DIR (development),
+ * the copy shipped in the packaged app's resources, the copy downloaded earlier into the
+ * user-data folder; failing all of those, a one-time download from the Hugging Face hub into
+ * the user-data folder when allowed, else another known model found in those folders.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { MemorySettings } from '@shared/domain'
+import {
+  DEFAULT_EMBEDDING_MODEL_ID,
+  EMBEDDING_MODEL_IDS,
+  type EmbeddingModelId
+} from '@shared/embeddingModelIds'
 import {
   DEFAULT_MODEL_ID,
   modelSpec,
@@ -68,24 +74,43 @@ export interface ModelLocations {
   userModels: string
 }
 
+/** The settings' model if it is one the app knows, else the default. */
+export function chosenModelId(settings: { embeddingModel?: unknown }): EmbeddingModelId {
+  const wanted = settings.embeddingModel
+  return EMBEDDING_MODEL_IDS.find((id) => id === wanted) ?? DEFAULT_EMBEDDING_MODEL_ID
+}
+
 export function locateModel(
   where: ModelLocations
 ): { spec: EmbeddingModelSpec; source: ModelSource; origin: string } | null {
+  const wanted = chosenModelId(where.settings)
   const candidates: [string, string | undefined | null][] = [
     ['settings', where.settings.modelFolder],
     ['environment', where.envFolder],
     ['resources', where.resourcesFolder],
     ['user data', where.userModels]
   ]
-  for (const [origin, folder] of candidates) {
-    if (!folder) continue
-    const found = folderSource(folder)
-    if (found) return { ...found, origin }
+  const find = (modelId: string) => {
+    for (const [origin, folder] of candidates) {
+      if (!folder) continue
+      const found = folderSource(folder, modelId)
+      if (found) return { ...found, origin }
+    }
+    return null
   }
-  if (!where.settings.allowDownload) return null
-  return {
-    spec: modelSpec(DEFAULT_MODEL_ID),
-    source: { kind: 'hub', cacheDir: where.userModels },
-    origin: 'download'
+  const found = find(wanted)
+  if (found) return found
+  if (where.settings.allowDownload) {
+    return {
+      spec: modelSpec(wanted),
+      source: { kind: 'hub', cacheDir: where.userModels },
+      origin: 'download'
+    }
   }
+  // No download allowed: a model already on disk beats full-text-only recall.
+  for (const other of EMBEDDING_MODEL_IDS) {
+    const fallback = other === wanted ? null : find(other)
+    if (fallback) return fallback
+  }
+  return null
 }

@@ -3,6 +3,7 @@
  * UI: real state, the same result shapes as main, no model. fakeApi.ts wires it into the fake
  * backend (as `backend.memory`); `related` stands in for the embedding model's matches.
  */
+import { DEFAULT_EMBEDDING_MODEL_ID } from '@shared/embeddingModelIds'
 import type { Api } from '@shared/api'
 import type {
   Memory,
@@ -231,10 +232,17 @@ export function createFakeMemoryApi(
       })
     },
     status: async () => ok(status),
-    getSettings: async () => ok({ modelFolder: null, allowDownload: true, autoExtract: true }),
+    getSettings: async () =>
+      ok({
+        modelFolder: null,
+        embeddingModel: DEFAULT_EMBEDDING_MODEL_ID,
+        allowDownload: true,
+        autoExtract: true
+      }),
     updateSettings: async (patch) =>
       ok({
         modelFolder: patch.modelFolder ?? null,
+        embeddingModel: patch.embeddingModel ?? DEFAULT_EMBEDDING_MODEL_ID,
         allowDownload: patch.allowDownload ?? true,
         autoExtract: patch.autoExtract ?? true
       })

@@ -442,17 +442,24 @@ export const en = {
       title: 'Model settings',
       folderLabel: 'Model folder',
       folderHint:
-        'A folder holding the model, or a models folder with Xenova/bge-small-zh-v1.5 in it. Empty: the default places.',
+        'A folder holding a model, or a models folder with Xenova/multilingual-e5-small or Xenova/bge-small-zh-v1.5 in it. Empty: the default places.',
       folderPlaceholder: 'Default',
       save: 'Use this folder',
       reset: 'Use the default',
       allowDownload:
-        'Download the model once if no folder has it (about 24 MB from Hugging Face; nothing of yours is sent)',
+        'Download the model once if no folder has it (about {{mb}} MB from Hugging Face; nothing of yours is sent)',
       autoExtract:
         "After each reply, let the thread's model note lasting preferences and facts from your message (one short extra request to the same provider)",
       saved: 'Saved. The model is reloading.',
       savedOther: 'Saved.',
-      failed: 'Could not save the model settings: {{message}}'
+      failed: 'Could not save the model settings: {{message}}',
+      modelLabel: 'Embedding model',
+      modelHint:
+        'Switching re-embeds every message and memory in the background; recall uses full text until it is done.',
+      models: {
+        e5: 'multilingual-e5-small: Chinese, English and across them',
+        bge: 'bge-small-zh-v1.5: smaller, Chinese first'
+      }
     },
     extracted: {
       label: 'Remembered from this message',

@@ -422,17 +422,23 @@ export const zhCN: Translation = {
       title: '模型设置',
       folderLabel: '模型文件夹',
       folderHint:
-        '存放模型的文件夹，或包含 Xenova/bge-small-zh-v1.5 的模型根目录。留空则使用默认位置。',
+        '存放模型的文件夹，或包含 Xenova/multilingual-e5-small 或 Xenova/bge-small-zh-v1.5 的模型根目录。留空则使用默认位置。',
       folderPlaceholder: '默认',
       save: '使用此文件夹',
       reset: '恢复默认',
       allowDownload:
-        '若各文件夹中都没有模型，则下载一次（约 24 MB，来自 Hugging Face；不会发送你的任何数据）',
+        '若各文件夹中都没有模型，则下载一次（约 {{mb}} MB，来自 Hugging Face；不会发送你的任何数据）',
       autoExtract:
         '每次回复后，由该对话的模型从你的消息中记下长期偏好和事实（向同一服务商多发一次简短请求）',
       saved: '已保存，模型正在重新加载。',
       savedOther: '已保存。',
-      failed: '无法保存模型设置：{{message}}'
+      failed: '无法保存模型设置：{{message}}',
+      modelLabel: '嵌入模型',
+      modelHint: '切换后会在后台重新为所有消息和记忆生成向量；完成前记忆检索只按文字匹配。',
+      models: {
+        e5: 'multilingual-e5-small：中文、英文及跨语言',
+        bge: 'bge-small-zh-v1.5：更小，以中文为主'
+      }
     },
     extracted: {
       label: '从这条消息记住的内容',

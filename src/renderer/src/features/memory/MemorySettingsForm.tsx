@@ -1,16 +1,31 @@
 import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ErrorBanner } from '@renderer/components/ErrorBanner'
+import {
+  BGE_MODEL_ID,
+  E5_MODEL_ID,
+  EMBEDDING_MODEL_DOWNLOAD_MB,
+  EMBEDDING_MODEL_IDS,
+  type EmbeddingModelId
+} from '@shared/embeddingModelIds'
 import { useMemoryStatusStore } from './memoryStatusStore'
 
+/** The i18n key of each model's name (ids hold dots and slashes, which keys cannot). */
+const MODEL_LABELS: Record<EmbeddingModelId, 'e5' | 'bge'> = {
+  [E5_MODEL_ID]: 'e5',
+  [BGE_MODEL_ID]: 'bge'
+}
+
 /**
- * Where the embedding model is read from, whether it may be downloaded once, and whether the
- * assistant may note preferences and facts on its own.
+ * Which embedding model, where it is read from, whether it may be downloaded once, and whether
+ * the assistant may note preferences and facts on its own.
  */
 export function MemorySettingsForm() {
   const { t } = useTranslation()
   const folderId = useId()
   const hintId = useId()
+  const modelId = useId()
+  const modelHintId = useId()
   const settings = useMemoryStatusStore((state) => state.settings)
   const error = useMemoryStatusStore((state) => state.settingsError)
   const saved = useMemoryStatusStore((state) => state.settingsSaved)
@@ -41,6 +56,30 @@ export function MemorySettingsForm() {
         void saveFolder(folder.trim() || null)
       }}
     >
+      <label className="memory-settings__label" htmlFor={modelId}>
+        {t('memory.settings.modelLabel')}
+      </label>
+      <div className="memory-settings__row">
+        <select
+          id={modelId}
+          className="memory-input"
+          data-testid="memory-embedding-model"
+          aria-describedby={modelHintId}
+          value={settings.embeddingModel}
+          onChange={(event) =>
+            void saveSettings({ embeddingModel: event.target.value as EmbeddingModelId })
+          }
+        >
+          {EMBEDDING_MODEL_IDS.map((id) => (
+            <option key={id} value={id}>
+              {t(`memory.settings.models.${MODEL_LABELS[id]}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p id={modelHintId} className="memory-settings__hint">
+        {t('memory.settings.modelHint')}
+      </p>
       <label className="memory-settings__label" htmlFor={folderId}>
         {t('memory.settings.folderLabel')}
       </label>
@@ -80,7 +119,11 @@ export function MemorySettingsForm() {
           checked={settings.allowDownload}
           onChange={(event) => void saveSettings({ allowDownload: event.target.checked })}
         />
-        {t('memory.settings.allowDownload')}
+        {t('memory.settings.allowDownload', {
+          mb:
+            EMBEDDING_MODEL_DOWNLOAD_MB[settings.embeddingModel as EmbeddingModelId] ??
+            EMBEDDING_MODEL_DOWNLOAD_MB[EMBEDDING_MODEL_IDS[0]]
+        })}
       </label>
       <label className="memory-settings__check">
         <input

@@ -56,7 +56,10 @@ export const useMemoryStatusStore = create<MemoryStatusState>()((set) => {
       try {
         const settings = await call(window.api.memory.updateSettings(patch))
         // Only where the model comes from reloads it (main does the same test).
-        const reloading = patch.modelFolder !== undefined || patch.allowDownload !== undefined
+        const reloading =
+          patch.modelFolder !== undefined ||
+          patch.embeddingModel !== undefined ||
+          patch.allowDownload !== undefined
         set({ settings, settingsError: null, settingsSaved: reloading ? 'reloading' : 'saved' })
         // The reload changes the model's state before any event may say so; if this read
         // fails, the next event still brings the status.
