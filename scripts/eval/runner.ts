@@ -237,6 +237,7 @@ export async function evaluate(
   let embedding: EvaluationResult['embedding'] = null
   if (cached) {
     const texts = new Set<string>()
+    const queries = new Set<string>()
     for (const group of groups) {
       for (const { messages } of group.threads) {
         for (const m of messages) texts.add(messageText(m, speakerPrefix))
@@ -244,7 +245,7 @@ export async function evaluate(
       for (const memory of group.memories) texts.add(normalizeMemoryText(memory.content))
     }
     for (const q of questions) {
-      texts.add(q.question.trim())
+      queries.add(q.question.trim())
       // The conversation query the build will form (recallQuery.ts), so searches hit the cache.
       const thread = dataset.threads.find((t) => t.id === q.thread_id)
       const visible = (thread?.messages ?? []).filter(
@@ -254,11 +255,19 @@ export async function evaluate(
         q.question,
         visible.map((m) => ({ ...m, content: messageText(m, speakerPrefix), excluded: false }))
       ).context
-      if (context) texts.add(context)
+      if (context) queries.add(context)
     }
-    const warm = await cached.warm(texts, (done, total) => progress({ kind: 'warm', done, total }))
-    timings.warmMs = warm.ms
-    embedding = { texts: texts.size, embedded: warm.embedded, cacheHits: 0, cacheMisses: 0 }
+    const report = (done: number, total: number) => progress({ kind: 'warm', done, total })
+    const stored = await cached.warm(texts, report)
+    // Searches embed these as queries (e5 prefixes them differently from stored items).
+    const asked = await cached.warm(queries, report, { role: 'query' })
+    timings.warmMs = stored.ms + asked.ms
+    embedding = {
+      texts: texts.size + queries.size,
+      embedded: stored.embedded + asked.embedded,
+      cacheHits: 0,
+      cacheMisses: 0
+    }
   }
   const afterWarm = cached ? { ...cached.stats } : null
   const embeddings: EmbedderFactory | null = source

@@ -57,7 +57,7 @@ const DEFAULT_TIMEOUT_MS = 500
 /**
  * Candidates each ranked list contributes before fusion, at least; a longer `limit` reads as
  * many from each list, so every returned hit can come from either (the recall limit is at most
- * 200, recallRequest.ts).
+ * 400, recallRequest.ts).
  */
 const CANDIDATES_PER_LIST = 50
 /**
@@ -314,7 +314,8 @@ export class HybridSearch {
     const sources = new Set(
       hits.filter((h) => h.kind === 'memory' && h.messageId !== null).map((h) => h.messageId)
     )
-    const top = hits.filter((h) => h.kind === 'memory' || !sources.has(h.id)).slice(0, limit)
+    const unique = hits.filter((h) => h.kind === 'memory' || !sources.has(h.id))
+    const top = options.fillBudget ? withinItems(unique, limit) : unique.slice(0, limit)
     return {
       hits: options.fillBudget ? this.addNeighbours(top, exclude, threadFilter, sources) : top,
       mode: vector ? 'hybrid' : 'text_only',
@@ -431,6 +432,22 @@ export class HybridSearch {
     }
     return texts.map((text) => this.queryCache.get(keyOf(text)) as Float32Array)
   }
+}
+
+/**
+ * The best hits that make `limit` items once each recalled message has brought its neighbour:
+ * a message counts twice, a memory once. So a budget that holds 100 items asks for 50 messages
+ * (and their replies) or 100 memories.
+ */
+function withinItems(hits: readonly MemorySearchHit[], limit: number): MemorySearchHit[] {
+  const out: MemorySearchHit[] = []
+  let items = 0
+  for (const hit of hits) {
+    items += hit.kind === 'message' ? 2 : 1
+    if (items > limit) break
+    out.push(hit)
+  }
+  return out
 }
 
 /**
