@@ -230,6 +230,21 @@ async function main(): Promise<void> {
       ])
     )
   )
+  console.log(
+    '\nMessage lists as a build reads them: before issue #10 one query at k = 100; now the input and the conversation at k = 400 each'
+  )
+  console.log(
+    table(
+      ['vectors', 'one list, k=100 p50', 'p95', 'two lists, k=400 p50', 'p95'],
+      vectorSearch.map((v) => [
+        v.vectors,
+        ms(v.recallLists.oneAt100.p50),
+        ms(v.recallLists.oneAt100.p95),
+        ms(v.recallLists.twoAt400.p50),
+        ms(v.recallLists.twoAt400.p95)
+      ])
+    )
+  )
 
   console.log(
     `\nToken counting, ${tokenizer[0]?.chars.toLocaleString('en-US')} characters (o200k cold; baseline: chars/4; error vs o200k)`

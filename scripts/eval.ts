@@ -3,7 +3,10 @@
  *
  *   npm run eval -- convert locomo <locomo10.json> --layout single-thread|thread-per-session --out <file>
  *   npm run eval -- convert longmemeval <longmemeval_oracle.json.gz> --out <file>
- *   npm run eval -- --dataset <file> [--budgets 2000,4000,8000] [--strategies builder,window]
+ *   npm run eval -- convert devset test/fixtures/devset --out <folder>
+ *   npm run eval -- chart --out docs/recall-vs-budget.svg "<label>=<summary.json>"...
+ *   npm run eval -- chart --out docs/recall-vs-budget.svg "<label>=<summary.json>"...
+  npm run eval -- --dataset <file or folder of files> [--budgets 2000,4000,8000] [--strategies builder,window]
  *                   [--limit N] [--speaker-prefix] [--recall-limit N] [--min-similarity X] [--config <json>]
  *                   [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose] [--model e5|bge]
  *
@@ -12,7 +15,7 @@
  * Progress goes to stderr; the tables, then one JSON object as the last line, to stdout.
  * Exit codes: 0 done, 1 bad input or failure, 2 bad command line.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { ContextConfigPatchSchema, type ContextConfigPatch } from '@shared/contextConfig'
@@ -28,15 +31,18 @@ import {
   type LocomoLayout
 } from './eval/locomo'
 import { convertLongMemEval } from './eval/longmemeval'
+import { convertDevset } from './eval/devset'
+import { recallChart, seriesFrom } from './eval/chart'
 import { formatFunnel } from './eval/diagnose'
 import { formatReport } from './eval/report'
-import { evaluate, type ProgressEvent } from './eval/runner'
+import { evaluate, mergeResults, type ProgressEvent } from './eval/runner'
 import { STRATEGIES, type Strategy } from './eval/strategies'
 
 const USAGE = `usage:
   npm run eval -- convert locomo <locomo10.json> --layout ${LOCOMO_LAYOUTS.join('|')} --out <file>
   npm run eval -- convert longmemeval <longmemeval_oracle.json.gz> --out <file>
-  npm run eval -- --dataset <file> [--budgets 2000,4000,8000] [--strategies ${STRATEGIES.join(',')}]
+  npm run eval -- convert devset test/fixtures/devset --out <folder>
+  npm run eval -- --dataset <file or folder of files> [--budgets 2000,4000,8000] [--strategies ${STRATEGIES.join(',')}]
                   [--limit N] [--speaker-prefix] [--recall-limit N] [--min-similarity X] [--config <json>]
                   [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose] [--model e5|bge]`
 
@@ -145,7 +151,16 @@ function convert(positional: string[], flags: Map<string, string | true>): void 
   const out = stringFlag(flags, 'out')
   if (!input || !out) throw new CliError(`convert needs an input file and --out\n${USAGE}`, 2)
   if (!existsSync(input)) throw new CliError(`cannot read ${input}: no such file`, 1)
-  if (source === 'locomo') {
+  if (source === 'devset') {
+    // One file per person: a person's memories are not another's history.
+    for (const dataset of convertDevset(input)) {
+      const file = join(out, `${dataset.name.replace(/^devset\//, '')}.json`)
+      writeJson(file, dataset)
+      process.stderr.write(
+        `wrote ${file}: ${dataset.memories?.length ?? 0} memories, ${dataset.threads.length} dialogues, ${dataset.questions.length} questions\n`
+      )
+    }
+  } else if (source === 'locomo') {
     const layout = stringFlag(flags, 'layout') as LocomoLayout | undefined
     if (!layout || !LOCOMO_LAYOUTS.includes(layout)) {
       throw new CliError(`--layout must be one of ${LOCOMO_LAYOUTS.join(', ')}\n${USAGE}`, 2)
@@ -223,12 +238,21 @@ async function run(flags: Map<string, string | true>): Promise<void> {
     configPatch = parsed.data
   }
 
-  let dataset
-  try {
-    dataset = readDataset(path)
-  } catch (error) {
-    throw new CliError(`${path}: ${(error as Error).message}`, 1)
-  }
+  // A folder holds several datasets (the dev set: one per person), evaluated apart, reported together.
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path)
+        .filter((name) => name.endsWith('.json'))
+        .sort()
+        .map((name) => join(path, name))
+    : [path]
+  if (files.length === 0) throw new CliError(`${path} holds no .json dataset`, 1)
+  const datasets = files.map((file) => {
+    try {
+      return readDataset(file)
+    } catch (error) {
+      throw new CliError(`${file}: ${(error as Error).message}`, 1)
+    }
+  })
 
   // The real model, as the tests get it: prepared into .cache/models, never from the hub.
   const modelName = stringFlag(flags, 'model')
@@ -256,18 +280,24 @@ async function run(flags: Map<string, string | true>): Promise<void> {
   )
   const embedder = new CachedEmbedder(client, cache)
   try {
-    const result = await evaluate(dataset, {
-      budgets,
-      strategies,
-      limit: intFlag(flags, 'limit'),
-      speakerPrefix: flags.has('speaker-prefix'),
-      recallLimit: intFlag(flags, 'recall-limit'),
-      minSimilarity: floatFlag(flags, 'min-similarity'),
-      configPatch,
-      diagnose: flags.has('diagnose'),
-      embedder: { embedder, spec },
-      progress: progressPrinter()
-    })
+    const parts = []
+    for (const dataset of datasets) {
+      parts.push(
+        await evaluate(dataset, {
+          budgets,
+          strategies,
+          limit: intFlag(flags, 'limit'),
+          speakerPrefix: flags.has('speaker-prefix'),
+          recallLimit: intFlag(flags, 'recall-limit'),
+          minSimilarity: floatFlag(flags, 'min-similarity'),
+          configPatch,
+          diagnose: flags.has('diagnose'),
+          embedder: { embedder, spec },
+          progress: progressPrinter()
+        })
+      )
+    }
+    const result = mergeResults(parts)
     const summary = {
       dataset: result.dataset,
       questions: result.questions,
@@ -301,9 +331,28 @@ async function run(flags: Map<string, string | true>): Promise<void> {
   }
 }
 
+/** Recall against budget from `--json-out` summaries: "label=file" per series. */
+function chart(positional: string[], flags: Map<string, string | true>): void {
+  const out = stringFlag(flags, 'out')
+  const specs = positional.slice(1)
+  if (!out || specs.length === 0) throw new CliError(`chart needs --out and series\n${USAGE}`, 2)
+  const series = specs.map((spec) => {
+    const at = spec.lastIndexOf('=')
+    if (at <= 0) throw new CliError(`"${spec}" is not label=summary.json`, 2)
+    const file = spec.slice(at + 1)
+    if (!existsSync(file)) throw new CliError(`cannot read ${file}: no such file`, 1)
+    return seriesFrom(spec.slice(0, at), readJsonFile(file))
+  })
+  const title = stringFlag(flags, 'title') ?? 'Evidence recall of the builder by token budget'
+  mkdirSync(dirname(resolve(out)), { recursive: true })
+  writeFileSync(out, recallChart(series, title))
+  process.stderr.write(`wrote ${out}: ${series.length} series\n`)
+}
+
 async function main(): Promise<void> {
   const { positional, flags } = parseArgs(process.argv.slice(2))
   if (positional[0] === 'convert') convert(positional, flags)
+  else if (positional[0] === 'chart') chart(positional, flags)
   else if (positional.length === 0) await run(flags)
   else throw new CliError(`unknown command "${positional[0]}"\n${USAGE}`, 2)
 }

@@ -43,6 +43,12 @@ export interface VectorSearchFigures {
   twoStage: { p50: number; p95: number }
   exact: { p50: number; p95: number }
   recallAt10: number
+  /**
+   * The message list as a build's recall reads it (memory search, hybridSearch.ts): before
+   * issue #10 one query at k = 100; now the input and the conversation, two lists at k = 400
+   * (the limit counts items; Hamming re-scoring stays capped at 4,000 codes).
+   */
+  recallLists: { oneAt100: { p50: number; p95: number }; twoAt400: { p50: number; p95: number } }
 }
 
 export function vectorSearchFigures(count: number, queryCount = 60): VectorSearchFigures {
@@ -86,7 +92,18 @@ export function vectorSearchFigures(count: number, queryCount = 60): VectorSearc
     store.nearestMessages(space, queries[0] as Float32Array, K) // loads the code index once
     const twoStage: number[] = []
     const exact: number[] = []
+    const oneAt100: number[] = []
+    const twoAt400: number[] = []
     let found = 0
+    queries.forEach((query, i) => {
+      let start = performance.now()
+      store.nearestMessages(space, query, 100)
+      oneAt100.push(performance.now() - start)
+      start = performance.now()
+      store.nearestMessages(space, query, 400)
+      store.nearestMessages(space, queries[(i + 1) % queries.length] as Float32Array, 400)
+      twoAt400.push(performance.now() - start)
+    })
     for (const query of queries) {
       let start = performance.now()
       const approximate = store.nearestMessages(space, query, K)
@@ -98,15 +115,18 @@ export function vectorSearchFigures(count: number, queryCount = 60): VectorSearc
       found += approximate.filter((hit) => truthIds.has(hit.id)).length
     }
     db.close()
-    twoStage.sort((a, b) => a - b)
-    exact.sort((a, b) => a - b)
+    for (const list of [twoStage, exact, oneAt100, twoAt400]) list.sort((a, b) => a - b)
     return {
       vectors: count,
       dimension: DIMENSION,
       queries: queryCount,
       twoStage: { p50: percentile(twoStage, 50), p95: percentile(twoStage, 95) },
       exact: { p50: percentile(exact, 50), p95: percentile(exact, 95) },
-      recallAt10: found / (queryCount * K)
+      recallAt10: found / (queryCount * K),
+      recallLists: {
+        oneAt100: { p50: percentile(oneAt100, 50), p95: percentile(oneAt100, 95) },
+        twoAt400: { p50: percentile(twoAt400, 50), p95: percentile(twoAt400, 95) }
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -37,10 +37,12 @@ export class EmbeddingCache {
   private readonly select: Database.Statement
   private readonly insert: Database.Statement
   readonly path: string
+  private readonly prefixed: boolean
 
   constructor(dir: string, identity: ModelIdentity) {
     const key = `${spaceKey(identity.spec, identity.dimension)}|${identity.weights ?? 'unknown'}`
     const name = `${identity.spec.id.replace(/[^A-Za-z0-9.-]+/g, '_')}-${sha256(key).slice(0, 12)}`
+    this.prefixed = identity.spec.prefixes !== null
     mkdirSync(dir, { recursive: true })
     this.path = join(dir, `${name}.sqlite`)
     this.db = new Database(this.path)
@@ -52,6 +54,14 @@ export class EmbeddingCache {
     this.db.prepare('INSERT OR REPLACE INTO meta VALUES (?, ?)').run('identity', key)
     this.select = this.db.prepare('SELECT vector FROM vectors WHERE hash = ?').pluck()
     this.insert = this.db.prepare('INSERT OR REPLACE INTO vectors (hash, vector) VALUES (?, ?)')
+  }
+
+  /**
+   * The row key of `text` embedded in `role`: a query and a stored item of the same text differ
+   * only for models with prefixes (e5); for the others one vector serves both.
+   */
+  keyOf(text: string, role: EmbedOptions['role']): string {
+    return role === 'query' && this.prefixed ? `query\u0000${text}` : text
   }
 
   get(text: string): Float32Array | undefined {
@@ -106,8 +116,7 @@ export class CachedEmbedder implements Embedder {
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
-    // A query and a stored item of the same text differ for prefixed models (e5).
-    const key = (text: string) => (options.role === 'query' ? `query\u0000${text}` : text)
+    const key = (text: string) => this.cache.keyOf(text, options.role)
     const out: (Float32Array | undefined)[] = texts.map((text) => this.cache.get(key(text)))
     const missing = [...new Set(texts.filter((_, i) => out[i] === undefined))]
     this.stats.hits += texts.length - texts.filter((_, i) => out[i] === undefined).length
@@ -142,10 +151,13 @@ export class CachedEmbedder implements Embedder {
    */
   async warm(
     texts: Iterable<string>,
-    progress: (done: number, total: number) => void = () => {}
+    progress: (done: number, total: number) => void = () => {},
+    options: EmbedOptions = {}
   ): Promise<{ total: number; embedded: number; ms: number }> {
     const started = performance.now()
-    const todo = [...new Set(texts)].filter((text) => this.cache.get(text) === undefined)
+    const todo = [...new Set(texts)].filter(
+      (text) => this.cache.get(this.cache.keyOf(text, options.role)) === undefined
+    )
     const CHUNK = 64
     const IN_FLIGHT = 4
     let next = 0
@@ -155,7 +167,7 @@ export class CachedEmbedder implements Embedder {
       while (next < todo.length) {
         const chunk = todo.slice(next, next + CHUNK)
         next += chunk.length
-        await this.embed(chunk)
+        await this.embed(chunk, options)
         done += chunk.length
         progress(done, todo.length)
       }

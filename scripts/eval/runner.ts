@@ -17,6 +17,7 @@ import type Database from 'better-sqlite3'
 import type { ContextConfigPatch } from '@shared/contextConfig'
 import { MEMORY_CATEGORIES, type MemoryCategory } from '@shared/domain'
 import { countMessageTokens } from '../../src/main/context/messageTokens'
+import { recallQuery } from '../../src/main/context/recallQuery'
 import { o200kCounter } from '../../src/main/context/tokenCounter'
 import { createServices, type Services } from '../../src/main/services/createServices'
 import { MemoryIndexer } from '../../src/main/services/memoryIndexer'
@@ -236,16 +237,37 @@ export async function evaluate(
   let embedding: EvaluationResult['embedding'] = null
   if (cached) {
     const texts = new Set<string>()
+    const queries = new Set<string>()
     for (const group of groups) {
       for (const { messages } of group.threads) {
         for (const m of messages) texts.add(messageText(m, speakerPrefix))
       }
       for (const memory of group.memories) texts.add(normalizeMemoryText(memory.content))
     }
-    for (const q of questions) texts.add(q.question.trim())
-    const warm = await cached.warm(texts, (done, total) => progress({ kind: 'warm', done, total }))
-    timings.warmMs = warm.ms
-    embedding = { texts: texts.size, embedded: warm.embedded, cacheHits: 0, cacheMisses: 0 }
+    for (const q of questions) {
+      queries.add(q.question.trim())
+      // The conversation query the build will form (recallQuery.ts), so searches hit the cache.
+      const thread = dataset.threads.find((t) => t.id === q.thread_id)
+      const visible = (thread?.messages ?? []).filter(
+        (m) => !q.asked_at || !m.created_at || Date.parse(m.created_at) <= Date.parse(q.asked_at)
+      )
+      const context = recallQuery(
+        q.question,
+        visible.map((m) => ({ ...m, content: messageText(m, speakerPrefix), excluded: false }))
+      ).context
+      if (context) queries.add(context)
+    }
+    const report = (done: number, total: number) => progress({ kind: 'warm', done, total })
+    const stored = await cached.warm(texts, report)
+    // Searches embed these as queries (e5 prefixes them differently from stored items).
+    const asked = await cached.warm(queries, report, { role: 'query' })
+    timings.warmMs = stored.ms + asked.ms
+    embedding = {
+      texts: texts.size + queries.size,
+      embedded: stored.embedded + asked.embedded,
+      cacheHits: 0,
+      cacheMisses: 0
+    }
   }
   const afterWarm = cached ? { ...cached.stats } : null
   const embeddings: EmbedderFactory | null = source
@@ -375,5 +397,43 @@ export async function evaluate(
       }
     }
     return out
+  }
+}
+
+/**
+ * Several datasets evaluated apart (the dev set: one per person) as one result: the figures
+ * are recomputed over all their builds, so each question weighs the same wherever it came from.
+ */
+export function mergeResults(parts: readonly EvaluationResult[]): EvaluationResult {
+  const [first] = parts
+  if (!first) throw new Error('Nothing to merge.')
+  if (parts.length === 1) return first
+  const records = parts.flatMap((p) => p.records)
+  const sum = (pick: (p: EvaluationResult) => number) => parts.reduce((s, p) => s + pick(p), 0)
+  const timings = Object.fromEntries(
+    Object.keys(first.timings).map((key) => [
+      key,
+      sum((p) => p.timings[key as keyof EvaluationResult['timings']])
+    ])
+  ) as EvaluationResult['timings']
+  const embedded = parts.map((p) => p.embedding)
+  return {
+    dataset: `${first.dataset.replace(/\/[^/]*$/u, '')} (${parts.map((p) => p.dataset).join(', ')})`,
+    questions: sum((p) => p.questions),
+    results: aggregate(records),
+    records,
+    unknownEvidence: sum((p) => p.unknownEvidence),
+    unreachableEvidence: sum((p) => p.unreachableEvidence),
+    stores: sum((p) => p.stores),
+    timings,
+    embedding: embedded.every((e) => e !== null)
+      ? {
+          texts: sum((p) => p.embedding?.texts ?? 0),
+          embedded: sum((p) => p.embedding?.embedded ?? 0),
+          cacheHits: sum((p) => p.embedding?.cacheHits ?? 0),
+          cacheMisses: sum((p) => p.embedding?.cacheMisses ?? 0)
+        }
+      : null,
+    funnels: parts.flatMap((p) => p.funnels)
   }
 }

@@ -317,7 +317,12 @@ export interface MemorySearchHit {
   similarity: number | null
   /** Raw cosine between the query and the item, in the model's space. */
   cosine: number | null
-  matchedBy: ('vector' | 'text')[]
+  /**
+   * `vector` / `text`: the list that supports it. `nearest`: in the vector list under the
+   * floor, returned after every supported hit to fill a large budget. `neighbour`: the turn
+   * before or after a recalled message.
+   */
+  matchedBy: ('vector' | 'text' | 'nearest' | 'neighbour')[]
   category: MemoryCategory | null
   threadId: string | null
   threadTitle: string | null

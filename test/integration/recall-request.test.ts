@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { MemorySearch, MemorySearchOptions } from '../../src/main/context/memorySearch'
+import { MAX_RECALL_LIMIT } from '../../src/main/context/recallRequest'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { memoryServicesIn, type MemoryTestServices } from '../support/memoryServices'
 import { useTempDir } from '../support/tempDir'
@@ -49,6 +50,8 @@ describe('the recall request of a build', () => {
     const asked = search.asked.at(-1)!
     // Everything but the window's 1,100-token share, 30 tokens per candidate.
     expect(asked.limit).toBe(30)
+    // The query is the input; the conversation it follows goes along as the second query.
+    expect(asked.context).toBe(`${sentence(39)}\n${sentence(40)}\nWhich hotel?`)
     const excluded = new Set((asked.excludeMessageIds ?? []).map(Number))
     expect(excluded.size).toBeGreaterThan(0)
     // Every excluded message is one the window really sent.
@@ -64,7 +67,7 @@ describe('the recall request of a build', () => {
 
     await services.context.preview(thread.id, 'Which hotel?', { totalBudget: 16_000 })
     const large = search.asked.at(-1)!
-    expect(large.limit).toBe(100)
+    expect(large.limit).toBe(MAX_RECALL_LIMIT)
     // The whole thread fits in the recent share: recall is asked for nothing from it.
     expect(large.excludeMessageIds).toHaveLength(stored.length)
   })

@@ -8,6 +8,8 @@ export interface MemorySearchOptions {
   /** Messages the caller already sends verbatim, so they are not recalled as well. */
   excludeMessageIds?: readonly (string | number)[]
   minSimilarity?: number
+  /** The conversation around the query (recallQuery.ts): a second, weaker query. */
+  context?: string | null
 }
 
 /** What a search found, and why it may be incomplete (full text only, model missing...). */
@@ -47,9 +49,9 @@ export async function recallMemories(
     timer = setTimeout(() => resolve('timeout'), options.timeoutMs)
   })
   try {
-    const { limit, threadId, scope, excludeMessageIds, minSimilarity } = options
+    const { limit, threadId, scope, excludeMessageIds, minSimilarity, context } = options
     const result = await Promise.race([
-      search.search(query, { limit, threadId, scope, excludeMessageIds, minSimilarity }),
+      search.search(query, { limit, threadId, scope, excludeMessageIds, minSimilarity, context }),
       deadline
     ])
     if (result === 'timeout') {

@@ -6,12 +6,19 @@ import type { ContextConfig, SectionPercentages } from '@shared/contextConfig'
 import type { Message } from '@shared/domain'
 import { sectionShares, totalBudgetOf } from './budget'
 
-/** A recalled message or memory costs about this many tokens (LoCoMo turns: ~30 with framing). */
+/**
+ * A recalled message or memory costs about this many tokens (LoCoMo turns: ~30 with framing).
+ * The limit counts items: memory search counts a recalled message twice, since its
+ * neighbouring turn comes with it (hybridSearch.ts).
+ */
 const TOKENS_PER_RECALLED_ITEM = 30
 /** Asked for even on a tiny budget: the builder ranks and drops what does not fit. */
 export const MIN_RECALL_LIMIT = 20
-/** Past this, a longer list mostly adds search time (each list reads at least this many). */
-export const MAX_RECALL_LIMIT = 100
+/**
+ * Past this, a longer list mostly adds search time (each list reads this many). 100 capped a
+ * new thread at about 3,000 tokens of recall on LoCoMo, however large the budget.
+ */
+export const MAX_RECALL_LIMIT = 400
 type ThreadMessage = Pick<Message, 'id' | 'seq' | 'tokenCount' | 'pinned' | 'excluded'>
 
 /**

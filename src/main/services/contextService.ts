@@ -23,6 +23,7 @@ import {
   type SafetyNetReport
 } from '../context/windowSafetyNet'
 import { recallMemories, type MemorySearch } from '../context/memorySearch'
+import { recallQuery } from '../context/recallQuery'
 import { recallRequest } from '../context/recallRequest'
 import type { BuildRepository } from '../store/buildRepository'
 import type { MessageRepository } from '../store/messageRepository'
@@ -309,7 +310,9 @@ export class ContextService {
     // As many candidates as the retrieved section could place at this budget, none that the
     // window sends anyway (recallRequest.ts).
     const request = recallRequest(config, messages, summary?.lastMessageSeq)
-    const recall = await recallMemories(this.deps.memory, input.slice(0, RECALL_QUERY_CHARS), {
+    const query = recallQuery(input.slice(0, RECALL_QUERY_CHARS), messages, taskState)
+    const recall = await recallMemories(this.deps.memory, query.text, {
+      context: query.context,
       limit: request.limit,
       excludeMessageIds: [...request.excludeMessageIds, ...turn.notRecalled],
       timeoutMs: MEMORY_TIMEOUT_MS,

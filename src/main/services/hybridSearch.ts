@@ -31,6 +31,17 @@ export interface MemorySearchOptions {
   kinds?: readonly ('memory' | 'message')[]
   /** The query embedding gets at most this long; after it, full text only. Default 500. */
   timeoutMs?: number
+  /**
+   * The conversation around the query (context/recallQuery.ts): a second vector query whose
+   * list is fused at CONTEXT_WEIGHT, and whose cosine counts for the floor like the query's.
+   */
+  context?: string
+  /**
+   * For a build with budget to fill: also return vector-list items under the floor (after
+   * every supported hit, `matchedBy: ['nearest']`) and the turns next to recalled messages
+   * (`neighbour`). Interactive searches leave it off and get supported hits only.
+   */
+  fillBudget?: boolean
 }
 
 export interface HybridSearchDeps {
@@ -46,7 +57,7 @@ const DEFAULT_TIMEOUT_MS = 500
 /**
  * Candidates each ranked list contributes before fusion, at least; a longer `limit` reads as
  * many from each list, so every returned hit can come from either (the recall limit is at most
- * 100, recallRequest.ts).
+ * 400, recallRequest.ts).
  */
 const CANDIDATES_PER_LIST = 50
 /**
@@ -56,6 +67,27 @@ const CANDIDATES_PER_LIST = 50
  */
 const TEXT_ONLY_MIN_SHARE = 0.5
 const QUERY_CACHE_SIZE = 64
+/**
+ * The conversation's vector list counts a quarter as much as the query's own in the fusion:
+ * enough to lift what an implicit question refers to (dev set: 0.872 → 0.929 at 1,500 tokens),
+ * little enough that a self-contained question is not pulled toward the previous turn (at 0.5
+ * LoCoMo's single thread lost 0.035 at 2,000 tokens; docs/EVALUATION.md).
+ */
+const CONTEXT_WEIGHT = 0.25
+/**
+ * A vector-list item under the floor and without text support is not evidence, but when the
+ * budget has room it is the best guess left: such items come after every supported hit,
+ * nearest first, down to this calibrated similarity (0.5 ≈ cosine 0.0 after centering for
+ * bge-small-zh, where unrelated pairs sit; calibrated on the dev set, docs/EVALUATION.md).
+ */
+export const NEAREST_FLOOR = 0.5
+/**
+ * Scores of those items: calibrated similarity (under 0.6) × this, so under 0.012: below any
+ * supported hit's fused score (a conversation-only rank of 400 still scores 0.0166).
+ */
+const NEAREST_SCORE = 0.02
+/** A neighbour's score as a share of its hit's: just under the hits ranked near it. */
+const NEIGHBOUR_WEIGHT = 0.5
 
 export class DeadlineError extends Error {}
 
@@ -76,8 +108,11 @@ const dot = (a: Float32Array, b: Float32Array): number => {
 interface Candidate {
   kind: 'memory' | 'message'
   id: number
+  /** The best cosine over the query vectors (the input's, the conversation's). */
   cosine: number | null
+  /** Rank in the input's vector list, and in the conversation's. */
   vectorRank?: number
+  contextRank?: number
   textRank?: number
 }
 
@@ -116,11 +151,16 @@ export class HybridSearch {
     const text = query.trim()
     if (!text) return { hits: [], mode: 'text_only', warnings, tookMs: 0 }
 
+    const context = options.context?.trim() || null
     const model = this.deps.indexer.active()
     let vector: Float32Array | null = null
+    let contextVector: Float32Array | null = null
     if (model) {
       try {
-        vector = await withDeadline(this.embedQuery(model, text), timeoutMs * 0.8)
+        ;[vector = null, contextVector = null] = await withDeadline(
+          this.embedQueries(model, context ? [text, context] : [text]),
+          timeoutMs * 0.8
+        )
       } catch (error) {
         const ms = Math.round(timeoutMs * 0.8)
         const reason = error instanceof Error ? error.message : String(error)
@@ -159,29 +199,39 @@ export class HybridSearch {
       return candidate
     }
 
-    // Vector list: memories and messages share one space, so their cosines rank together.
-    if (vector && space) {
-      const hits: { kind: Candidate['kind']; hit: VectorHit }[] = []
-      if (kinds.has('memory')) {
-        for (const hit of this.deps.vectors.nearestMemories(
-          space,
-          vector,
-          perList,
-          options.categories
-        )) {
-          hits.push({ kind: 'memory', hit })
+    // Vector lists, one per query vector: memories and messages share one space, so their
+    // cosines rank together.
+    const queryVectors = [vector, contextVector].filter((v): v is Float32Array => v !== null)
+    if (space) {
+      queryVectors.forEach((query, list) => {
+        const hits: { kind: Candidate['kind']; hit: VectorHit }[] = []
+        if (kinds.has('memory')) {
+          for (const hit of this.deps.vectors.nearestMemories(
+            space,
+            query,
+            perList,
+            options.categories
+          )) {
+            hits.push({ kind: 'memory', hit })
+          }
         }
-      }
-      if (kinds.has('message')) {
-        for (const hit of this.deps.vectors.nearestMessages(space, vector, perList, threadFilter)) {
-          hits.push({ kind: 'message', hit })
+        if (kinds.has('message')) {
+          for (const hit of this.deps.vectors.nearestMessages(
+            space,
+            query,
+            perList,
+            threadFilter
+          )) {
+            hits.push({ kind: 'message', hit })
+          }
         }
-      }
-      hits.sort((a, b) => a.hit.distance - b.hit.distance)
-      hits.forEach(({ kind, hit }, index) => {
-        const candidate = upsert(kind, hit.id)
-        candidate.cosine = 1 - hit.distance
-        candidate.vectorRank = index + 1
+        hits.sort((a, b) => a.hit.distance - b.hit.distance)
+        hits.forEach(({ kind, hit }, index) => {
+          const candidate = upsert(kind, hit.id)
+          candidate.cosine = Math.max(candidate.cosine ?? -1, 1 - hit.distance)
+          if (list === 0) candidate.vectorRank = index + 1
+          else candidate.contextRank = index + 1
+        })
       })
     }
 
@@ -205,7 +255,7 @@ export class HybridSearch {
     }
 
     // Full-text hits the KNN did not return: score them against their stored vector, if any.
-    if (vector && space) {
+    if (space && queryVectors.length > 0) {
       for (const kind of ['memory', 'message'] as const) {
         const missing = [...candidates.values()].filter((c) => c.kind === kind && c.cosine === null)
         const stored = this.deps.vectors.vectors(
@@ -215,7 +265,7 @@ export class HybridSearch {
         )
         for (const candidate of missing) {
           const v = stored.get(candidate.id)
-          if (v) candidate.cosine = dot(vector, v)
+          if (v) candidate.cosine = Math.max(...queryVectors.map((q) => dot(q, v)))
         }
       }
     }
@@ -241,13 +291,22 @@ export class HybridSearch {
       if (content === undefined) continue
       if (memory && categories && !categories.has(memory.category)) continue
       if (message && !this.recallable(message, exclude, threadFilter)) continue
-      const vectorSupport =
-        candidate.vectorRank !== undefined && similarity !== null && similarity >= minSimilarity
-      if (!vectorSupport && !textSupport(content, terms, candidate)) continue
+      const inVectorList = candidate.vectorRank !== undefined || candidate.contextRank !== undefined
+      const vectorSupport = inVectorList && similarity !== null && similarity >= minSimilarity
       const matchedBy: MemorySearchHit['matchedBy'] = []
       if (vectorSupport) matchedBy.push('vector')
       if (candidate.textRank !== undefined) matchedBy.push('text')
-      hits.push(toHit(candidate, content, similarity, matchedBy, memory, message))
+      if (vectorSupport || textSupport(content, terms, candidate)) {
+        hits.push(toHit(candidate, content, similarity, matchedBy, memory, message))
+      } else if (
+        options.fillBudget &&
+        inVectorList &&
+        similarity !== null &&
+        similarity >= NEAREST_FLOOR
+      ) {
+        const hit = toHit(candidate, content, similarity, ['nearest'], memory, message)
+        hits.push({ ...hit, score: similarity * NEAREST_SCORE })
+      }
     }
 
     hits.sort((a, b) => b.score - a.score || (b.similarity ?? 0) - (a.similarity ?? 0))
@@ -256,8 +315,9 @@ export class HybridSearch {
       hits.filter((h) => h.kind === 'memory' && h.messageId !== null).map((h) => h.messageId)
     )
     const unique = hits.filter((h) => h.kind === 'memory' || !sources.has(h.id))
+    const top = options.fillBudget ? withinItems(unique, limit) : unique.slice(0, limit)
     return {
-      hits: unique.slice(0, limit),
+      hits: options.fillBudget ? this.addNeighbours(top, exclude, threadFilter, sources) : top,
       mode: vector ? 'hybrid' : 'text_only',
       warnings,
       tookMs: performance.now() - started
@@ -295,6 +355,57 @@ export class HybridSearch {
     }
   }
 
+  /**
+   * The turns right before and after each recalled message (the question an answer replied
+   * to, the reply a question got), scored at NEIGHBOUR_WEIGHT × the hit they belong to: under
+   * the hits ranked near it, so they fill what budget is left rather than displace hits. A
+   * neighbour that is already a weaker hit (a `nearest` one, say) is lifted to that score.
+   */
+  private addNeighbours(
+    top: MemorySearchHit[],
+    exclude: Set<number>,
+    threadFilter: string | undefined,
+    sources: Set<number | null>
+  ): MemorySearchHit[] {
+    const parents = top.filter(
+      (h): h is MemorySearchHit & { threadId: string; seq: number } =>
+        h.kind === 'message' && h.threadId !== null && h.seq !== null
+    )
+    const found = new Map(top.filter((h) => h.kind === 'message').map((h) => [h.id, h]))
+    const bySeat = new Map(parents.map((p) => [`${p.threadId}\u0000${p.seq}`, p]))
+    const added: MemorySearchHit[] = []
+    for (const message of this.deps.recall.neighbours(parents)) {
+      if (sources.has(message.id) || !this.recallable(message, exclude, threadFilter)) continue
+      const around = [message.seq + 1, message.seq - 1]
+        .map((seq) => bySeat.get(`${message.threadId}\u0000${seq}`)?.score ?? 0)
+        .filter((score) => score > 0)
+      if (around.length === 0) continue
+      const score = Math.max(...around) * NEIGHBOUR_WEIGHT
+      const existing = found.get(message.id)
+      if (existing) {
+        if (existing.score < score) {
+          existing.score = score
+          existing.matchedBy = [...existing.matchedBy.filter((m) => m !== 'nearest'), 'neighbour']
+        }
+        continue
+      }
+      const hit = {
+        ...toHit(
+          { kind: 'message', id: message.id, cosine: null },
+          message.content,
+          null,
+          ['neighbour'],
+          undefined,
+          message
+        ),
+        score
+      }
+      found.set(message.id, hit)
+      added.push(hit)
+    }
+    return [...top, ...added].sort((a, b) => b.score - a.score)
+  }
+
   private recallable(message: RecallMessage, exclude: Set<number>, threadId?: string): boolean {
     return (
       !message.excluded &&
@@ -304,18 +415,39 @@ export class HybridSearch {
     )
   }
 
-  private async embedQuery(model: ActiveModel, text: string): Promise<Float32Array> {
-    const key = `${model.space.key}\u0000${text}`
-    const cached = this.queryCache.get(key)
-    if (cached) return cached
-    const [vector] = await model.embedder.embed([text], { priority: 'query', role: 'query' })
-    if (!vector) throw new Error('the model returned no vector')
-    this.queryCache.set(key, vector)
-    if (this.queryCache.size > QUERY_CACHE_SIZE) {
-      this.queryCache.delete(this.queryCache.keys().next().value as string)
+  /** One vector per text, in one call for those not cached. */
+  private async embedQueries(model: ActiveModel, texts: string[]): Promise<Float32Array[]> {
+    const keyOf = (text: string) => `${model.space.key}\u0000${text}`
+    const missing = texts.filter((text) => !this.queryCache.has(keyOf(text)))
+    if (missing.length > 0) {
+      const vectors = await model.embedder.embed(missing, { priority: 'query', role: 'query' })
+      missing.forEach((text, i) => {
+        const vector = vectors[i]
+        if (!vector) throw new Error('the model returned no vector')
+        this.queryCache.set(keyOf(text), vector)
+      })
+      while (this.queryCache.size > QUERY_CACHE_SIZE) {
+        this.queryCache.delete(this.queryCache.keys().next().value as string)
+      }
     }
-    return vector
+    return texts.map((text) => this.queryCache.get(keyOf(text)) as Float32Array)
   }
+}
+
+/**
+ * The best hits that make `limit` items once each recalled message has brought its neighbour:
+ * a message counts twice, a memory once. So a budget that holds 100 items asks for 50 messages
+ * (and their replies) or 100 memories.
+ */
+function withinItems(hits: readonly MemorySearchHit[], limit: number): MemorySearchHit[] {
+  const out: MemorySearchHit[] = []
+  let items = 0
+  for (const hit of hits) {
+    items += hit.kind === 'message' ? 2 : 1
+    if (items > limit) break
+    out.push(hit)
+  }
+  return out
 }
 
 /**
@@ -346,7 +478,13 @@ function toHit(
     content,
     // A list that does not support the item contributes nothing to its fused score.
     score: rrfScore(
-      [matchedBy.includes('vector') ? candidate.vectorRank : undefined, candidate.textRank],
+      matchedBy.includes('vector')
+        ? [
+            { rank: candidate.vectorRank },
+            { rank: candidate.contextRank, weight: CONTEXT_WEIGHT },
+            { rank: candidate.textRank }
+          ]
+        : [{ rank: candidate.textRank }],
       2
     ),
     similarity,

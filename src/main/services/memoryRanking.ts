@@ -70,9 +70,15 @@ export function hasStrongTerm(content: string, terms: readonly string[]): boolea
   )
 }
 
-/** Each ranked list contributes 1 / (k + rank); ranks start at 1. */
-export function rrfScore(ranks: readonly (number | undefined)[], lists: number): number {
-  const raw = ranks.reduce<number>((sum, rank) => (rank ? sum + 1 / (RRF_K + rank) : sum), 0)
+/** Each ranked list contributes weight / (k + rank) (weight 1 unless given); ranks start at 1. */
+export function rrfScore(
+  ranks: readonly { rank: number | undefined; weight?: number }[],
+  lists: number
+): number {
+  const raw = ranks.reduce<number>(
+    (sum, { rank, weight = 1 }) => (rank ? sum + weight / (RRF_K + rank) : sum),
+    0
+  )
   // Scaled so that first place in every list is 1: readable in the inspector.
   return raw / (lists / (RRF_K + 1))
 }

@@ -44,6 +44,8 @@ export function memoryRecall(memory: MemoryService): MemorySearch {
         scope: options.scope ?? 'all',
         threadId: options.threadId,
         minSimilarity: options.minSimilarity,
+        context: options.context ?? undefined,
+        fillBudget: true,
         excludeMessageIds: (options.excludeMessageIds ?? [])
           .map(Number)
           .filter((id) => Number.isInteger(id)),

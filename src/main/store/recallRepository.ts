@@ -24,6 +24,19 @@ interface Row {
   excluded: number
 }
 
+function toRecallMessage(row: Row): RecallMessage {
+  return {
+    id: row.id,
+    threadId: row.thread_id,
+    threadTitle: row.title,
+    seq: row.seq,
+    role: row.role,
+    content: row.content,
+    createdAt: row.created_at,
+    excluded: row.excluded === 1
+  }
+}
+
 /** Roles recall brings back: a tool result without its call, or a system prompt, would mislead. */
 export const RECALLED_ROLES: readonly Role[] = ['user', 'assistant']
 
@@ -40,21 +53,29 @@ export class RecallRepository {
           WHERE m.id IN (${ids.map(() => '?').join(',')})`
       )
       .all(...ids) as Row[]
-    return new Map(
-      rows.map((row) => [
-        row.id,
-        {
-          id: row.id,
-          threadId: row.thread_id,
-          threadTitle: row.title,
-          seq: row.seq,
-          role: row.role,
-          content: row.content,
-          createdAt: row.created_at,
-          excluded: row.excluded === 1
-        }
-      ])
-    )
+    return new Map(rows.map((row) => [row.id, toRecallMessage(row)]))
+  }
+
+  /**
+   * The messages right before and after each of `hits` in their thread (seq ± 1): the question
+   * a recalled answer replied to, the reply a recalled question got. Unfiltered; the caller
+   * applies the same rules as to any recalled message.
+   */
+  neighbours(hits: readonly { threadId: string; seq: number }[]): RecallMessage[] {
+    if (hits.length === 0) return []
+    const wanted = hits.flatMap((h) => [
+      [h.threadId, h.seq - 1],
+      [h.threadId, h.seq + 1]
+    ])
+    const rows = this.db
+      .prepare(
+        `WITH wanted(thread_id, seq) AS (VALUES ${wanted.map(() => '(?, ?)').join(', ')})
+         SELECT m.id, m.thread_id, t.title, m.seq, m.role, m.content, m.created_at, m.excluded
+           FROM wanted w JOIN messages m ON m.thread_id = w.thread_id AND m.seq = w.seq
+           JOIN threads t ON t.id = m.thread_id`
+      )
+      .all(...wanted.flat()) as Row[]
+    return rows.map(toRecallMessage)
   }
 
   /** BM25-ranked ids of recallable messages (never excluded ones) matching an FTS5 expression. */

@@ -65,6 +65,11 @@ const tables = (space: { id: number }) => ({
  */
 const MIN_CANDIDATES = 400
 const CANDIDATES_PER_RESULT = 40
+/**
+ * Re-scoring more codes than this costs more than it finds: k = 100 already re-scores 4,000,
+ * and recall asks for up to 200 (what lies past the first 100 is filler for large budgets).
+ */
+const MAX_CANDIDATES = 4_000
 
 export class VectorStore {
   /** Code indexes by space id, loaded on first search and kept in step by putMessages. */
@@ -235,7 +240,7 @@ export class VectorStore {
     const t = tables(space)
     const queryBlob = blob(query)
     const code = this.db.prepare('SELECT vec_quantize_binary(?)').pluck().get(queryBlob) as Buffer
-    const limit = Math.max(MIN_CANDIDATES, k * CANDIDATES_PER_RESULT)
+    const limit = Math.max(MIN_CANDIDATES, Math.min(MAX_CANDIDATES, k * CANDIDATES_PER_RESULT))
     const ids = this.codeIndex(space).candidates(code, limit, { threadId })
     if (ids.length === 0) return []
     // The ids come from our own index (numbers), so they are inlined rather than bound.

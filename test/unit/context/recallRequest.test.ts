@@ -22,7 +22,9 @@ describe('the recall limit', () => {
     // A long thread at 4,000: everything but the window's 2,200-token share, 30 tokens each.
     expect(recallLimit(4000, DEFAULT_PERCENTAGES, 100_000)).toBe(60)
     // A thread shorter than its recent share leaves the rest to recall too.
-    expect(recallLimit(4000, DEFAULT_PERCENTAGES, 1_000)).toBe(MAX_RECALL_LIMIT)
+    expect(recallLimit(4000, DEFAULT_PERCENTAGES, 1_000)).toBe(100)
+    expect(recallLimit(8000, DEFAULT_PERCENTAGES, 0)).toBe(267)
+    expect(recallLimit(16_000, DEFAULT_PERCENTAGES, 0)).toBe(MAX_RECALL_LIMIT)
     expect(recallLimit(2000, DEFAULT_PERCENTAGES, 100_000)).toBe(30)
     expect(recallLimit(300, DEFAULT_PERCENTAGES, 100_000)).toBe(MIN_RECALL_LIMIT)
     expect(recallLimit(128_000, DEFAULT_PERCENTAGES, 0)).toBe(MAX_RECALL_LIMIT)

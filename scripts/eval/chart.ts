@@ -1,0 +1,94 @@
+/**
+ * `npm run eval -- chart`: evidence recall against the token budget as an SVG line chart, from
+ * the JSON summaries `--json-out` writes (docs/recall-vs-budget.svg). Pure: summaries in,
+ * markup out. A series whose label starts with "before" is drawn dashed in its dataset's
+ * colour, so each dataset's before and after lines read as a pair.
+ */
+
+export interface ChartSeries {
+  label: string
+  /** [budget, recall] pairs. */
+  points: readonly (readonly [number, number])[]
+}
+
+interface Summary {
+  results?: { strategy: string; budget: number; evidence_recall: number }[]
+}
+
+/** The `builder` rows of a summary as points, by budget. */
+export function seriesFrom(label: string, summary: unknown): ChartSeries {
+  const rows = (summary as Summary).results
+  if (!Array.isArray(rows)) throw new Error(`${label}: not an eval summary (no results)`)
+  const points = rows
+    .filter((r) => r.strategy === 'builder')
+    .map((r) => [r.budget, r.evidence_recall] as const)
+    .sort((a, b) => a[0] - b[0])
+  if (points.length === 0) throw new Error(`${label}: no builder rows`)
+  return { label, points }
+}
+
+const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#17becf']
+const WIDTH = 760
+const HEIGHT = 440
+const PLOT = { left: 60, right: 250, top: 30, bottom: 50 }
+
+const escape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+
+/** Budgets on a log₂ axis (1,000 to 16,000 tokens spread evenly), recall from 0 to 1. */
+export function recallChart(series: readonly ChartSeries[], title: string): string {
+  const budgets = series.flatMap((s) => s.points.map(([b]) => b))
+  if (budgets.length === 0) throw new Error('Nothing to draw.')
+  const lo = Math.log2(Math.min(...budgets))
+  const hi = Math.max(lo + 1, Math.log2(Math.max(...budgets)))
+  const plotW = WIDTH - PLOT.left - PLOT.right
+  const plotH = HEIGHT - PLOT.top - PLOT.bottom
+  const x = (budget: number) => PLOT.left + ((Math.log2(budget) - lo) / (hi - lo)) * plotW
+  const y = (recall: number) => PLOT.top + (1 - recall) * plotH
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${WIDTH}" height="${HEIGHT}" fill="white"/>`,
+    `<text x="${PLOT.left}" y="18" font-size="14" font-weight="bold">${escape(title)}</text>`
+  ]
+  for (let tick = 0; tick <= 10; tick += 2) {
+    const ty = y(tick / 10)
+    out.push(
+      `<line x1="${PLOT.left}" x2="${PLOT.left + plotW}" y1="${ty}" y2="${ty}" stroke="#e5e5e5"/>`,
+      `<text x="${PLOT.left - 8}" y="${ty + 4}" text-anchor="end">${(tick / 10).toFixed(1)}</text>`
+    )
+  }
+  for (const budget of [...new Set(budgets)].sort((a, b) => a - b)) {
+    const tx = x(budget)
+    out.push(
+      `<line x1="${tx}" x2="${tx}" y1="${PLOT.top}" y2="${PLOT.top + plotH}" stroke="#f0f0f0"/>`,
+      `<text x="${tx}" y="${PLOT.top + plotH + 18}" text-anchor="middle">${budget.toLocaleString('en-US')}</text>`
+    )
+  }
+  out.push(
+    `<text x="${PLOT.left + plotW / 2}" y="${HEIGHT - 10}" text-anchor="middle">token budget</text>`,
+    `<text transform="translate(16 ${PLOT.top + plotH / 2}) rotate(-90)" text-anchor="middle">evidence recall</text>`,
+    `<rect x="${PLOT.left}" y="${PLOT.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#999"/>`
+  )
+  const datasets = [...new Set(series.map((s) => s.label.replace(/^before\W*/iu, '')))]
+  series.forEach((s, i) => {
+    const before = /^before/iu.test(s.label)
+    const colour =
+      COLOURS[datasets.indexOf(s.label.replace(/^before\W*/iu, '')) % COLOURS.length] ?? '#000'
+    const path = s.points.map(([b, r], j) => `${j === 0 ? 'M' : 'L'}${x(b)},${y(r)}`).join(' ')
+    const dash = before ? ' stroke-dasharray="5 4"' : ''
+    out.push(`<path d="${path}" fill="none" stroke="${colour}" stroke-width="2"${dash}/>`)
+    for (const [b, r] of s.points) {
+      out.push(
+        `<circle cx="${x(b)}" cy="${y(r)}" r="3" fill="${before ? 'white' : colour}" stroke="${colour}"/>`
+      )
+    }
+    const ly = PLOT.top + 10 + i * 20
+    const lx = PLOT.left + plotW + 16
+    out.push(
+      `<line x1="${lx}" x2="${lx + 24}" y1="${ly}" y2="${ly}" stroke="${colour}" stroke-width="2"${dash}/>`,
+      `<text x="${lx + 30}" y="${ly + 4}">${escape(s.label)}</text>`
+    )
+  })
+  out.push('</svg>')
+  return `${out.join('\n')}\n`
+}

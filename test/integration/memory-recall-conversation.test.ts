@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest'
+import { MessageRepository } from '../../src/main/store/messageRepository'
+import { useMemoryServices } from '../support/memoryServices'
+import { useTempDir } from '../support/tempDir'
+
+/**
+ * Recall that reads the conversation, on the real model, the real worker and a real SQLite
+ * file: the conversation as a second query, the turns next to a recalled message, and the
+ * nearest items under the floor when a build has budget to fill.
+ */
+
+const tempDir = useTempDir()
+const { withModel } = useMemoryServices(tempDir)
+
+const MEMORIES = [
+  '我女儿朵朵最喜欢看《小猪佩奇》。',
+  'My dog Biscuit has arthritis in his back legs.',
+  'I started learning to climb at the bouldering gym in September.',
+  '我每天早上喝一杯绿茶。',
+  'I use pnpm for every JavaScript project.',
+  'The quarterly tax report is due next Friday.',
+  '我住在上海，在一家银行工作。'
+]
+
+async function withMemories() {
+  const setup = await withModel()
+  for (const content of MEMORIES) await setup.services.memory.create({ content, category: 'fact' })
+  await setup.services.memoryIndexer.drained()
+  return setup
+}
+
+describe('recall that reads the conversation', () => {
+  it('finds what a follow-up refers to through the turn before it', async () => {
+    const { services } = await withMemories()
+    const cases = [
+      ['送她什么礼物好？', '下周六是我女儿的生日。', MEMORIES[0]],
+      ['Is that a good idea?', 'I want to take my dog on a long hike this weekend.', MEMORIES[1]]
+    ] as const
+    for (const [input, before, memory] of cases) {
+      // Alone, the follow-up names nothing: no memory reaches the floor.
+      expect((await services.memory.search(input)).hits).toEqual([])
+      const withContext = await services.memory.search(input, { context: `${before}\n${input}` })
+      expect(withContext.hits.map((h) => h.content)).toEqual([memory])
+      expect(withContext.hits[0]?.matchedBy).toContain('vector')
+    }
+
+    // The same through a build: the thread's last turn goes along with the input.
+    const thread = services.threads.create('Birthday')
+    await services.chat.send(thread.id, '下周六是我女儿的生日。')
+    const built = await services.context.preview(thread.id, '送她什么礼物好？', {
+      totalBudget: 1_500
+    })
+    const recalled = built.trace.filter((t) => t.section === 'retrieved')
+    expect(recalled[0]).toMatchObject({ preview: MEMORIES[0], decision: 'included' })
+  })
+
+  it('brings the reply to a recalled question along, after the direct hits', async () => {
+    const { services, db } = await withModel()
+    const vet = services.threads.create('Biscuit')
+    const question = await services.chat.send(
+      vet.id,
+      'What did the vet say about Biscuit’s weight?'
+    )
+    const content = 'He should lose two kilos before his next check-up in March.'
+    const reply = new MessageRepository(db).append({
+      threadId: vet.id,
+      role: 'assistant',
+      content,
+      tokenCount: 14,
+      createdAt: Date.now()
+    })
+    await services.memoryIndexer.drained()
+
+    const query = 'How is Biscuit’s weight?'
+    const plain = await services.memory.search(query, { limit: 5 })
+    expect(plain.hits.map((h) => h.id)).toEqual([question.message.id])
+    const filled = await services.memory.search(query, { limit: 5, fillBudget: true })
+    const byId = new Map(filled.hits.map((h) => [h.id, h]))
+    expect(byId.get(reply.id)?.matchedBy).toEqual(['neighbour'])
+    expect(byId.get(reply.id)!.score).toBeLessThan(byId.get(question.message.id)!.score)
+  })
+
+  it('fills a large budget with the nearest items under the floor, after every supported hit', async () => {
+    const { services } = await withMemories()
+    expect((await services.memory.search('Recommend a science fiction novel.')).hits).toEqual([])
+    const filled = await services.memory.search('Recommend a science fiction novel.', {
+      fillBudget: true
+    })
+    expect(filled.hits.length).toBeGreaterThan(0)
+    for (const hit of filled.hits) {
+      expect(hit.matchedBy).toEqual(['nearest'])
+      expect(hit.similarity!).toBeGreaterThanOrEqual(0.5)
+      expect(hit.similarity!).toBeLessThan(0.6)
+    }
+    const sims = filled.hits.map((h) => h.similarity!)
+    expect(sims).toEqual([...sims].sort((a, b) => b - a))
+
+    // Supported hits always come first.
+    const mixed = await services.memory.search('我女儿最喜欢看什么动画片？', { fillBudget: true })
+    expect(mixed.hits[0]).toMatchObject({ content: MEMORIES[0] })
+    expect(mixed.hits[0]?.matchedBy).toContain('vector')
+    const firstNearest = mixed.hits.findIndex((h) => h.matchedBy.includes('nearest'))
+    const lastSupported = mixed.hits.findLastIndex((h) => !h.matchedBy.includes('nearest'))
+    if (firstNearest !== -1) expect(firstNearest).toBeGreaterThan(lastSupported)
+  })
+})
