@@ -393,6 +393,35 @@ describe('provider settings', () => {
     const call = backend.calls.find((entry) => entry.channel === 'threads:setModel')
     expect(call?.input).toEqual({ threadId, providerId: 'p1', modelId: 'm1' })
   })
+
+  it('keeps the newest model choice when an earlier one fails after it', async () => {
+    backend.providers.push({
+      id: 'p1',
+      kind: 'openai-compatible',
+      name: 'Local',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      models: [
+        { id: 'm1', contextWindow: 8000, maxOutput: 500 },
+        { id: 'm2', contextWindow: 8000, maxOutput: 500 }
+      ],
+      hasApiKey: false,
+      apiKeyHint: null
+    })
+    const user = await renderApp()
+    const select = screen.getByTestId('thread-model-select')
+    await waitFor(() => expect(within(select).getAllByRole('option')).toHaveLength(3))
+    // The first choice fails, but its answer arrives only after the second choice succeeded.
+    backend.failNext('threads:setModel', { code: 'storage_error', message: 'Could not save' })
+    const releaseFirst = backend.holdAnswer('threads:setModel')
+    await user.selectOptions(select, 'p1\u0000m1')
+    await user.selectOptions(select, 'p1\u0000m2')
+    await waitFor(() => expect(select).toHaveValue('p1\u0000m2'))
+    releaseFirst()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(select).toHaveValue('p1\u0000m2')
+    // The stale failure is not reported against the choice that succeeded.
+    expect(select.closest('label')?.getAttribute('title')).not.toMatch(/Could not save/)
+  })
 })
 
 describe('regenerate, edit and resend, usage and summary', () => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ModelRef, UsageTotals } from '@shared/providers'
 import { ModelOptions } from '@renderer/features/settings/providers/ModelOptions'
@@ -12,6 +12,7 @@ import { selectSelectedThread, useThreadsStore } from '@renderer/features/thread
 import { call, describeError } from '@renderer/lib/call'
 import { formatCost } from '@renderer/lib/formatCost'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
+import { latestRequest } from '@renderer/lib/latestRequest'
 import { useChatStore } from './chatStore'
 
 const modelOfThread = (settings: Record<string, unknown> | undefined): ModelRef | null => {
@@ -30,6 +31,8 @@ export function ModelSelect({ threadId }: { threadId: string }) {
   const defaultModel = useSettingsStore((state) => state.settings.defaultModel)
   const [error, setError] = useState<string | null>(null)
   const [override, setOverride] = useState<{ threadId: string; value: string } | null>(null)
+  // A slower answer to an earlier choice (a failure that would undo it) never wins over a newer one.
+  const choices = useRef(latestRequest())
 
   useEffect(() => {
     if (!loaded) void useProvidersStore.getState().load()
@@ -47,6 +50,7 @@ export function ModelSelect({ threadId }: { threadId: string }) {
   const choose = async (next: string) => {
     setOverride({ threadId, value: next })
     const ref = parseModelOptionValue(next)
+    const ticket = choices.current.start()
     try {
       await call(
         window.api.threads.setModel({
@@ -55,8 +59,9 @@ export function ModelSelect({ threadId }: { threadId: string }) {
           modelId: ref?.modelId ?? null
         })
       )
-      setError(null)
+      if (ticket.isLatest()) setError(null)
     } catch (cause) {
+      if (!ticket.isLatest()) return
       setOverride(null)
       setError(describeError(cause))
     }
