@@ -129,6 +129,17 @@ describe('corruption matrix: what the user sees and what is saved', () => {
     const { report, salvaged } = await recoverAndCheck(store)
     expect(report.headerRepaired).toBe(true)
     expect(salvaged.size).toBe(store.messages.size)
+    // The sidebar's per-thread bars come back with the builds they are derived from.
+    const db = new Database(store.path, { readonly: true })
+    const stats = db
+      .prepare(
+        `SELECT s.build_id, s.stats, json_extract(b.built, '$.tokenStats') AS built
+           FROM thread_build_stats s JOIN context_builds b ON b.id = s.build_id`
+      )
+      .all() as { build_id: number; stats: string; built: string }[]
+    db.close()
+    expect(stats).toHaveLength(store.threadIds.length)
+    for (const row of stats) expect(JSON.parse(row.stats)).toEqual(JSON.parse(row.built))
   })
 
   it.each([0.3, 0.6, 0.95])(

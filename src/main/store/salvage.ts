@@ -17,7 +17,8 @@ import { openDatabase, type OpenOptions } from './database'
  * The tables salvage copies, parents before children. Everything else is derived and rebuilt
  * from these rows instead of copied: the FTS indexes and the embedding queue are filled by the
  * insert triggers, vectors are re-embedded from the queue, context builds are history the
- * inspector can live without only if unreadable (they are copied when readable).
+ * inspector can live without only if unreadable (they are copied when readable); the
+ * sidebar's per-thread stats are rebuilt from the newest readable build.
  */
 const TABLES = [
   'threads',
@@ -254,6 +255,11 @@ function repairReferences(db: Database.Database): number {
     db.exec(`
       DELETE FROM thread_summaries WHERE thread_id NOT IN (SELECT id FROM threads);
       DELETE FROM context_builds WHERE thread_id NOT IN (SELECT id FROM threads);
+      -- The sidebar's per-thread stats are derived from the newest build: rebuilt, not copied.
+      INSERT INTO thread_build_stats (thread_id, build_id, created_at, stats)
+        SELECT thread_id, id, created_at, json_extract(built, '$.tokenStats') FROM context_builds
+         WHERE id IN (SELECT max(id) FROM context_builds GROUP BY thread_id)
+           AND json_type(built, '$.tokenStats') = 'object';
       UPDATE context_builds SET message_id = NULL
         WHERE message_id IS NOT NULL AND message_id NOT IN (SELECT id FROM messages);
       DELETE FROM message_usage WHERE message_id NOT IN (SELECT id FROM messages);
