@@ -110,8 +110,13 @@ export class ContextBuild {
     if (counting.warning) this.warnings.push(counting.warning)
     this.inputNote = counting.note
     this.inputCounting = inputCount.method
+    // The summary covers messages[..coveredEnd]; none of those are window candidates.
+    const coveredEnd = request.summary
+      ? summaryCoveredEnd(request.messages, request.summary.lastMessageSeq)
+      : -1
     const { sendable: messages, entries: emptyReplies } = withoutEmptyReplies(
       request.messages,
+      coveredEnd + 1,
       meter
     )
     this.emptyReplies = emptyReplies
@@ -126,9 +131,6 @@ export class ContextBuild {
       this.memories,
       this.sentPinned.flatMap((group) => group.members)
     )
-    const coveredEnd = request.summary
-      ? summaryCoveredEnd(messages, request.summary.lastMessageSeq)
-      : -1
     this.window = new SlidingWindow(messages, coveredEnd, this.pinned, meter)
 
     // Every section holds what it needs of its own share; the rest forms the pool.

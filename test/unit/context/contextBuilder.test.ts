@@ -90,6 +90,29 @@ describe('the sliding window', () => {
     expect(decisions(built)).toMatchObject({ '1': 'included', '5': 'included', '7': 'included' })
   })
 
+  it('reads only the messages after the summary for empty replies; the summary covers the rest', () => {
+    // A getter stands in for the text of a covered message: the build must never read it
+    // (reading every message's text made 100,000-message builds 60 ms; npm run bench).
+    const covered = Object.defineProperty({ ...message(2, 'assistant', 'x') }, 'content', {
+      get: () => {
+        throw new Error('read the text of a message the summary covers')
+      }
+    })
+    const thread = [
+      message(1, 'user', 'q1'),
+      covered,
+      message(3, 'user', 'q2'),
+      message(4, 'assistant', ''),
+      message(5, 'user', 'q3')
+    ]
+    const built = buildContext(
+      request({ messages: thread, summary: { content: 'S', lastMessageSeq: 2 } }),
+      config({ totalBudget: 10_000 })
+    )
+    expect(built.trace.filter((t) => t.decision === 'empty_reply').map((t) => t.seq)).toEqual([4])
+    expect(decisions(built)).toMatchObject({ '3': 'included', '5': 'included' })
+  })
+
   it('uses the cached token counts as stored, never recounting them', () => {
     const stale = { ...message(1, 'user', 'hi'), tokenCount: 500 }
     const built = buildContext(request({ messages: [stale] }), config({ totalBudget: 10_000 }))
