@@ -94,6 +94,48 @@ export interface BuildRequest {
   taskState?: ActiveTaskState
   /** Degradations upstream of the build (memory search timed out, summary unreadable). */
   warnings?: readonly BuildWarning[]
+  /** Files attached to the input's message or to the thread (services/files prepares them). */
+  attachments?: readonly AttachmentInput[]
+  /** Tool schemas the thread exposes (built-in and MCP), before the builder chooses. */
+  tools?: readonly ToolInput[]
+}
+
+/** A file's extracted text as the builder reads it. */
+export interface AttachmentInput {
+  /** The stored attachment's id, or the CLI document's id; trace ids are `attachment:<id>#<chunk>`. */
+  id: string
+  name: string
+  mime: string | null
+  /** The whole extracted text. */
+  content: string
+  /**
+   * Structure-aware chunks in document order, when the service has them, with their relevance
+   * to the input and recent turns from the memory model. Without them the builder chunks
+   * `content` itself and ranks by word overlap.
+   */
+  chunks?: readonly AttachmentChunk[]
+}
+
+export interface AttachmentChunk {
+  index: number
+  text: string
+  /** 1-based, inclusive line range of the chunk in the file's text. */
+  startLine: number
+  endLine: number
+  /** Cosine similarity to the query; null when the chunk could not be embedded. */
+  relevance: number | null
+}
+
+/** A tool as the provider receives it; trace ids are `tool:<name>`. */
+export interface ToolInput {
+  name: string
+  description: string
+  /** The arguments' JSON Schema. */
+  parameters: Record<string, unknown>
+  /** Relevance to the input and recent turns; null when not embedded. */
+  relevance?: number | null
+  /** 'builtin' or the id of the MCP server that lists it. */
+  source?: string
 }
 
 /**

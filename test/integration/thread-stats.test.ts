@@ -124,7 +124,7 @@ describe('the thread list carries each thread’s stats (one batched query)', ()
   it('fills the stats of the newest build of each thread stored before the table existed', () => {
     const path = join(tempDir(), 'store.sqlite')
     const old = new Database(path)
-    migrate(old, LATEST_VERSION - 1)
+    migrate(old, 7)
     old
       .prepare("INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t1', 'x', 1, 1)")
       .run()

@@ -282,6 +282,20 @@ export const MIGRATIONS: readonly Migration[] = [
          WHERE id IN (SELECT max(id) FROM context_builds GROUP BY thread_id)
            AND json_type(built, '$.tokenStats') = 'object';
     `
+  },
+  {
+    version: 9,
+    name: 'fork lineage: the thread and message a thread was branched from',
+    // Set by "Branch from here" and by imports that bring abandoned branches in as forks. The
+    // origin may be deleted later; the fork keeps its own copy of the history, so only the link
+    // is cleared.
+    sql: `
+      ALTER TABLE threads ADD COLUMN forked_from_thread_id TEXT
+        REFERENCES threads (id) ON DELETE SET NULL;
+      ALTER TABLE threads ADD COLUMN forked_from_seq INTEGER;
+      CREATE INDEX threads_by_fork_origin ON threads (forked_from_thread_id)
+        WHERE forked_from_thread_id IS NOT NULL;
+    `
   }
 ]
 

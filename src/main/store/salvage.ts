@@ -265,6 +265,9 @@ function repairReferences(db: Database.Database): number {
       DELETE FROM message_usage WHERE message_id NOT IN (SELECT id FROM messages);
       UPDATE message_usage SET superseded_by = NULL
         WHERE superseded_by IS NOT NULL AND superseded_by NOT IN (SELECT id FROM messages);
+      UPDATE threads SET forked_from_thread_id = NULL, forked_from_seq = NULL
+        WHERE forked_from_thread_id IS NOT NULL
+          AND forked_from_thread_id NOT IN (SELECT id FROM threads);
       UPDATE memories SET source_thread_id = NULL
         WHERE source_thread_id IS NOT NULL AND source_thread_id NOT IN (SELECT id FROM threads);
       UPDATE memories SET source_message_id = NULL
