@@ -154,6 +154,19 @@ async function start(): Promise<void> {
     publish,
     embeddings,
     cipher: safeStorageCipher,
+    fileWorkerPath: existsSync(join(__dirname, 'fileWorker.js'))
+      ? join(__dirname, 'fileWorker.js')
+      : null,
+    pickFiles: async () => {
+      const window = BrowserWindow.getFocusedWindow()
+      const options: Electron.OpenDialogOptions = {
+        properties: ['openFile', 'multiSelections']
+      }
+      const picked = window
+        ? await dialog.showOpenDialog(window, options)
+        : await dialog.showOpenDialog(options)
+      return picked.canceled ? null : picked.filePaths
+    },
     log: (message, error) => {
       console.error(`[services] ${message}`, error)
       corruption?.report(error)

@@ -241,6 +241,8 @@ export type WarningCode =
   | 'upstream'
   | 'input_estimated'
   | 'input_chunked'
+  /** Attached files whose chunks have no vectors yet: ranked by word overlap (`files` names them). */
+  | 'attachments_not_embedded'
 
 /** A code the renderer can translate, and an English sentence for logs and the CLI. */
 export interface BuildWarning {
@@ -248,6 +250,8 @@ export interface BuildWarning {
   message: string
   /** An `upstream` warning from memory search: what happened, in fields the UI can translate. */
   memory?: MemoryWarning
+  /** The files an `attachments_not_embedded` warning is about. */
+  files?: string[]
 }
 
 /**

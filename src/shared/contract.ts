@@ -41,6 +41,7 @@ import {
 } from './providers'
 import { MAX_FOCUS_CHARS, type SummaryCompressResult } from './summaryCompression'
 import { EMBEDDING_MODEL_IDS } from './embeddingModelIds'
+import { MAX_FILE_BYTES, type AttachOutcome, type AttachmentView, type PickOutcome } from './files'
 
 /** An endpoint's result type is carried as a phantom; only the input needs a runtime schema. */
 const endpoint =
@@ -83,6 +84,10 @@ const MessageContent = z
   .string()
   .max(MAX_MESSAGE_CHARS, { message: `Message is longer than ${MAX_MESSAGE_CHARS} characters` })
   .refine((text) => text.trim().length > 0, { message: 'Message is empty' })
+
+const AttachmentScope = z.enum(['message', 'thread'])
+/** Base64 of a file up to twice the limit: main refuses oversized files by name, with the limit. */
+const MAX_FILE_BASE64 = Math.ceil((MAX_FILE_BYTES * 2 * 4) / 3)
 
 export const contract = {
   app: {
@@ -294,6 +299,27 @@ export const contract = {
       })
     )
   },
+  files: {
+    /** A dropped or pasted file's bytes (base64); refusals come back as outcomes, by name. */
+    attach: endpoint<AttachOutcome>()(
+      z.strictObject({
+        threadId: ThreadId,
+        scope: AttachmentScope,
+        name: z.string().trim().min(1).max(255),
+        mime: z.string().max(200).nullable().optional(),
+        data: z
+          .string()
+          .max(MAX_FILE_BASE64, { message: 'File is too large' })
+          .regex(/^[A-Za-z0-9+/]*={0,2}$/, { message: 'File data is not base64' })
+      })
+    ),
+    /** Opens the system's file dialog in main and attaches what the user picks. */
+    pick: endpoint<PickOutcome>()(z.strictObject({ threadId: ThreadId, scope: AttachmentScope })),
+    /** The thread's files: composer drafts, thread files and those sent with messages. */
+    list: endpoint<AttachmentView[]>()(z.strictObject({ threadId: ThreadId })),
+    /** Removes a draft or thread file (a sent message keeps its files). */
+    remove: endpoint<{ removed: true }>()(z.strictObject({ id: z.uuid() }))
+  },
   search: {
     query: endpoint<SearchHit[]>()(
       z.strictObject({
@@ -326,7 +352,9 @@ export const events = {
   /** The provider said the prompt was too long; rebuilt smaller and retried once. */
   'chat:retry': event<ChatRetry>(),
   /** A thread's summary was updated (in the background after a turn, or by the user). */
-  'summary:changed': event<ThreadSummaryView>()
+  'summary:changed': event<ThreadSummaryView>(),
+  /** A thread's files changed: attached, removed, sent with a message, or embedded. */
+  'files:changed': event<{ threadId: string }>()
 } as const
 
 export type Contract = typeof contract

@@ -42,17 +42,28 @@ export function prepareEmbeddings(): Promise<string> {
       prepareE5Model: () => string
     }
     e5.prepareE5Model()
-    return buildWorker()
+    return buildWorker('embeddingWorker')
   })()
   return prepared
 }
 
-async function buildWorker(): Promise<string> {
+let fileWorker: Promise<string> | undefined
+
+/** Bundles the file worker (PDF text, chunking) as electron-vite emits out/main/fileWorker.js. */
+export function prepareFileWorker(): Promise<string> {
+  fileWorker ??= buildWorker('fileWorker', ['src/main/context/attachments'])
+  return fileWorker
+}
+
+/** `extraSources`: folders outside workers/ whose changes must rebuild the bundle too. */
+async function buildWorker(entry: string, extraSources: string[] = []): Promise<string> {
   const sources = join(ROOT, 'src/main/workers')
   const hash = createHash('sha256')
-  for (const file of readdirSync(sources).sort())
-    hash.update(file).update(readFileSync(join(sources, file)))
-  const out = join(BUILD_DIR, `embeddingWorker-${hash.digest('hex').slice(0, 12)}.cjs`)
+  for (const folder of [sources, ...extraSources.map((f) => join(ROOT, f))]) {
+    for (const file of readdirSync(folder).sort())
+      hash.update(file).update(readFileSync(join(folder, file)))
+  }
+  const out = join(BUILD_DIR, `${entry}-${hash.digest('hex').slice(0, 12)}.cjs`)
   if (existsSync(out)) return out
   const staging = join(BUILD_DIR, `staging-${process.pid}-${Date.now()}`)
   await build({
@@ -67,7 +78,7 @@ async function buildWorker(): Promise<string> {
       emptyOutDir: true,
       minify: false,
       rollupOptions: {
-        input: { embeddingWorker: join(sources, 'embeddingWorker.ts') },
+        input: { [entry]: join(sources, `${entry}.ts`) },
         external: (id) =>
           id.startsWith('node:') ||
           builtinModules.includes(id) ||
@@ -81,7 +92,7 @@ async function buildWorker(): Promise<string> {
   })
   mkdirSync(BUILD_DIR, { recursive: true })
   // Parallel test files may race here: the rename is atomic and the content identical.
-  renameSync(join(staging, 'embeddingWorker.cjs'), out)
+  renameSync(join(staging, `${entry}.cjs`), out)
   rmSync(staging, { recursive: true, force: true })
   return out
 }

@@ -96,6 +96,17 @@ export function createHandlers(services: Services): Handlers {
       getConfig: ({ threadId }) => context.getConfig(threadId),
       updateConfig: ({ scope, threadId, patch }) => context.updateConfig(scope, patch, threadId)
     },
+    files: {
+      attach: ({ threadId, scope, name, mime, data }) =>
+        services.files.attach(threadId, scope, {
+          name,
+          mime: mime ?? null,
+          bytes: Buffer.from(data, 'base64')
+        }),
+      pick: ({ threadId, scope }) => services.files.pick(threadId, scope),
+      list: ({ threadId }) => services.files.list(threadId),
+      remove: ({ id }) => services.files.remove(id)
+    },
     search: {
       query: ({ query, limit }) => search.query(query, limit)
     }

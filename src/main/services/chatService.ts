@@ -34,6 +34,8 @@ export interface ChatServiceDeps {
   newId?: () => string
   /** Stall limits for streams (tests shorten them). */
   timeouts?: Partial<StreamTimeouts>
+  /** A user message was stored (the composer's draft files become its attachments). */
+  userMessageStored?: (message: Message) => void
   /** After each turn (summary, memory extraction: background work); must not throw or block. */
   afterTurn?: (
     threadId: string,
@@ -235,6 +237,7 @@ export class ChatService {
       createdAt: this.deps.now()
     })
     this.cache.appended(message)
+    this.deps.userMessageStored?.(message)
     this.threads.adoptTitleFrom(threadId, content)
     this.deps.publish('threads:changed', { threadId })
     return message

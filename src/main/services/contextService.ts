@@ -30,6 +30,7 @@ import type { MessageRepository } from '../store/messageRepository'
 import type { SettingsRepository } from '../store/settingsRepository'
 import type { ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
+import { attachmentWarnings, type BuildAttachments } from './files/fileService'
 import { DraftCounts } from './draftCounts'
 import { runSliced } from './slicedWork'
 import type { ThreadMessageCache } from './threadMessageCache'
@@ -68,6 +69,15 @@ export interface ContextServiceDeps {
   chatModel?: (threadId: string) => ChatModelLimits | null
   /** The thread's stored summary for the builder's summary section. */
   summary?: (threadId: string) => ThreadSummary | null
+  /**
+   * The files that go with a turn (the input message's, or the draft's for a preview, and the
+   * thread's), their chunks scored against `query` (services/files).
+   */
+  attachments?: (
+    threadId: string,
+    input: { messageId: number } | 'draft',
+    query: string
+  ) => Promise<BuildAttachments>
 }
 
 export interface ChatModelLimits {
@@ -94,6 +104,8 @@ interface TurnData {
   notRecalled: number[]
   /** The input's index when the caller has it (a preview's, see DraftCounts). */
   inputIndex?: TokenIndex
+  /** Whose files go with the turn: the stored input message's, or the composer's drafts. */
+  files: { messageId: number } | 'draft'
 }
 
 /** Provider prompt tokens / our count is smoothed with this weight for the newest reply. */
@@ -165,7 +177,8 @@ export class ContextService {
         input: draft,
         inputIndex,
         taskState: this.taskState(threadId),
-        notRecalled: []
+        notRecalled: [],
+        files: 'draft'
       },
       config
     )
@@ -191,7 +204,14 @@ export class ContextService {
     const notRecalled = all.filter((m) => m.seq >= message.seq).map((m) => m.id)
     const before = this.taskState(threadId)
     const context = await this.build(
-      { threadId, messages: history, input: message.content, taskState: before, notRecalled },
+      {
+        threadId,
+        messages: history,
+        input: message.content,
+        taskState: before,
+        notRecalled,
+        files: { messageId: message.id }
+      },
       config
     )
 
@@ -318,6 +338,7 @@ export class ContextService {
       timeoutMs: MEMORY_TIMEOUT_MS,
       threadId
     })
+    const files = await this.deps.attachments?.(threadId, turn.files, query.context ?? query.text)
     return this.deps.engines.build(
       {
         systemPrompt: this.deps.systemPrompt(),
@@ -328,7 +349,8 @@ export class ContextService {
         input,
         inputCount,
         taskState,
-        warnings: recall.warnings
+        warnings: [...recall.warnings, ...(files ? attachmentWarnings(files) : [])],
+        ...(files && files.attachments.length > 0 && { attachments: files.attachments })
       },
       config
     )

@@ -32,6 +32,10 @@ import { MemoryService } from './memoryService'
 import { SearchService } from './searchService'
 import { SettingsService } from './settingsService'
 import { ThreadService } from './threadService'
+import { FileRepository } from '../store/fileRepository'
+import { ChunkRelevance } from './files/chunkRelevance'
+import { fileJobRunner } from './files/fileJobs'
+import { FileService } from './files/fileService'
 
 export interface Services {
   info: AppInfo
@@ -51,6 +55,8 @@ export interface Services {
   memoryIndexer: MemoryIndexer
   /** After a turn, the thread's model saves preferences and facts from the user's message. */
   memoryExtraction: AutomaticMemoryExtraction
+  /** Files attached to messages and threads (content-addressed, chunked, embedded). */
+  files: FileService
 }
 
 export interface ServiceOptions {
@@ -79,6 +85,10 @@ export interface ServiceOptions {
   streamTimeouts?: Partial<StreamTimeouts>
   /** Tokens of unsummarized history outside the window that trigger a summary update. */
   summaryMinTokens?: number
+  /** The built file worker (out/main/fileWorker.js): PDFs and chunking; without it PDFs are refused. */
+  fileWorkerPath?: string | null
+  /** The system's open-file dialog (Electron's); absent in tests and the browser harness. */
+  pickFiles?: () => Promise<string[] | null>
 }
 
 /** Used when no Cipher is given: reports encryption as unavailable, so keys are refused. */
@@ -114,7 +124,9 @@ export function createServices({
   cipher = NO_CIPHER,
   detectOllama,
   streamTimeouts,
-  summaryMinTokens
+  summaryMinTokens,
+  fileWorkerPath = null,
+  pickFiles
 }: ServiceOptions): Services {
   const recall = new RecallRepository(db)
   const vectors = new VectorStore(db)
@@ -190,6 +202,24 @@ export function createServices({
     publish,
     log
   })
+  const fileRepository = new FileRepository(db)
+  const files = new FileService({
+    files: fileRepository,
+    relevance: new ChunkRelevance({
+      files: fileRepository,
+      model: () => memoryIndexer.active(),
+      log,
+      embedded: (hash) => {
+        for (const threadId of fileRepository.threadsOf(hash)) emit('files:changed', { threadId })
+      }
+    }),
+    runJob: fileWorkerPath ? fileJobRunner(fileWorkerPath) : null,
+    requireThread: (threadId) => void threads.get(threadId),
+    now,
+    publish,
+    log,
+    pickFiles: pickFiles ?? null
+  })
   // Set once the chat service exists; the context service asks it for the thread's model.
   let chat: ChatService | null = null
   const context = new ContextService({
@@ -204,6 +234,7 @@ export function createServices({
     now,
     publish,
     summary: (threadId) => summaries.forBuild(threadId),
+    attachments: (threadId, input, query) => files.forBuild(threadId, input, query),
     chatModel: (threadId) => {
       const target = chat?.targetFor(threadId)
       if (!target) return null
@@ -227,7 +258,8 @@ export function createServices({
       summaries.afterTurn(threadId, build, input.seq, target)
       memoryExtraction.afterTurn(input, target)
     },
-    ...(streamTimeouts && { timeouts: streamTimeouts })
+    ...(streamTimeouts && { timeouts: streamTimeouts }),
+    userMessageStored: (message) => files.claimDrafts(message.threadId, message.id)
   })
   return {
     info,
@@ -241,7 +273,8 @@ export function createServices({
     providers,
     summaries,
     search: new SearchService(new SearchRepository(db)),
-    settings
+    settings,
+    files
   }
 }
 

@@ -296,6 +296,53 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX threads_by_fork_origin ON threads (forked_from_thread_id)
         WHERE forked_from_thread_id IS NOT NULL;
     `
+  },
+  {
+    version: 12,
+    name: 'attached files: content-addressed bytes and text, attachments, chunk vectors',
+    // A file is stored once by the SHA-256 of its bytes, whatever its name or how often it is
+    // attached; its bytes are kept so the text can be extracted again by a later version. The
+    // bytes are written before the text is read, so a crash while reading loses nothing. Chunk
+    // vectors are cached per file and vector space, one blob of n x dimension floats, since a
+    // file is never embedded piecemeal.
+    sql: `
+      CREATE TABLE files (
+        hash       TEXT PRIMARY KEY CHECK (length(hash) = 64),
+        size       INTEGER NOT NULL CHECK (size >= 0),
+        bytes      BLOB NOT NULL,
+        kind       TEXT,
+        encoding   TEXT,
+        text       TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE attachments (
+        id         TEXT PRIMARY KEY,
+        thread_id  TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        message_id INTEGER REFERENCES messages (id) ON DELETE CASCADE,
+        scope      TEXT NOT NULL CHECK (scope IN ('message', 'thread')),
+        file_hash  TEXT NOT NULL REFERENCES files (hash),
+        name       TEXT NOT NULL,
+        mime       TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX attachments_by_thread ON attachments (thread_id, created_at);
+      CREATE INDEX attachments_by_message ON attachments (message_id)
+        WHERE message_id IS NOT NULL;
+      CREATE INDEX attachments_by_file ON attachments (file_hash);
+      CREATE TABLE file_chunks (
+        file_hash TEXT PRIMARY KEY REFERENCES files (hash) ON DELETE CASCADE,
+        chunker   TEXT NOT NULL,
+        chunks    TEXT NOT NULL CHECK (json_valid(chunks))
+      );
+      CREATE TABLE file_vectors (
+        file_hash TEXT NOT NULL REFERENCES files (hash) ON DELETE CASCADE,
+        space     TEXT NOT NULL,
+        chunker   TEXT NOT NULL,
+        dimension INTEGER NOT NULL CHECK (dimension > 0),
+        vectors   BLOB NOT NULL,
+        PRIMARY KEY (file_hash, space)
+      );
+    `
   }
 ]
 

@@ -28,7 +28,10 @@ const TABLES = [
   'context_builds',
   'settings',
   'memories',
-  'memory_history'
+  'memory_history',
+  // Attached files (migration 12): their chunks and vectors are derived and rebuilt on use.
+  'files',
+  'attachments'
 ] as const
 
 /** Row ids read per query; a failing range is halved until the unreadable ids are isolated. */
@@ -272,6 +275,12 @@ function repairReferences(db: Database.Database): number {
         WHERE source_thread_id IS NOT NULL AND source_thread_id NOT IN (SELECT id FROM threads);
       UPDATE memories SET source_message_id = NULL
         WHERE source_message_id IS NOT NULL AND source_message_id NOT IN (SELECT id FROM messages);
+      -- An attachment without its file has nothing to give back; one whose thread is gone has
+      -- nowhere to show. One whose message is gone returns to its thread's composer as a draft.
+      DELETE FROM attachments WHERE file_hash NOT IN (SELECT hash FROM files)
+        OR thread_id NOT IN (SELECT id FROM threads);
+      UPDATE attachments SET message_id = NULL
+        WHERE message_id IS NOT NULL AND message_id NOT IN (SELECT id FROM messages);
     `)
     return recreated
   })()

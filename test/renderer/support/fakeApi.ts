@@ -645,6 +645,13 @@ export function createFakeBackend(): FakeBackend {
       )
     },
     memory: memoryApi,
+    // No file store in the fake: every thread has no files, and attaching is unavailable.
+    files: {
+      attach: handle('files:attach', unavailable),
+      pick: handle('files:pick', unavailable),
+      list: handle('files:list', () => ok([])),
+      remove: handle('files:remove', unavailable)
+    },
     search: {
       query: handle('search:query', ({ query }: { query: string; limit?: number }) => {
         const needle = query.trim().toLowerCase()

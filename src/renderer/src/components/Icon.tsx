@@ -20,7 +20,10 @@ const paths = {
   check: 'M5 12.5l4.5 4.5L19 7.5',
   back: 'M19 12H5M11 6l-6 6 6 6',
   bookmark: 'M7 4h10v16l-5-3.5L7 20z',
-  link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1'
+  link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1',
+  paperclip:
+    'M20 11.5l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7L9.7 17.2a1.7 1.7 0 0 1-2.4-2.4L15 7',
+  file: 'M6 3h8l4 4v14H6zM14 3v4h4'
 } as const
 
 export type IconName = keyof typeof paths

@@ -1,4 +1,12 @@
-import { useRef, type FormEvent, type KeyboardEvent } from 'react'
+import {
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type DragEvent,
+  type FormEvent,
+  type KeyboardEvent
+} from 'react'
 import { useTranslation } from 'react-i18next'
 import { Icon } from '@renderer/components/Icon'
 import { isImeKeyPress } from '@renderer/lib/ime'
@@ -6,12 +14,18 @@ import { useChatStore } from './chatStore'
 import { COMPRESS_COMMAND, looksLikeCommand, parseCompressCommand } from './compressCommand'
 import { CompressNotice } from './CompressNotice'
 import { useCompressStore } from './compressStore'
+import { FileChips } from '@renderer/features/files/FileChip'
+import { FileProblems } from '@renderer/features/files/FileProblems'
+import { ThreadFiles } from '@renderer/features/files/ThreadFiles'
+import { filesFromDrop, filesFromPaste, hasFiles } from '@renderer/features/files/dropFiles'
+import { draftFilesOf, useFilesStore } from '@renderer/features/files/filesStore'
 
 /**
  * Writes a message into the open thread. Enter sends and Shift+Enter breaks the line, except
  * while an input method is composing (Chinese, Japanese…): there Enter confirms the candidate
  * and must never send half-typed text. "/compress [focus]" is a command, never a message: it
- * folds the older part of the thread into its summary (see compressStore).
+ * folds the older part of the thread into its summary (see compressStore). Files dropped on
+ * it, pasted into it or picked with the paperclip go with the next message (features/files).
  */
 export function Composer({ threadId }: { threadId: string }) {
   const { t } = useTranslation()
@@ -26,6 +40,25 @@ export function Composer({ threadId }: { threadId: string }) {
   const compress = useCompressStore((state) => state.compress)
   const composing = useRef(false)
   const inputRef = useRef<HTMLTextAreaElement>(null)
+  const fileList = useFilesStore((state) => state.byThread[threadId])
+  const draftFiles = useMemo(() => draftFilesOf(fileList), [fileList])
+  const readingFiles = useFilesStore((state) => state.reading[threadId] ?? 0)
+  const [dropping, setDropping] = useState(false)
+
+  useEffect(() => {
+    void useFilesStore.getState().load(threadId)
+    return useFilesStore.getState().watch()
+  }, [threadId])
+
+  const attach = (files: File[]) => {
+    if (files.length > 0) void useFilesStore.getState().attachFiles(threadId, 'message', files)
+  }
+  const onDrop = (event: DragEvent) => {
+    setDropping(false)
+    if (!hasFiles(event)) return
+    event.preventDefault()
+    attach(filesFromDrop(event))
+  }
 
   const canSend = ready && !sending && !streaming && !compressing && text.trim() !== ''
 
@@ -51,8 +84,21 @@ export function Composer({ threadId }: { threadId: string }) {
   }
 
   return (
-    <form className="composer" onSubmit={onSubmit}>
+    <form
+      className={`composer${dropping ? ' composer--dropping' : ''}`}
+      data-testid="composer"
+      onSubmit={onSubmit}
+      onDragOver={(event) => {
+        if (!hasFiles(event)) return
+        event.preventDefault()
+        setDropping(true)
+      }}
+      onDragLeave={() => setDropping(false)}
+      onDrop={onDrop}
+    >
       <CompressNotice threadId={threadId} />
+      <FileProblems threadId={threadId} />
+      <ThreadFiles threadId={threadId} />
       {looksLikeCommand(text) && (
         <button
           type="button"
@@ -67,7 +113,32 @@ export function Composer({ threadId }: { threadId: string }) {
           <span>{t('compress.help')}</span>
         </button>
       )}
+      {(draftFiles.length > 0 || readingFiles > 0) && (
+        <div className="composer__files">
+          <FileChips
+            files={draftFiles}
+            testId="draft-file-chips"
+            onRemove={(file) => void useFilesStore.getState().remove(threadId, file.id)}
+          />
+          {readingFiles > 0 && (
+            <span className="composer__reading" data-testid="files-reading" role="status">
+              {t('files.reading', { count: readingFiles })}
+            </span>
+          )}
+        </div>
+      )}
+      {dropping && <p className="composer__drop">{t('files.dropHere')}</p>}
       <div className="composer__box">
+        <button
+          type="button"
+          className="icon-button composer__attach"
+          data-testid="attach-button"
+          aria-label={t('files.attach')}
+          title={t('files.attach')}
+          onClick={() => void useFilesStore.getState().pick(threadId, 'message')}
+        >
+          <Icon name="paperclip" />
+        </button>
         <textarea
           ref={inputRef}
           className="composer__input"
@@ -80,6 +151,12 @@ export function Composer({ threadId }: { threadId: string }) {
           readOnly={sending || compressing}
           onChange={(event) => setDraft(threadId, event.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={(event) => {
+            const files = filesFromPaste(event)
+            if (files.length === 0) return
+            event.preventDefault()
+            attach(files)
+          }}
           onCompositionStart={() => {
             composing.current = true
           }}

@@ -39,7 +39,10 @@ export function GaugeDetails({ id, reading, maxHeight, onOpenSection }: GaugeDet
     ...reading.otherWarnings.map((warning) =>
       warning.memory
         ? describeMemoryWarning(warning.memory, t)
-        : t(`inspector.warnings.${warning.code}`, { defaultValue: warning.message })
+        : t(`inspector.warnings.${warning.code}`, {
+            defaultValue: warning.message,
+            files: warning.files?.join(', ')
+          })
     )
   ].filter((note): note is string => typeof note === 'string')
 

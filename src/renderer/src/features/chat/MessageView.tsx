@@ -1,6 +1,7 @@
 import { memo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Message, ReplyStatus } from '@shared/domain'
+import { MessageFiles } from '@renderer/features/files/MessageFiles'
 import { ExtractedMemories } from '@renderer/features/memory/ExtractedMemories'
 import { RememberAction } from '@renderer/features/memory/RememberAction'
 import { formatCost } from '@renderer/lib/formatCost'
@@ -141,6 +142,9 @@ export const MessageView = memo(function MessageView({
           />
         ) : (
           <MarkdownContent text={message.content} />
+        )}
+        {message.role === 'user' && (
+          <MessageFiles threadId={message.threadId} messageId={message.id} />
         )}
         {reply?.usage && <UsageFooter message={message} />}
         {message.role === 'user' && <ExtractedMemories messageId={message.id} />}

@@ -53,7 +53,10 @@ export function BuildMetadata({ metadata }: { metadata: Metadata }) {
               <span>
                 {warning.memory
                   ? describeMemoryWarning(warning.memory, t)
-                  : t(`inspector.warnings.${warning.code}`, { defaultValue: warning.message })}
+                  : t(`inspector.warnings.${warning.code}`, {
+                      defaultValue: warning.message,
+                      files: warning.files?.join(', ')
+                    })}
               </span>
             </li>
           ))}

@@ -55,10 +55,16 @@ function follow(): () => void {
     if (summary.threadId === useInspectorStore.getState().threadId) inspector.refresh()
   })
 
+  // Attaching or removing a file changes what the draft's request would carry.
+  const stopFiles = window.api.on('files:changed', ({ threadId }) => {
+    if (threadId === useInspectorStore.getState().threadId) inspector.refresh()
+  })
+
   return () => {
     stopChat()
     stopEvents()
     stopSummary()
+    stopFiles()
     inspector.stop()
   }
 }
