@@ -11,6 +11,8 @@
  *   chars/4;
  * - the main thread's event-loop stall while sending and previewing a 2 M-character paste
  *   (base64, minified JS, Chinese, mixed, letters only) vs the old synchronous count.
+ * - an attached 2 MB file (1 MB of code, 1 MB of Markdown): chunking vs one o200k count, and
+ *   embedding every chunk (batched as the app does) vs one chunk per call, plus one build's scoring.
  *
  * Options: `--quick` (fewer runs, smaller texts; a few minutes on 2 cores), `--json <path>`,
  * `--skip-embedding` (no model needed).
@@ -27,6 +29,7 @@ import {
   embeddingThreadCounts,
   modelsRootOf
 } from './bench/embedding'
+import { chunkingFigures, fileEmbeddingFigures, type FileFigures } from './bench/fileChunks'
 import { INPUT_KINDS, stallFigures, type StallFigures } from './bench/mainThreadStall'
 import { preparedModel } from './preparedModels'
 import { tokenizerAccuracy, tokenizerFigures } from './bench/tokenizerThroughput'
@@ -118,6 +121,20 @@ async function main(): Promise<void> {
     embedding = []
   }
 
+  progress('attached file: chunking 2 MB')
+  const chunked = chunkingFigures(ROOT)
+  const files: FileFigures = { chunking: chunked.figures, embedding: null }
+  if (!options.skipEmbedding) {
+    progress(`attached file: embedding ${chunked.chunks.length} chunks`)
+    const { modelsRoot, workerPath } = await modelsAndWorker()
+    files.embedding = await fileEmbeddingFigures(
+      workerPath,
+      modelsRoot,
+      chunked.chunks,
+      options.quick
+    )
+  }
+
   const vectorSearch = [10_000, 100_000].map((count) => {
     progress(`vector search, ${count.toLocaleString('en-US')} vectors`)
     return vectorSearchFigures(count, options.quick ? 30 : 60)
@@ -199,6 +216,46 @@ async function main(): Promise<void> {
           `${e.rss.loadedMb} MB`,
           `${e.rss.peakMb} MB`
         ])
+      )
+    )
+  }
+
+  console.log(
+    "\nAttached file, 2 MB (chunkDocument at the app's chunk size; baseline: one o200k count of the same text)"
+  )
+  console.log(
+    table(
+      ['text', 'bytes', 'tokens', 'chunks', 'chunking', 'MB/s', 'o200k count alone'],
+      files.chunking.map((c) => [
+        c.kind,
+        c.bytes,
+        c.tokens,
+        c.chunks,
+        ms(c.chunkMs),
+        c.mbPerSecond.toFixed(2),
+        ms(c.countMs)
+      ])
+    )
+  )
+  if (files.embedding) {
+    const e = files.embedding
+    console.log(
+      `\nAttached file, embedding its chunks (${e.model.replace(/^.*\//, '')}, app's worker, batches of 16; baseline: one chunk per call; score: one query embedded and scored against every chunk)`
+    )
+    console.log(
+      table(
+        ['chunks', 'tokens', 'time', 'chunks/s', 'tokens/s', 'one per call, chunks/s', 'score'],
+        [
+          [
+            e.chunks,
+            e.tokens,
+            ms(e.ms),
+            e.chunksPerSecond.toFixed(1),
+            perSecond(Math.round(e.tokensPerSecond)),
+            `${e.onePerCall.chunksPerSecond.toFixed(1)} (${e.onePerCall.chunks})`,
+            ms(e.scoreMs)
+          ]
+        ]
       )
     )
   }
@@ -324,7 +381,8 @@ async function main(): Promise<void> {
     vectorSearch,
     tokenizer,
     tokenizerAccuracy: accuracy,
-    mainThreadStall: stalls
+    mainThreadStall: stalls,
+    attachedFile: files
   }
   mkdirSync(dirname(options.json), { recursive: true })
   writeFileSync(options.json, `${JSON.stringify(result, null, 2)}\n`)

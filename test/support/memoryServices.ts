@@ -25,6 +25,8 @@ export function memoryServicesIn(
     now?: () => number
     memory?: MemorySearch
     file?: string
+    /** The bundled file worker (prepareFileWorker), for PDFs and chunking. */
+    fileWorkerPath?: string
   } = {}
 ): MemoryTestServices {
   const path = join(dir, options.file ?? 'store.sqlite')
@@ -37,6 +39,7 @@ export function memoryServicesIn(
     memory: options.memory,
     embeddings: options.embeddings ?? null,
     indexing: { idleMs: 50 },
+    fileWorkerPath: options.fileWorkerPath ?? null,
     log: (message, error) =>
       logged.push(`${message}: ${error instanceof Error ? error.message : String(error)}`),
     publish: (event, payload) => published.push({ event, payload }),

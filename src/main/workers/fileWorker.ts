@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { chunkDocument } from '../context/attachments/chunkDocument'
-import { tokenCounterFor } from '../context/tokenCounter'
+import { o200kCounter } from '../context/tokenCounter'
 import type { FileJob, FileJobResult } from './fileProtocol'
 
 interface TextItem {
@@ -46,10 +46,11 @@ async function extractPdf(bytes: Uint8Array): Promise<FileJobResult> {
 
 async function run(job: FileJob): Promise<FileJobResult> {
   if (job.type === 'pdf') return extractPdf(job.bytes)
-  const counter = tokenCounterFor('gpt-4o')
   return {
     type: 'chunk',
-    chunks: chunkDocument(job.text, job.kind, job.maxTokens, (text: string) => counter.count(text))
+    chunks: chunkDocument(job.text, job.kind, job.maxTokens, (text: string) =>
+      o200kCounter.count(text)
+    )
   }
 }
 

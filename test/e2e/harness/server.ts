@@ -139,6 +139,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(embeddings && { indexing: { idleMs: 50 } }),
     ...(options.detectOllama && { detectOllama: options.detectOllama }),
     ...(options.summaryMinTokens !== undefined && { summaryMinTokens: options.summaryMinTokens }),
+    // The file worker `npm run build` emitted beside the renderer, as the app starts it.
+    fileWorkerPath: join(ROOT, 'out/main/fileWorker.js'),
     info: {
       version: 'e2e',
       systemLocale: options.systemLocale ?? 'en-US',

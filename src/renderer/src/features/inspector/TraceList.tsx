@@ -4,6 +4,7 @@ import type { BuiltContext, CollapsedRange } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
+import { AttachmentChunks } from './AttachmentChunks'
 import { TraceItem } from './TraceItem'
 import { groupTrace, type TraceGroup } from './traceGroups'
 import { useIncrementalList } from './useIncrementalList'
@@ -66,16 +67,18 @@ function TraceSection({ group, used, messagesById, editable, onReveal }: TraceSe
         <span className="trace-section__used">{format(used)}</span>
       </h3>
       <ul className="trace-section__items">
-        {visible.map((entry) => (
-          <TraceItem
-            key={`${entry.kind}:${entry.id}`}
-            entry={entry}
-            message={entry.kind === 'message' ? messagesById.get(Number(entry.id)) : undefined}
-            editable={editable}
-            onReveal={onReveal}
-          />
-        ))}
-        {hidden > 0 && (
+        {group.section === 'attachments' && <AttachmentChunks entries={group.entries} />}
+        {group.section !== 'attachments' &&
+          visible.map((entry) => (
+            <TraceItem
+              key={`${entry.kind}:${entry.id}`}
+              entry={entry}
+              message={entry.kind === 'message' ? messagesById.get(Number(entry.id)) : undefined}
+              editable={editable}
+              onReveal={onReveal}
+            />
+          ))}
+        {hidden > 0 && group.section !== 'attachments' && (
           <li>
             <button type="button" className="show-more" onClick={showMore}>
               {t('inspector.trace.showMore', { count: Math.min(hidden, PAGE_SIZE) })}

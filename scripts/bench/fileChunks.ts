@@ -1,0 +1,170 @@
+/**
+ * An attached 2 MB file, as the app handles it: structure-aware chunking (the builder's
+ * chunkDocument at the app's chunk size, run here on one thread as the file worker runs it) and
+ * embedding of every chunk with the memory model through the app's worker and batching, then
+ * one build's relevance scoring. The text is the repository's own TypeScript and Markdown, 1 MB
+ * of each, so headings, functions and paragraphs are real.
+ *
+ * Baselines from the same run: counting the same text's o200k tokens once (the floor any
+ * token-bounded chunker pays), and embedding the first chunks one per call instead of batched.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { chunkDocument } from '../../src/main/context/attachments/chunkDocument'
+import { o200kCounter } from '../../src/main/context/tokenCounter'
+import { CHUNK_TOKENS } from '../../src/main/services/files/fileService'
+import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
+import { modelSpec } from '../../src/main/workers/embeddingModels'
+import { DEFAULT_EMBEDDING_MODEL_ID } from '../../src/shared/embeddingModelIds'
+
+const HALF = 1024 * 1024
+
+function filesUnder(dir: string, ext: string): string[] {
+  const found: string[] = []
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) found.push(...filesUnder(path, ext))
+    else if (name.endsWith(ext)) found.push(path)
+  }
+  return found
+}
+
+/** Files joined (and repeated, numbered) until `bytes` of UTF-8 text. */
+function corpus(paths: readonly string[], bytes: number): string {
+  const texts = paths.map((p) => readFileSync(p, 'utf8'))
+  let out = ''
+  for (let round = 0; Buffer.byteLength(out) < bytes; round++) {
+    for (const text of texts) {
+      out += `${text}\n`
+      if (Buffer.byteLength(out) >= bytes) break
+    }
+    out += `\n// round ${round}\n`
+  }
+  return out
+}
+
+export interface ChunkingFigures {
+  kind: 'code' | 'markdown'
+  bytes: number
+  tokens: number
+  chunks: number
+  chunkMs: number
+  /** Baseline: one o200k count of the same text. */
+  countMs: number
+  mbPerSecond: number
+}
+
+export interface FileEmbeddingFigures {
+  model: string
+  chunks: number
+  tokens: number
+  ms: number
+  chunksPerSecond: number
+  tokensPerSecond: number
+  /** Baseline: the first chunks embedded one text per call. */
+  onePerCall: { chunks: number; ms: number; chunksPerSecond: number }
+  /** One build: the query embedded and scored against every chunk vector. */
+  scoreMs: number
+}
+
+export interface FileFigures {
+  chunking: ChunkingFigures[]
+  embedding: FileEmbeddingFigures | null
+}
+
+export function documents(root: string): { kind: 'code' | 'markdown'; text: string }[] {
+  const code = corpus(filesUnder(join(root, 'src'), '.ts'), HALF)
+  const markdown = corpus([join(root, 'README.md'), ...filesUnder(join(root, 'docs'), '.md')], HALF)
+  return [
+    { kind: 'code', text: code },
+    { kind: 'markdown', text: markdown }
+  ]
+}
+
+export function chunkingFigures(root: string): {
+  figures: ChunkingFigures[]
+  chunks: string[]
+} {
+  const figures: ChunkingFigures[] = []
+  const chunks: string[] = []
+  for (const { kind, text } of documents(root)) {
+    const countStarted = performance.now()
+    const tokens = o200kCounter.count(text)
+    const countMs = performance.now() - countStarted
+    const started = performance.now()
+    const cut = chunkDocument(text, kind, CHUNK_TOKENS, (t: string) => o200kCounter.count(t))
+    const chunkMs = performance.now() - started
+    chunks.push(...cut.map((c) => c.text))
+    const bytes = Buffer.byteLength(text)
+    figures.push({
+      kind,
+      bytes,
+      tokens,
+      chunks: cut.length,
+      chunkMs,
+      countMs,
+      mbPerSecond: bytes / 2 ** 20 / (chunkMs / 1000)
+    })
+  }
+  return { figures, chunks }
+}
+
+export async function fileEmbeddingFigures(
+  workerPath: string,
+  modelsRoot: string,
+  chunks: readonly string[],
+  quick: boolean
+): Promise<FileEmbeddingFigures> {
+  const model = DEFAULT_EMBEDDING_MODEL_ID
+  const client = new EmbeddingClient({
+    workerPath,
+    spec: modelSpec(model),
+    source: { kind: 'folder', root: modelsRoot, name: model }
+  })
+  try {
+    await client.ready()
+    const texts = quick ? chunks.slice(0, 128) : [...chunks]
+    const tokens = texts.reduce((sum, t) => sum + o200kCounter.count(t), 0)
+    const started = performance.now()
+    // As ChunkRelevance embeds a file: batches of 16 passages in the background lane.
+    const vectors: Float32Array[] = []
+    for (let from = 0; from < texts.length; from += 16) {
+      vectors.push(
+        ...(await client.embed(texts.slice(from, from + 16), {
+          priority: 'background',
+          role: 'passage'
+        }))
+      )
+    }
+    const ms = performance.now() - started
+    const baseline = texts.slice(0, quick ? 16 : 48)
+    const baselineStarted = performance.now()
+    for (const text of baseline) await client.embed([text], { role: 'passage' })
+    const baselineMs = performance.now() - baselineStarted
+
+    const scoreStarted = performance.now()
+    const [query] = await client.embed(['How does the store recover a damaged file?'], {
+      priority: 'query',
+      role: 'query'
+    })
+    const scores = vectors.map((v) => v.reduce((sum, x, i) => sum + x * (query?.[i] ?? 0), 0))
+    const scoreMs = performance.now() - scoreStarted
+    if (scores.length !== texts.length) throw new Error('a chunk was not scored')
+    return {
+      model,
+      chunks: texts.length,
+      tokens,
+      ms,
+      chunksPerSecond: texts.length / (ms / 1000),
+      tokensPerSecond: tokens / (ms / 1000),
+      onePerCall: {
+        chunks: baseline.length,
+        ms: baselineMs,
+        chunksPerSecond: baseline.length / (baselineMs / 1000)
+      },
+      scoreMs
+    }
+  } finally {
+    await client.close()
+  }
+}

@@ -1,0 +1,304 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_FILE_BYTES, type AttachOutcome, type AttachmentView } from '@shared/files'
+import type { BuiltContext } from '@shared/context'
+import { CHUNKER } from '../../src/main/services/files/fileService'
+import { FileRepository } from '../../src/main/store/fileRepository'
+import { prepareEmbeddings, prepareFileWorker, testEmbeddings } from '../support/embeddings'
+import { memoryServicesIn, type MemoryTestServices } from '../support/memoryServices'
+import { minimalPdf } from '../support/minimalPdf'
+import { useTempDir } from '../support/tempDir'
+
+/**
+ * Files on a real SQLite file, the real file worker (pdfjs-dist, the chunker) and the real
+ * embedding model: what is stored, what is refused and why, and which chunks a build ranks first.
+ */
+
+const tempDir = useTempDir()
+let embeddingWorker = ''
+let fileWorker = ''
+const open: MemoryTestServices[] = []
+
+beforeAll(async () => {
+  ;[embeddingWorker, fileWorker] = await Promise.all([prepareEmbeddings(), prepareFileWorker()])
+}, 300_000)
+
+afterEach(async () => {
+  for (const setup of open.splice(0)) await setup.close()
+})
+
+function setup({ model = false } = {}): MemoryTestServices {
+  const made = memoryServicesIn(tempDir(), {
+    fileWorkerPath: fileWorker,
+    embeddings: model ? testEmbeddings(embeddingWorker) : null
+  })
+  open.push(made)
+  return made
+}
+
+const utf8 = (text: string) => Buffer.from(text, 'utf8')
+
+function attached(outcome: AttachOutcome): AttachmentView {
+  if (outcome.status !== 'attached') throw new Error(`refused: ${outcome.refusal.message}`)
+  return outcome.attachment
+}
+
+const storedText = (s: MemoryTestServices, name: string): string | null => {
+  const row = s.db
+    .prepare(
+      'SELECT f.text FROM attachments a JOIN files f ON f.hash = a.file_hash WHERE a.name = ?'
+    )
+    .pluck()
+    .get(name) as string | undefined
+  return row ?? null
+}
+
+describe('content addressing', () => {
+  it('stores the same bytes once, however often and under whatever name they are attached', async () => {
+    const s = setup()
+    const { services, db } = s
+    const one = services.threads.create('one')
+    const two = services.threads.create('two')
+    const bytes = utf8('# Notes\n\nThe same file, attached three times.\n')
+    attached(await services.files.attach(one.id, 'message', { name: 'a.md', mime: null, bytes }))
+    attached(await services.files.attach(one.id, 'thread', { name: 'b.md', mime: null, bytes }))
+    attached(await services.files.attach(two.id, 'message', { name: 'c.md', mime: null, bytes }))
+
+    expect(new FileRepository(db).fileCount()).toBe(1)
+    expect(db.prepare('SELECT count(*) FROM attachments').pluck().get()).toBe(3)
+    const stored = db.prepare('SELECT bytes FROM files').pluck().get() as Buffer
+    expect(stored.equals(bytes)).toBe(true)
+    expect(services.files.list(one.id).map((a) => [a.name, a.scope])).toEqual([
+      ['a.md', 'message'],
+      ['b.md', 'thread']
+    ])
+  })
+
+  it('keeps the bytes while another attachment links them, and drops them with the last', async () => {
+    const { services, db } = setup()
+    const thread = services.threads.create()
+    const bytes = utf8('shared text')
+    const a = attached(
+      await services.files.attach(thread.id, 'message', { name: 'a.txt', mime: null, bytes })
+    )
+    const b = attached(
+      await services.files.attach(thread.id, 'thread', { name: 'b.txt', mime: null, bytes })
+    )
+    services.files.remove(a.id)
+    expect(new FileRepository(db).fileCount()).toBe(1)
+    services.files.remove(b.id)
+    expect(new FileRepository(db).fileCount()).toBe(0)
+  })
+
+  it('gives the composer’s files to the message sent, which keeps them', async () => {
+    const { services } = setup()
+    const thread = services.threads.create()
+    const draft = attached(
+      await services.files.attach(thread.id, 'message', {
+        name: 'spec.md',
+        mime: 'text/markdown',
+        bytes: utf8('# Spec\n\nThe widget must be blue.\n')
+      })
+    )
+    const sent = await services.chat.send(thread.id, 'What colour is the widget?')
+    const after = services.files.list(thread.id).find((a) => a.id === draft.id)
+    expect(after?.messageId).toBe(sent.message.id)
+    expect(() => services.files.remove(draft.id)).toThrow(/keeps its files/)
+    // The next draft starts without it.
+    const preview = await services.context.preview(thread.id, 'And the gadget?')
+    expect(JSON.stringify(preview.messages)).not.toContain('The widget must be blue')
+  })
+})
+
+describe('reading each format', () => {
+  it('reads Markdown, code, CSV, JSON, UTF-8 with a BOM, UTF-16 and a hand-written PDF', async () => {
+    const s = setup()
+    const thread = s.services.threads.create()
+    const attach = (name: string, bytes: Buffer, mime: string | null = null) =>
+      s.services.files.attach(thread.id, 'message', { name, mime, bytes })
+
+    const cases: [string, Buffer, string, string, string][] = [
+      ['notes.md', utf8('# Title\n\nSome *Markdown*.\n'), 'markdown', 'utf-8', 'Some *Markdown*.'],
+      ['main.ts', utf8('export const answer = 42\n'), 'code', 'utf-8', 'answer = 42'],
+      ['table.csv', utf8('city,country\r\n上海,中国\r\n'), 'csv', 'utf-8', '上海,中国\n'],
+      ['data.json', utf8('{"key": "值"}'), 'json', 'utf-8', '"值"'],
+      [
+        'bom.txt',
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8('with a BOM')]),
+        'text',
+        'utf-8-bom',
+        'with a BOM'
+      ],
+      [
+        'wide.txt',
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('UTF-16 文本', 'utf16le')]),
+        'text',
+        'utf-16le',
+        'UTF-16 文本'
+      ]
+    ]
+    for (const [name, bytes, kind, encoding, fragment] of cases) {
+      const view = attached(await attach(name, bytes))
+      expect([view.name, view.kind, view.encoding]).toEqual([name, kind, encoding])
+      expect(storedText(s, name)).toContain(fragment)
+    }
+    expect(storedText(s, 'bom.txt')?.startsWith('with')).toBe(true)
+    expect(storedText(s, 'table.csv')).not.toContain('\r')
+
+    const pdf = attached(
+      await attach('report.pdf', minimalPdf(['Quarterly report', 'Revenue (net) grew'], '你好世界'))
+    )
+    expect([pdf.kind, pdf.encoding]).toEqual(['pdf', 'pdf'])
+    const text = storedText(s, 'report.pdf') ?? ''
+    expect(text).toContain('Quarterly report')
+    expect(text).toContain('Revenue (net) grew')
+    expect(text).toContain('你好世界')
+  })
+
+  it('sends a small file whole with the message it is attached to', async () => {
+    const { services } = setup()
+    const thread = services.threads.create()
+    await services.files.attach(thread.id, 'message', {
+      name: 'colour.md',
+      mime: null,
+      bytes: utf8('# Widget\n\nThe widget is teal.\n')
+    })
+    const preview = await services.context.preview(thread.id, 'What colour is it?')
+    const chunks = preview.trace.filter((t) => t.section === 'attachments')
+    expect(chunks.map((c) => c.decision)).toEqual(['included'])
+    expect(chunks[0]?.attachment?.name).toBe('colour.md')
+    const sent = preview.messages.map((m) => m.content).join('\n')
+    expect(sent).toContain('The widget is teal.')
+    // File text is data: never in the system prompt's message.
+    expect(preview.messages[0]?.role === 'system' && preview.messages[0].content).not.toContain(
+      'teal'
+    )
+  })
+})
+
+describe('refusals', () => {
+  const refusal = (outcome: AttachOutcome) => {
+    if (outcome.status !== 'refused') throw new Error('expected a refusal')
+    return outcome.refusal
+  }
+
+  it('refuses binary, oversized, badly encoded and empty files by name, storing nothing', async () => {
+    const { services, db } = setup()
+    const thread = services.threads.create()
+    const attach = (name: string, bytes: Uint8Array) =>
+      services.files.attach(thread.id, 'message', { name, mime: null, bytes })
+
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d])
+    expect(refusal(await attach('photo.png', png))).toMatchObject({
+      reason: 'binary',
+      message: expect.stringContaining('"photo.png"')
+    })
+
+    const big = refusal(await attach('huge.log', new Uint8Array(MAX_FILE_BYTES + 1)))
+    expect(big).toMatchObject({ reason: 'too_large', limit: MAX_FILE_BYTES })
+    expect(big.message).toMatch(/"huge\.log".*10 MB/)
+
+    // "中文" in GBK: not valid UTF-8.
+    const gbk = refusal(await attach('legacy.txt', Buffer.from([0xd6, 0xd0, 0xce, 0xc4])))
+    expect(gbk).toMatchObject({ reason: 'encoding' })
+    expect(gbk.message).toContain('UTF-8')
+
+    expect(refusal(await attach('blank.txt', utf8('  \n\n')))).toMatchObject({ reason: 'empty' })
+
+    const broken = refusal(await attach('broken.pdf', utf8('%PDF-1.4\nthis is not a PDF')))
+    expect(broken).toMatchObject({ reason: 'pdf_unreadable' })
+    expect(broken.message).toContain('"broken.pdf"')
+
+    expect(new FileRepository(db).fileCount()).toBe(0)
+    expect(services.files.list(thread.id)).toEqual([])
+  })
+})
+
+describe('chunk relevance on the real model', () => {
+  const SECTIONS = {
+    baking: [
+      '## Baking bread',
+      'Knead the dough for ten minutes, let it rise until doubled, then bake at 220 degrees.',
+      'A sourdough starter needs flour and water every day; the crust browns in a hot oven.'
+    ],
+    astronomy: [
+      '## Watching the night sky',
+      'Jupiter and Saturn are bright planets; a small telescope shows the moons of Jupiter.',
+      'The Andromeda galaxy is visible on dark nights far from city lights, among the stars.'
+    ],
+    taxes: [
+      '## Filing taxes',
+      'Keep receipts for deductible expenses and submit the annual tax return before April.',
+      'Freelancers pay estimated income tax every quarter to avoid penalties.'
+    ]
+  }
+  // Long enough that the file is cut into chunks: each topic repeated into its own sections.
+  const document = ['# Handbook', '']
+  for (let round = 0; round < 6; round++) {
+    for (const lines of Object.values(SECTIONS)) document.push(...lines, '')
+  }
+  const text = document.join('\n')
+
+  it('ranks the chunks about the question first, and ranks by words until embedded', async () => {
+    const s = setup({ model: true })
+    const { services } = s
+    await services.memoryIndexer.drained()
+    const thread = services.threads.create()
+    const view = attached(
+      await services.files.attach(thread.id, 'thread', {
+        name: 'handbook.md',
+        mime: null,
+        bytes: utf8(text)
+      })
+    )
+    // Chunked in the worker, then embedded in the background.
+    const hash = s.db.prepare('SELECT file_hash FROM attachments').pluck().get() as string
+    const files = new FileRepository(s.db)
+    await expect
+      .poll(() => files.chunks(hash, CHUNKER)?.length ?? 0, { timeout: 60_000 })
+      .toBeGreaterThan(2)
+    await expect
+      .poll(() => services.files.list(thread.id)[0]?.embedded, { timeout: 120_000 })
+      .toBe(true)
+    expect(view.embedded).toBe(false)
+
+    const query = 'Which planets can I see through a telescope at night?'
+    const { attachments, notEmbedded } = await services.files.forBuild(thread.id, 'draft', query)
+    expect(notEmbedded).toEqual([])
+    const chunks = attachments[0]?.chunks ?? []
+    expect(chunks.every((c) => typeof c.relevance === 'number')).toBe(true)
+    const ranked = [...chunks].sort((a, b) => (b.relevance ?? 0) - (a.relevance ?? 0))
+    expect(ranked[0]?.text).toMatch(/Jupiter|telescope|Andromeda/)
+    const best = (topic: RegExp) =>
+      Math.max(...chunks.filter((c) => topic.test(c.text)).map((c) => c.relevance ?? -1))
+    expect(best(/Jupiter/)).toBeGreaterThan(best(/tax return/))
+    // Line ranges point into the file's text.
+    const lines = text.split('\n')
+    for (const chunk of chunks) {
+      expect(lines.slice(chunk.startLine - 1, chunk.endLine).join('\n')).toContain(
+        chunk.text.trim().split('\n')[0]
+      )
+    }
+  })
+
+  it('still sends a file that is not embedded yet, and says it was ranked by words', async () => {
+    const s = setup()
+    const thread = s.services.threads.create()
+    attached(
+      await s.services.files.attach(thread.id, 'thread', {
+        name: 'handbook.md',
+        mime: null,
+        bytes: utf8(text)
+      })
+    )
+    const hash = s.db.prepare('SELECT file_hash FROM attachments').pluck().get() as string
+    await expect
+      .poll(() => new FileRepository(s.db).chunks(hash, CHUNKER)?.length ?? 0, { timeout: 60_000 })
+      .toBeGreaterThan(2)
+    const build: BuiltContext = await s.services.context.preview(thread.id, 'telescope planets')
+    const warning = build.metadata.warnings.find((w) => w.code === 'attachments_not_embedded')
+    expect(warning?.files).toEqual(['handbook.md'])
+    const entries = build.trace.filter((t) => t.section === 'attachments')
+    expect(entries.length).toBeGreaterThan(2)
+    expect(entries.some((e) => e.decision === 'included')).toBe(true)
+  })
+})
