@@ -1,8 +1,11 @@
+import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_FILE_BYTES, type AttachOutcome, type AttachmentView } from '@shared/files'
 import type { BuiltContext } from '@shared/context'
 import { CHUNKER } from '../../src/main/services/files/fileService'
+import { openDatabase } from '../../src/main/store/database'
 import { FileRepository } from '../../src/main/store/fileRepository'
+import { salvageDatabase } from '../../src/main/store/salvage'
 import { prepareEmbeddings, prepareFileWorker, testEmbeddings } from '../support/embeddings'
 import { memoryServicesIn, type MemoryTestServices } from '../support/memoryServices'
 import { minimalPdf } from '../support/minimalPdf'
@@ -300,5 +303,54 @@ describe('chunk relevance on the real model', () => {
     const entries = build.trace.filter((t) => t.section === 'attachments')
     expect(entries.length).toBeGreaterThan(2)
     expect(entries.some((e) => e.decision === 'included')).toBe(true)
+  })
+})
+
+describe('the store', () => {
+  it('deletes a thread’s attachments with it, and salvage gives files and attachments back', async () => {
+    const s = setup()
+    const { services, db } = s
+    const kept = services.threads.create('kept')
+    const gone = services.threads.create('gone')
+    const bytes = utf8('# Kept\n\nA file worth keeping.\n')
+    attached(await services.files.attach(kept.id, 'thread', { name: 'kept.md', mime: null, bytes }))
+    const draft = attached(
+      await services.files.attach(kept.id, 'message', { name: 'sent.md', mime: null, bytes })
+    )
+    const sent = await services.chat.send(kept.id, 'With a file.')
+    attached(
+      await services.files.attach(gone.id, 'message', {
+        name: 'other.txt',
+        mime: null,
+        bytes: utf8('other')
+      })
+    )
+    services.threads.delete(gone.id)
+    expect(db.prepare('SELECT count(*) FROM attachments').pluck().get()).toBe(2)
+
+    // Salvage copies files and attachments; one whose message is lost goes back to the composer.
+    // As if the message's page were unreadable: gone without the cascade a delete would run.
+    db.pragma('foreign_keys = OFF')
+    db.prepare('DELETE FROM messages WHERE id = ?').run(sent.message.id)
+    db.pragma('foreign_keys = ON')
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    const target = join(tempDir(), 'salvaged.sqlite')
+    const report = salvageDatabase(db.name, target)
+    expect(report.tables.find((t) => t.table === 'attachments')?.copied).toBe(2)
+    const salvaged = openDatabase(target)
+    try {
+      const rows = salvaged
+        .prepare(
+          'SELECT a.name, a.message_id, f.text FROM attachments a JOIN files f ON f.hash = a.file_hash ORDER BY a.name'
+        )
+        .all()
+      expect(rows).toEqual([
+        { name: 'kept.md', message_id: null, text: bytes.toString('utf8') },
+        { name: 'sent.md', message_id: null, text: bytes.toString('utf8') }
+      ])
+      expect(draft.scope).toBe('message')
+    } finally {
+      salvaged.close()
+    }
   })
 })

@@ -14,6 +14,8 @@ const QUERY_TIMEOUT_MS = 500
 const BATCH = 16
 /** Query vectors kept (a preview per keystroke asks for the same draft again and again). */
 const QUERY_CACHE = 16
+/** Files whose chunk vectors stay in memory. */
+const VECTORS_KEPT = 4
 
 export interface ChunkRelevanceDeps {
   files: FileRepository
@@ -29,6 +31,7 @@ export type Scores = { relevance: (number | null)[]; embedded: boolean }
 export class ChunkRelevance {
   private readonly running = new Map<string, Promise<void>>()
   private readonly queries = new Map<string, Float32Array>()
+  private readonly vectorCache = new Map<string, Float32Array>()
 
   constructor(private readonly deps: ChunkRelevanceDeps) {}
 
@@ -66,7 +69,7 @@ export class ChunkRelevance {
     const none: Scores = { relevance: chunks.map(() => null), embedded: false }
     const model = this.deps.model()
     if (!model || query.trim() === '') return none
-    const vectors = this.deps.files.vectors(hash, model.space.key, chunker)
+    const vectors = this.vectorsOf(hash, model.space.key, chunker)
     if (!vectors) {
       void this.ensure(hash, chunker, chunks)
       return none
@@ -87,6 +90,21 @@ export class ChunkRelevance {
       return Math.round(dot * 10_000) / 10_000
     })
     return { relevance, embedded: true }
+  }
+
+  /** Kept for the newest files, so a preview per keystroke reads no blob from SQLite. */
+  private vectorsOf(hash: string, space: string, chunker: string): Float32Array | null {
+    const key = `${hash}/${space}/${chunker}`
+    const cached = this.vectorCache.get(key)
+    if (cached) return cached
+    const vectors = this.deps.files.vectors(hash, space, chunker)
+    if (vectors) {
+      this.vectorCache.set(key, vectors)
+      while (this.vectorCache.size > VECTORS_KEPT) {
+        this.vectorCache.delete(this.vectorCache.keys().next().value as string)
+      }
+    }
+    return vectors
   }
 
   private async queryVector(model: ActiveModel, query: string): Promise<Float32Array> {

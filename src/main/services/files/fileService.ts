@@ -31,6 +31,7 @@ import type { Publish } from '../events'
 import type { ChunkRelevance } from './chunkRelevance'
 import type { RunFileJob } from './fileJobs'
 import { isPdf, kindOf, readText } from './readText'
+import { RecentFiles } from './recentFiles'
 
 /** o200k tokens per chunk at most: fine enough to fill a budget, within the embedder's window. */
 export const CHUNK_TOKENS = 320
@@ -82,9 +83,11 @@ const formatMb = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`
 
 export class FileService {
   private readonly newId: () => string
+  private readonly recent: RecentFiles
 
   constructor(private readonly deps: FileServiceDeps) {
     this.newId = deps.newId ?? randomUUID
+    this.recent = new RecentFiles(deps.files, CHUNKER)
   }
 
   /** Opens the file dialog and attaches what the user picks. */
@@ -208,18 +211,19 @@ export class FileService {
     const attachments: AttachmentInput[] = []
     const notEmbedded: string[] = []
     for (const row of rows) {
-      const file = this.deps.files.getFile(row.fileHash)
-      if (!file?.text) continue
-      const base = { id: row.id, name: row.name, mime: row.mime, content: file.text }
-      const chunks = this.deps.files.chunks(file.hash, CHUNKER)
-      if (!chunks) {
+      const content = this.recent.get(row.fileHash)
+      if (!content) continue
+      const base = { id: row.id, name: row.name, mime: row.mime, content: content.text }
+      if (!content.chunks) {
         // Not chunked yet (just attached): the builder chunks it itself and ranks by words.
-        void this.prepare(file).catch(() => {})
+        const file = this.deps.files.getFile(row.fileHash)
+        if (file) void this.prepare(file).catch(() => {})
         attachments.push(base)
         notEmbedded.push(row.name)
         continue
       }
-      const scores = await this.deps.relevance.score(file.hash, CHUNKER, chunks, query)
+      const { chunks } = content
+      const scores = await this.deps.relevance.score(row.fileHash, CHUNKER, chunks, query)
       if (!scores.embedded && chunks.length > 1) notEmbedded.push(row.name)
       attachments.push({
         ...base,
