@@ -13,6 +13,8 @@ import { eventually } from './harness/poll'
 import { useChromiumSession } from './harness/session'
 import { chatUi } from './harness/ui'
 
+const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
+
 interface DroppedFile {
   name: string
   type: string
@@ -112,6 +114,7 @@ describe('attached files, end to end in Chromium', () => {
     await eventually(() => refusal.getAttribute('data-reason')).toBe('binary')
     expect(await refusal.textContent()).toContain('photo.png')
     expect(await drafts.getByTestId('file-chip').count()).toBe(2)
+    await window.screenshot(join(SCREENSHOTS, 'files-composer-en.png'))
 
     await app.composer.fill('Which rounding rule applies to invoice line 7?')
     await app.sendButton.click()
@@ -142,6 +145,7 @@ describe('attached files, end to end in Chromium', () => {
       expect(d.lines).toMatch(/^\d+-\d+$/)
     }
     expect(await codeTrace.textContent()).toMatch(/invoices\.ts: \d+ of \d+ chunks sent/)
+    await window.screenshot(join(SCREENSHOTS, 'files-inspector-en.png'))
 
     // What was sent: the PDF's text (CJK included) and the chosen chunks, never the system prompt.
     const request = harness.services.context.builds(threadId)[0]?.context

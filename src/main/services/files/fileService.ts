@@ -219,7 +219,8 @@ export class FileService {
         const file = this.deps.files.getFile(row.fileHash)
         if (file) void this.prepare(file).catch(() => {})
         attachments.push(base)
-        notEmbedded.push(row.name)
+        // A token is at least a character: a text this short is one chunk, nothing to rank.
+        if (content.text.length > CHUNK_TOKENS) notEmbedded.push(row.name)
         continue
       }
       const { chunks } = content
