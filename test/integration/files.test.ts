@@ -234,10 +234,13 @@ describe('chunk relevance on the real model', () => {
       'Freelancers pay estimated income tax every quarter to avoid penalties.'
     ]
   }
-  // Long enough that the file is cut into chunks: each topic repeated into its own sections.
+  // Each topic's section is longer than a chunk, so most chunks hold one topic only.
   const document = ['# Handbook', '']
-  for (let round = 0; round < 6; round++) {
-    for (const lines of Object.values(SECTIONS)) document.push(...lines, '')
+  for (const [topic, lines] of Object.entries(SECTIONS)) {
+    document.push(lines[0] as string, '')
+    for (let paragraph = 0; paragraph < 10; paragraph++) {
+      document.push(`${lines[1]} ${lines[2]} (${topic} ${paragraph})`, '')
+    }
   }
   const text = document.join('\n')
 
@@ -271,9 +274,14 @@ describe('chunk relevance on the real model', () => {
     expect(chunks.every((c) => typeof c.relevance === 'number')).toBe(true)
     const ranked = [...chunks].sort((a, b) => (b.relevance ?? 0) - (a.relevance ?? 0))
     expect(ranked[0]?.text).toMatch(/Jupiter|telescope|Andromeda/)
-    const best = (topic: RegExp) =>
-      Math.max(...chunks.filter((c) => topic.test(c.text)).map((c) => c.relevance ?? -1))
-    expect(best(/Jupiter/)).toBeGreaterThan(best(/tax return/))
+    // Chunks about one topic only: the astronomy ones all beat the tax ones.
+    const only = (topic: RegExp, others: RegExp) =>
+      chunks.filter((c) => topic.test(c.text) && !others.test(c.text)).map((c) => c.relevance ?? 0)
+    const astronomy = only(/Jupiter/, /tax return|dough/)
+    const taxes = only(/tax return/, /Jupiter|dough/)
+    expect(astronomy.length).toBeGreaterThan(0)
+    expect(taxes.length).toBeGreaterThan(0)
+    expect(Math.min(...astronomy)).toBeGreaterThan(Math.max(...taxes))
     // Line ranges point into the file's text.
     const lines = text.split('\n')
     for (const chunk of chunks) {
