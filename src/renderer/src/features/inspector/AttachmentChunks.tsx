@@ -4,6 +4,9 @@ import type { TraceEntry } from '@shared/context'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { DecisionBadge } from './DecisionBadge'
 
+const SNIPPET_CHARS = 100
+const snippetOf = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_CHARS)
+
 interface FileGroup {
   attachmentId: string
   name: string
@@ -91,6 +94,7 @@ export function AttachmentChunks({ entries }: { entries: readonly TraceEntry[] }
                         {entry.score === undefined
                           ? t('files.inspector.byWords')
                           : t('files.inspector.relevance', { score: entry.score.toFixed(2) })}
+                        {entry.preview && ` · ${snippetOf(entry.preview)}`}
                       </span>
                     )}
                     {entry.note && <span className="trace-item__note">{entry.note}</span>}
