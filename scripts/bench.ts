@@ -244,15 +244,25 @@ async function main(): Promise<void> {
     )
     console.log(
       table(
-        ['chunks', 'tokens', 'time', 'chunks/s', 'tokens/s', 'one per call, chunks/s', 'score'],
+        [
+          'sample',
+          'tokens',
+          'time',
+          'chunks/s',
+          'tokens/s',
+          'one per call, chunks/s',
+          'whole file (est.)',
+          'score'
+        ],
         [
           [
-            e.chunks,
+            `${e.chunks} of ${e.fileChunks}`,
             e.tokens,
             ms(e.ms),
             e.chunksPerSecond.toFixed(1),
             perSecond(Math.round(e.tokensPerSecond)),
             `${e.onePerCall.chunksPerSecond.toFixed(1)} (${e.onePerCall.chunks})`,
+            `${Math.round(e.wholeFileSeconds)} s`,
             ms(e.scoreMs)
           ]
         ]
