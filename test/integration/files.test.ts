@@ -333,8 +333,11 @@ describe('the store', () => {
         bytes: utf8('other')
       })
     )
+    expect(new FileRepository(db).fileCount()).toBe(2)
     services.threads.delete(gone.id)
     expect(db.prepare('SELECT count(*) FROM attachments').pluck().get()).toBe(2)
+    // The deleted thread's file went with it; the kept file is still stored once.
+    expect(new FileRepository(db).fileCount()).toBe(1)
 
     // Salvage copies files and attachments; one whose message is lost goes back to the composer.
     // As if the message's page were unreadable: gone without the cascade a delete would run.

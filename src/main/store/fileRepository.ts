@@ -158,15 +158,9 @@ export class FileRepository {
       .run(messageId, threadId).changes
   }
 
-  /** Removes an attachment and, when nothing else links to them, its file's bytes. */
+  /** Removes an attachment; its file goes too when nothing else links to it (by trigger). */
   removeAttachment(id: string): boolean {
-    return this.db.transaction(() => {
-      const row = this.getAttachment(id)
-      if (!row) return false
-      this.db.prepare('DELETE FROM attachments WHERE id = ?').run(id)
-      this.dropUnlinked(row.fileHash)
-      return true
-    })()
+    return this.db.prepare('DELETE FROM attachments WHERE id = ?').run(id).changes > 0
   }
 
   /** Deletes the file unless an attachment links to it (a refused or removed file). */

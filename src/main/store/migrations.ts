@@ -329,6 +329,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX attachments_by_message ON attachments (message_id)
         WHERE message_id IS NOT NULL;
       CREATE INDEX attachments_by_file ON attachments (file_hash);
+      -- A file goes with its last attachment, however that goes: removed by the user, or with
+      -- its thread or message (cascades fire this trigger too).
+      CREATE TRIGGER attachments_release_file AFTER DELETE ON attachments
+      WHEN NOT EXISTS (SELECT 1 FROM attachments WHERE file_hash = OLD.file_hash)
+      BEGIN
+        DELETE FROM files WHERE hash = OLD.file_hash;
+      END;
       CREATE TABLE file_chunks (
         file_hash TEXT PRIMARY KEY REFERENCES files (hash) ON DELETE CASCADE,
         chunker   TEXT NOT NULL,
