@@ -84,7 +84,13 @@ describe('attached files, end to end in Chromium', () => {
     let threadId = ''
     const { harness, page, window } = await session.start(
       { databasePath: join(tempDir(), 'store.sqlite') },
-      { seed: async (h) => (threadId = h.services.threads.create('Invoices').id) }
+      {
+        seed: async (h) => {
+          threadId = h.services.threads.create('Invoices').id
+          // A budget the code file cannot fit, whatever the other sections leave unused.
+          h.services.context.updateConfig('thread', { totalBudget: 12_000 }, threadId)
+        }
+      }
     )
     const app = chatUi(page)
     const panel = page.getByTestId('inspector-panel')
