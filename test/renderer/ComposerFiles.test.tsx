@@ -57,7 +57,8 @@ describe('Composer files', () => {
       scope: 'message',
       name: 'note.txt',
       mime: 'text/plain',
-      data: Buffer.from('héllo').toString('base64')
+      // base64 of the UTF-8 bytes of 'héllo'
+      data: 'aMOpbGxv'
     })
     await waitFor(() => expect(useFilesStore.getState().reading[threadId]).toBe(0))
   })
