@@ -68,12 +68,14 @@ export class ChunkRelevance {
   ): Promise<Scores> {
     const none: Scores = { relevance: chunks.map(() => null), embedded: false }
     const model = this.deps.model()
-    if (!model || query.trim() === '') return none
+    if (!model) return none
     const vectors = this.vectorsOf(hash, model.space.key, chunker)
     if (!vectors) {
       void this.ensure(hash, chunker, chunks)
       return none
     }
+    // Nothing to compare with (an empty draft in a new thread): document order decides.
+    if (query.trim() === '') return { ...none, embedded: true }
     let q: Float32Array
     try {
       q = await withDeadline(this.queryVector(model, query), QUERY_TIMEOUT_MS)
