@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_FILE_BYTES, type AttachOutcome, type AttachmentView } from '@shared/files'
@@ -109,6 +110,33 @@ describe('content addressing', () => {
     // The next draft starts without it.
     const preview = await services.context.preview(thread.id, 'And the gadget?')
     expect(JSON.stringify(preview.messages)).not.toContain('The widget must be blue')
+  })
+})
+
+describe('picking files in the dialog', () => {
+  it('reads picked paths in order, refusing a missing file by name and keeping the rest', async () => {
+    const { services } = setup()
+    const thread = services.threads.create()
+    const dir = tempDir()
+    writeFileSync(join(dir, 'plan.md'), '# Plan\n\nShip on Friday.\n')
+    writeFileSync(join(dir, 'rows.csv'), 'a,b\n1,2\n')
+    const outcomes = await services.files.attachPaths(thread.id, 'thread', [
+      join(dir, 'plan.md'),
+      join(dir, 'gone.txt'),
+      join(dir, 'rows.csv')
+    ])
+    expect(outcomes.map((o) => o.status)).toEqual(['attached', 'refused', 'attached'])
+    expect(outcomes[1]).toMatchObject({
+      refusal: {
+        name: 'gone.txt',
+        reason: 'unreadable',
+        message: expect.stringContaining('"gone.txt"')
+      }
+    })
+    expect(services.files.list(thread.id).map((a) => [a.name, a.kind])).toEqual([
+      ['plan.md', 'markdown'],
+      ['rows.csv', 'csv']
+    ])
   })
 })
 

@@ -110,14 +110,20 @@ export class FileService {
     const outcomes: AttachOutcome[] = []
     for (const path of paths) {
       const name = basename(path)
-      const size = (await stat(path)).size
-      if (size > MAX_FILE_BYTES) {
-        outcomes.push(refused(name, 'too_large', `it is ${formatMb(size)}`, MAX_FILE_BYTES))
+      let bytes: Buffer
+      try {
+        const size = (await stat(path)).size
+        if (size > MAX_FILE_BYTES) {
+          outcomes.push(refused(name, 'too_large', `it is ${formatMb(size)}`, MAX_FILE_BYTES))
+          continue
+        }
+        bytes = await readFile(path)
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error)
+        outcomes.push(refused(name, 'unreadable', `it could not be opened (${reason})`))
         continue
       }
-      outcomes.push(
-        await this.attach(threadId, scope, { name, mime: null, bytes: await readFile(path) })
-      )
+      outcomes.push(await this.attach(threadId, scope, { name, mime: null, bytes }))
     }
     return outcomes
   }
