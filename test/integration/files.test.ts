@@ -272,7 +272,7 @@ describe('chunk relevance on the real model', () => {
   }
   const text = document.join('\n')
 
-  it('ranks the chunks about the question first, and ranks by words until embedded', async () => {
+  it('ranks the chunks about the question first once they are embedded', async () => {
     const s = setup({ model: true })
     const { services } = s
     await services.memoryIndexer.drained()
@@ -319,7 +319,7 @@ describe('chunk relevance on the real model', () => {
     }
   })
 
-  it('still sends a file that is not embedded yet, and says it was ranked by words', async () => {
+  it('still sends a file that is not embedded yet, and says its chunks were not ranked', async () => {
     const s = setup()
     const thread = s.services.threads.create()
     attached(
@@ -333,6 +333,8 @@ describe('chunk relevance on the real model', () => {
     await expect
       .poll(() => new FileRepository(s.db).chunks(hash, CHUNKER)?.length ?? 0, { timeout: 60_000 })
       .toBeGreaterThan(2)
+    // A budget the handbook does not fit whole, so it is cut and its chunks need ranking.
+    s.services.context.updateConfig('thread', { totalBudget: 3_000 }, thread.id)
     const build: BuiltContext = await s.services.context.preview(thread.id, 'telescope planets')
     const warning = build.metadata.warnings.find((w) => w.code === 'attachments_not_embedded')
     expect(warning?.files).toEqual(['handbook.md'])

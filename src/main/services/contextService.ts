@@ -30,7 +30,7 @@ import type { MessageRepository } from '../store/messageRepository'
 import type { SettingsRepository } from '../store/settingsRepository'
 import type { ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
-import { attachmentWarnings, type BuildAttachments } from './files/fileService'
+import { withUnrankedFiles, type BuildAttachments } from './files/fileService'
 import { DraftCounts } from './draftCounts'
 import { runSliced } from './slicedWork'
 import type { ThreadMessageCache } from './threadMessageCache'
@@ -339,7 +339,7 @@ export class ContextService {
       threadId
     })
     const files = await this.deps.attachments?.(threadId, turn.files, query.context ?? query.text)
-    return this.deps.engines.build(
+    const built = await this.deps.engines.build(
       {
         systemPrompt: this.deps.systemPrompt(),
         summary,
@@ -349,11 +349,12 @@ export class ContextService {
         input,
         inputCount,
         taskState,
-        warnings: [...recall.warnings, ...(files ? attachmentWarnings(files) : [])],
+        warnings: recall.warnings,
         ...(files && files.attachments.length > 0 && { attachments: files.attachments })
       },
       config
     )
+    return files ? withUnrankedFiles(built, files.notEmbedded) : built
   }
 
   private resolve(...patches: ContextConfigPatch[]): ContextConfig {

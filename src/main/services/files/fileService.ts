@@ -8,7 +8,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import type { AttachmentInput, BuildWarning } from '@shared/context'
+import type { AttachmentInput, BuildWarning, BuiltContext } from '@shared/context'
 import {
   MAX_FILE_BYTES,
   MAX_FILE_TEXT_CHARS,
@@ -66,16 +66,30 @@ export interface BuildAttachments {
   notEmbedded: string[]
 }
 
-/** Says, in the build's metadata, which files were ranked by words because not embedded yet. */
-export function attachmentWarnings(files: BuildAttachments): BuildWarning[] {
-  if (files.notEmbedded.length === 0) return []
-  return [
-    {
-      code: 'attachments_not_embedded',
-      message: `Not embedded yet, chunks ranked by word overlap: ${files.notEmbedded.join(', ')}`,
-      files: files.notEmbedded
-    }
-  ]
+/**
+ * Says, in the build's metadata, which files were cut into chunks without vectors to rank
+ * them by (the builder then takes them in document order). A file sent whole needs no ranking.
+ */
+export function withUnrankedFiles(
+  built: BuiltContext,
+  notEmbedded: readonly string[]
+): BuiltContext {
+  const cut = new Set(
+    built.trace.flatMap((entry) =>
+      entry.attachment && entry.attachment.chunkCount > 1 ? [entry.attachment.name] : []
+    )
+  )
+  const files = notEmbedded.filter((name) => cut.has(name))
+  if (files.length === 0) return built
+  const warning: BuildWarning = {
+    code: 'attachments_not_embedded',
+    message: `Not embedded yet, so chunks were not ranked by meaning: ${files.join(', ')}`,
+    files
+  }
+  return {
+    ...built,
+    metadata: { ...built.metadata, warnings: [...built.metadata.warnings, warning] }
+  }
 }
 
 const MB = 1024 * 1024
@@ -225,13 +239,12 @@ export class FileService {
         const file = this.deps.files.getFile(row.fileHash)
         if (file) void this.prepare(file).catch(() => {})
         attachments.push(base)
-        // A token is at least a character: a text this short is one chunk, nothing to rank.
-        if (content.text.length > CHUNK_TOKENS) notEmbedded.push(row.name)
+        notEmbedded.push(row.name)
         continue
       }
       const { chunks } = content
       const scores = await this.deps.relevance.score(row.fileHash, CHUNKER, chunks, query)
-      if (!scores.embedded && chunks.length > 1) notEmbedded.push(row.name)
+      if (!scores.embedded) notEmbedded.push(row.name)
       attachments.push({
         ...base,
         chunks: chunks.map((chunk, i) => ({ ...chunk, relevance: scores.relevance[i] ?? null }))

@@ -320,7 +320,7 @@ export const en = {
       tools_dropped:
         'Some tools did not fit their budget and were not offered to the model; the trace lists which.',
       attachments_not_embedded:
-        'Not embedded yet, so their chunks were chosen by shared words instead of meaning: {{files}}.'
+        'Not embedded yet, so their chunks were not ranked by meaning (they were taken in document order): {{files}}.'
     },
     decisions: {
       included: 'included',
@@ -659,7 +659,7 @@ export const en = {
     reading_one: 'Reading {{count}} file…',
     reading_other: 'Reading {{count}} files…',
     chipTitle: '{{name}} · {{kind}} · {{size}} · {{chars}} characters',
-    notEmbedded: 'not embedded yet: chunks are chosen by shared words',
+    notEmbedded: 'not embedded yet: if it must be cut, its chunks go in document order',
     refused: 'Not attached: {{name}}',
     failed: 'Could not attach {{name}}: {{message}}',
     dismiss: 'Dismiss',
@@ -678,7 +678,7 @@ export const en = {
       chunk: 'Chunk {{index}} · lines {{from}}–{{to}}',
       whole: 'Whole file',
       relevance: 'relevance {{score}}',
-      byWords: 'ranked by shared words'
+      byWords: 'not ranked'
     }
   }
 }

@@ -301,7 +301,8 @@ export const zhCN: Translation = {
         '你的消息中有很长的无分隔字符串（base64、哈希、无空格文本），已分块计数，与精确计数相差约 0.5 % 以内。',
       attachments_dropped: '附件中有部分内容超出其预算，未被发送；追踪列表列出了每个片段。',
       tools_dropped: '部分工具超出其预算，未提供给模型；追踪列表列出了是哪些。',
-      attachments_not_embedded: '以下文件尚未向量化，其分块按共同词语而非语义选取：{{files}}。'
+      attachments_not_embedded:
+        '以下文件尚未向量化，其分块未按语义排序（按文档顺序选取）：{{files}}。'
     },
     decisions: {
       included: '已包含',
@@ -625,7 +626,7 @@ export const zhCN: Translation = {
     reading_one: '正在读取 {{count}} 个文件…',
     reading_other: '正在读取 {{count}} 个文件…',
     chipTitle: '{{name}} · {{kind}} · {{size}} · {{chars}} 个字符',
-    notEmbedded: '尚未向量化：分块按共同词语选取',
+    notEmbedded: '尚未向量化：如需切分，分块按文档顺序选取',
     refused: '未附加：{{name}}',
     failed: '无法附加 {{name}}：{{message}}',
     dismiss: '关闭',
@@ -643,7 +644,7 @@ export const zhCN: Translation = {
       chunk: '分块 {{index}} · 第 {{from}}–{{to}} 行',
       whole: '整个文件',
       relevance: '相关度 {{score}}',
-      byWords: '按共同词语排序'
+      byWords: '未排序'
     }
   }
 }
