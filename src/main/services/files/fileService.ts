@@ -33,8 +33,8 @@ import type { RunFileJob } from './fileJobs'
 import { isPdf, kindOf, readText } from './readText'
 import { RecentFiles } from './recentFiles'
 
-/** o200k tokens per chunk at most: fine enough to fill a budget, within the embedder's window. */
-export const CHUNK_TOKENS = 320
+/** o200k tokens per chunk at most, as the builder chunks a file itself (its ATTACHMENT_CHUNK_TOKENS). */
+export const CHUNK_TOKENS = 400
 /** Stored chunks and vectors are keyed by this, so a new chunking never mixes with the old. */
 export const CHUNKER = `chunkDocument-v1/${CHUNK_TOKENS}`
 
