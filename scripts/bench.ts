@@ -29,7 +29,12 @@ import {
   embeddingThreadCounts,
   modelsRootOf
 } from './bench/embedding'
-import { chunkingFigures, fileEmbeddingFigures, type FileFigures } from './bench/fileChunks'
+import {
+  chunkingFigures,
+  fileEmbeddingFigures,
+  previewFigures,
+  type FileFigures
+} from './bench/fileChunks'
 import { INPUT_KINDS, stallFigures, type StallFigures } from './bench/mainThreadStall'
 import { preparedModel } from './preparedModels'
 import { tokenizerAccuracy, tokenizerFigures } from './bench/tokenizerThroughput'
@@ -123,7 +128,12 @@ async function main(): Promise<void> {
 
   progress('attached file: chunking 2 MB')
   const chunked = chunkingFigures(ROOT)
-  const files: FileFigures = { chunking: chunked.figures, embedding: null }
+  progress('attached file: previews with 2 MB attached')
+  const files: FileFigures = {
+    chunking: chunked.figures,
+    embedding: null,
+    preview: await previewFigures(ROOT, options.quick)
+  }
   if (!options.skipEmbedding) {
     progress(`attached file: embedding ${chunked.chunks.length} chunks`)
     const { modelsRoot, workerPath } = await modelsAndWorker()
@@ -237,6 +247,26 @@ async function main(): Promise<void> {
       ])
     )
   )
+  if (files.preview) {
+    const p = files.preview
+    console.log(
+      `\nTyping in a thread with the 2 MB attached (${p.chunks} chunks stored, none embedded; ${p.sentChunks} sent; baseline: the same preview without the file)`
+    )
+    console.log(
+      table(
+        ['preview p50', 'p95', 'baseline p50', 'p95', 'longest stall'],
+        [
+          [
+            ms(p.withFile.p50),
+            ms(p.withFile.p95),
+            ms(p.without.p50),
+            ms(p.without.p95),
+            ms(p.stallMaxMs)
+          ]
+        ]
+      )
+    )
+  }
   if (files.embedding) {
     const e = files.embedding
     console.log(

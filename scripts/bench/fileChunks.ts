@@ -9,11 +9,17 @@
  * token-bounded chunker pays), and embedding chunks one per call instead of batched. Embedding
  * is measured on an even sample of the chunks and extrapolated to the whole file.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { chunkDocument } from '../../src/main/context/attachments/chunkDocument'
 import { o200kCounter } from '../../src/main/context/tokenCounter'
-import { CHUNK_TOKENS } from '../../src/main/services/files/fileService'
+import { createServices } from '../../src/main/services/createServices'
+import { CHUNK_TOKENS, CHUNKER } from '../../src/main/services/files/fileService'
+import { openDatabase } from '../../src/main/store/database'
+import { FileRepository } from '../../src/main/store/fileRepository'
+import { timeAsync, type Timing } from './timing'
 import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
 import { modelSpec } from '../../src/main/workers/embeddingModels'
 import { DEFAULT_EMBEDDING_MODEL_ID } from '../../src/shared/embeddingModelIds'
@@ -72,9 +78,21 @@ export interface FileEmbeddingFigures {
   scoreMs: number
 }
 
+export interface PreviewFigures {
+  /** The draft's preview in a thread with the 2 MB attached (chunks stored, not embedded). */
+  withFile: Timing
+  /** Baseline: the same preview without the file. */
+  without: Timing
+  /** The longest the event loop stalled during the previews with the file. */
+  stallMaxMs: number
+  chunks: number
+  sentChunks: number
+}
+
 export interface FileFigures {
   chunking: ChunkingFigures[]
   embedding: FileEmbeddingFigures | null
+  preview: PreviewFigures | null
 }
 
 export function documents(root: string): { kind: 'code' | 'markdown'; text: string }[] {
@@ -177,5 +195,73 @@ export async function fileEmbeddingFigures(
     }
   } finally {
     await client.close()
+  }
+}
+
+/**
+ * What a user typing in a thread with the 2 MB attached feels: each preview builds the request
+ * with every chunk (real services over a real SQLite file; chunks stored as the worker stores
+ * them, no model, so the builder takes them in document order).
+ */
+export async function previewFigures(root: string, quick: boolean): Promise<PreviewFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'context-lens-bench-files-'))
+  const db = openDatabase(join(dir, 'store.sqlite'))
+  try {
+    const services = createServices({
+      db,
+      publish: () => {},
+      log: () => {},
+      info: {
+        version: 'bench',
+        systemLocale: 'en-US',
+        databasePath: join(dir, 'store.sqlite'),
+        recoveredFromBackup: null
+      }
+    })
+    const text = documents(root)
+      .map((d) => d.text)
+      .join('\n')
+    const withFile = services.threads.create()
+    const without = services.threads.create()
+    const outcome = await services.files.attach(withFile.id, 'thread', {
+      name: 'mixed.md',
+      mime: null,
+      bytes: Buffer.from(text, 'utf8')
+    })
+    if (outcome.status !== 'attached') throw new Error(outcome.refusal.message)
+    const hash = db.prepare('SELECT file_hash FROM attachments').pluck().get() as string
+    const chunks = chunkDocument(text, 'markdown', CHUNK_TOKENS, (t: string) =>
+      o200kCounter.count(t)
+    )
+    new FileRepository(db).putChunks(hash, CHUNKER, chunks)
+
+    const runs = quick ? 5 : 15
+    let sentChunks = 0
+    await services.context.preview(withFile.id, 'warm up')
+    const delay = monitorEventLoopDelay({ resolution: 5 })
+    delay.enable()
+    const timedWith = await timeAsync(runs, async (run) => {
+      const built = await services.context.preview(
+        withFile.id,
+        `How is a damaged store recovered? ${run}`
+      )
+      sentChunks = built.trace.filter(
+        (e) => e.kind === 'attachment' && e.decision === 'included'
+      ).length
+    })
+    delay.disable()
+    const timedWithout = await timeAsync(runs, (run) =>
+      services.context.preview(without.id, `How is a damaged store recovered? ${run}`)
+    )
+    return {
+      withFile: timedWith,
+      without: timedWithout,
+      stallMaxMs: delay.max / 1e6,
+      chunks: chunks.length,
+      sentChunks
+    }
+  } finally {
+    db.close()
+    rmSync(dir, { recursive: true, force: true })
   }
 }
