@@ -6,8 +6,11 @@
 /** Larger files are refused before they are read into the store. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024
 
-/** Extracted text longer than this is refused (the same bound as one message). */
-export const MAX_FILE_TEXT_CHARS = 2_000_000
+/**
+ * Extracted text longer than this is refused: it bounds the worker's chunking and the chunks
+ * to embed (a 10 MB PDF can hold far more text than its bytes suggest, after decompression).
+ */
+export const MAX_FILE_TEXT_CHARS = 5_000_000
 
 /** How a file's text is read and chunked. */
 export const FILE_KINDS = ['markdown', 'code', 'csv', 'json', 'text', 'pdf'] as const
