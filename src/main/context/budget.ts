@@ -58,6 +58,8 @@ export function sectionShares(
 export class BudgetAllocator {
   readonly shares: Record<SectionName, number>
   private pool: number
+  /** The assigned percentage of the total; the rest is headroom. */
+  private readonly allocatable: number
   private readonly held = perSection(0)
   private readonly revoked = perSection(0)
   /** What each section asked for in `hold` (lowered by `release`). */
@@ -75,8 +77,8 @@ export class BudgetAllocator {
     const assigned = BUDGETED_SECTIONS.reduce((sum, s) => sum + percentages[s], 0)
     // Rounding crumbs of the assigned percentage join the pool; an unassigned percentage
     // (sum below 100) is headroom the user chose to keep free, never handed out.
-    const allocatable = Math.floor((total * assigned) / 100)
-    this.pool = allocatable - SECTIONS.reduce((sum, s) => sum + this.shares[s], 0)
+    this.allocatable = Math.floor((total * assigned) / 100)
+    this.pool = this.allocatable - SECTIONS.reduce((sum, s) => sum + this.shares[s], 0)
   }
 
   /** Budget that nobody holds: unused after the build, or headroom. */
@@ -95,6 +97,23 @@ export class BudgetAllocator {
     this.held[section] = kept
     this.pool += this.shares[section] - kept
     return kept
+  }
+
+  /**
+   * What `section` would end up with if each of the `perTurn` sections used exactly its share
+   * (or what it already holds beyond it) and every other section what it holds now. The
+   * chunked window cuts by this, so that a shorter input or fewer memories this turn do not
+   * move where the history starts (windowCut.ts).
+   */
+  steadyBudget(section: SectionName, perTurn: readonly SectionName[]): number {
+    let budget = this.allocatable
+    for (const other of SECTIONS) {
+      if (other === section) continue
+      budget -= perTurn.includes(other)
+        ? Math.max(this.shares[other], this.held[other])
+        : this.held[other]
+    }
+    return Math.max(0, budget)
   }
 
   /** Marks tokens a flexible section holds for mandatory items, out of reach of reclaiming. */

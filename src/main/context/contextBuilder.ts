@@ -22,6 +22,7 @@ import { isEmptyReply, withoutEmptyReplies } from './emptyReplies'
 import { pinnedGroups, SlidingWindow, type PinnedGroup } from './slidingWindow'
 import { inputCountingReport } from './inputCounting'
 import { runSteps } from './steps'
+import { chunkTokens } from './windowCut'
 import { tokenCounterFor } from './tokenCounter'
 import { summaryCoveredEnd } from './toolCallGroups'
 import type {
@@ -33,6 +34,12 @@ import type {
   TraceEntry,
   WarningCode
 } from '@shared/context'
+
+/**
+ * Sections whose size changes from turn to turn with the input. The chunked window's cut
+ * assumes each uses exactly its share, so their ups and downs do not move it.
+ */
+const PER_TURN_SECTIONS = ['input', 'retrieved', 'attachments'] as const
 
 function renderSummary(summary: ThreadSummary): string {
   return `[Summary of the conversation up to message #${summary.lastMessageSeq}]\n${summary.content}`
@@ -221,6 +228,10 @@ export class ContextBuild {
    */
   placeRecentWindow(): void {
     const window = this.window
+    if (this.config.window.policy === 'chunked') {
+      const steady = this.budget.steadyBudget('recent', PER_TURN_SECTIONS) - this.pinnedTokens
+      window.cutInChunks(steady, chunkTokens(this.total, steady))
+    }
     window.fill(this.budget.offerPool('recent') - this.pinnedTokens)
     let checked = 0
     while (checked < window.units.length) {
