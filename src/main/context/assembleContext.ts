@@ -11,6 +11,7 @@ import type { ContextBuild, PlacedText } from './contextBuilder'
 import { memoryEntry, renderMemoriesBlock } from './retrievedMemories'
 import { pinnedGroupEntries } from './slidingWindow'
 import { toolCallProblems } from './toolCallGroups'
+import { toolEntry } from './toolsSection'
 import type { BuiltContext, ContextMessage, ProviderMessage, TraceEntry } from '@shared/context'
 
 function toProvider(message: ContextMessage): ProviderMessage {
@@ -55,12 +56,15 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
     stablePrefixMessages = messages.length
     messages.push(...memories)
   }
+  const attachments = build.attachments.block
+  if (attachments !== null) messages.push({ role: 'user', content: attachments })
   if (build.pinning.text !== null) messages.push({ role: 'system', content: build.pinning.text })
   messages.push({ role: 'user', content: request.input })
 
   const trace: TraceEntry[] = []
   if (build.system.demand > 0) trace.push(singletonEntry('system', build.system))
   if (build.summary.demand > 0) trace.push(singletonEntry('summary', build.summary))
+  trace.push(...build.tools.map(toolEntry))
   trace.push(...build.memories.map(memoryEntry))
   trace.push(
     ...build.pinned
@@ -77,6 +81,7 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
     counting: build.inputCounting,
     ...(build.inputNote === undefined ? {} : { note: build.inputNote })
   })
+  trace.push(...build.attachments.entries())
   if (build.pinning.demand > 0) trace.push(singletonEntry('pinning', build.pinning))
 
   if (tracker.total > build.contextWindow) {
@@ -88,7 +93,7 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
 
   return {
     messages,
-    tools: [],
+    tools: build.tools.filter((item) => item.included).map((item) => item.tool),
     tokenStats: {
       sections: tracker.stats(build.budget),
       total: tracker.total,

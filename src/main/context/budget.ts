@@ -7,7 +7,7 @@ import { SECTIONS, type SectionName, type SectionStats } from '@shared/context'
 import { defaultOutputReserve, describeModel } from './modelCatalog'
 
 /** Sections whose size adapts to the budget; the others (system, input, pinning) are mandatory. */
-export type FlexibleSection = 'recent' | 'retrieved' | 'summary'
+export type FlexibleSection = 'tools' | 'attachments' | 'recent' | 'retrieved' | 'summary'
 
 /**
  * Budget a section leaves unused is offered to the flexible sections in this order: a section
@@ -15,7 +15,13 @@ export type FlexibleSection = 'recent' | 'retrieved' | 'summary'
  * whichever section the builder happens to place first. Every section has already kept its own
  * share, so the pool is only what others left unused.
  *
- * Retrieved first: its candidates were chosen for this input, ranked, and are few (the recall
+ * Tools first: the thread's chosen schemas, few and the same every turn, and a model that
+ * cannot see a tool cannot use it; their demand is bounded by what the user enabled.
+ * Attachments next: the user attached those files for this conversation, and a file that fits
+ * goes whole; a file larger than the pool is chunked to what is left, and the recent window
+ * still keeps its own share.
+ *
+ * Retrieved then: its candidates were chosen for this input, ranked, and are few (the recall
  * limit follows the budget, below), so what it can take from the pool is bounded; on LoCoMo
  * the evidence a question needs sits in the recalled turns far more often than in the turns
  * just before the oldest one the window's share already holds (docs/EVALUATION.md). Recent
@@ -23,14 +29,27 @@ export type FlexibleSection = 'recent' | 'retrieved' | 'summary'
  * on most), and takes everything else, extending the verbatim history without gaps. Summary
  * last: its writer targets its share, and one over it is better fixed by summarising harder.
  */
-export const REDISTRIBUTION_ORDER: readonly FlexibleSection[] = ['retrieved', 'recent', 'summary']
+export const REDISTRIBUTION_ORDER: readonly FlexibleSection[] = [
+  'tools',
+  'attachments',
+  'retrieved',
+  'recent',
+  'summary'
+]
 
 /**
  * Mandatory items (input, system prompt, pinned messages, the pinning block) reclaim from
  * flexible sections in this order: the summary first (it can be rewritten shorter), then
- * recalled items, the recent window last.
+ * recalled items, then file chunks and tool schemas (both chosen by relevance, so what goes is
+ * the least relevant), the recent window last.
  */
-const RECLAIM_ORDER: readonly FlexibleSection[] = ['summary', 'retrieved', 'recent']
+const RECLAIM_ORDER: readonly FlexibleSection[] = [
+  'summary',
+  'retrieved',
+  'attachments',
+  'tools',
+  'recent'
+]
 
 function perSection(value: number): Record<SectionName, number> {
   return Object.fromEntries(SECTIONS.map((s) => [s, value])) as Record<SectionName, number>

@@ -111,7 +111,7 @@ describe('the allocator', () => {
   })
 
   it('offers the pool to retrieved first, whichever section is placed first', () => {
-    expect(REDISTRIBUTION_ORDER).toEqual(['retrieved', 'recent', 'summary'])
+    expect(REDISTRIBUTION_ORDER).toEqual(['tools', 'attachments', 'retrieved', 'recent', 'summary'])
     const budget = new BudgetAllocator(1000, FIVE_SECTIONS)
     budget.hold('input', 50)
     budget.hold('system', 100) // gives 100
