@@ -21,6 +21,7 @@ import {
   type RefusalReason
 } from '@shared/files'
 import { AppError } from '@shared/result'
+import { ATTACHMENT_CHUNK_TOKENS } from '../../context/attachmentsSection'
 import type {
   AttachmentRow,
   FileRepository,
@@ -33,8 +34,8 @@ import type { RunFileJob } from './fileJobs'
 import { isPdf, kindOf, readText } from './readText'
 import { RecentFiles } from './recentFiles'
 
-/** o200k tokens per chunk at most, as the builder chunks a file itself (its ATTACHMENT_CHUNK_TOKENS). */
-export const CHUNK_TOKENS = 400
+/** o200k tokens per chunk at most: the size the builder cuts a file at when it must do so itself. */
+export const CHUNK_TOKENS = ATTACHMENT_CHUNK_TOKENS
 /** Stored chunks and vectors are keyed by this, so a new chunking never mixes with the old. */
 export const CHUNKER = `chunkDocument-v1/${CHUNK_TOKENS}`
 
