@@ -131,8 +131,16 @@ describe('attached files, end to end in Chromium', () => {
 
     // The inspector shows the sent build's chunks: the PDF whole, the code file cut into
     // chunks, some sent and some dropped for the budget, each with its lines and cost.
-    const built = harness.published.filter((p) => p.event === 'context:built')
-    await eventually(() => built.length).toBe(1)
+    await eventually(
+      () => harness.published.filter((p) => p.event === 'context:built').length
+    ).toBe(1)
+    // The live preview is the next draft's (no message files): open the build that was sent.
+    await panel.getByTestId('tab-history').click()
+    await panel.getByTestId('history-item').first().click()
+    await eventually(() => panel.getByTestId('inspector-source').getAttribute('data-source')).toBe(
+      'history'
+    )
+    await panel.getByTestId('tab-items').click()
     const pdfTrace = panel.locator(byTestId('attachment-trace', { name: 'policy.pdf' }))
     const codeTrace = panel.locator(byTestId('attachment-trace', { name: 'invoices.ts' }))
     await eventually(() => pdfTrace.getByTestId('attachment-chunk').count()).toBe(1)
