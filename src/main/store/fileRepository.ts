@@ -96,6 +96,10 @@ export class FileRepository {
     return row ? toFile(row) : null
   }
 
+  hasFile(hash: string): boolean {
+    return this.db.prepare('SELECT 1 FROM files WHERE hash = ?').pluck().get(hash) !== undefined
+  }
+
   /** How many distinct files are stored. */
   fileCount(): number {
     return this.db.prepare('SELECT count(*) FROM files').pluck().get() as number

@@ -5,6 +5,7 @@
  * build still goes out at once.
  */
 import type { FileRepository, StoredChunk } from '../../store/fileRepository'
+import { EmbeddingCancelledError } from '../../workers/embedder'
 import type { ActiveModel } from '../memoryIndexer'
 import { withDeadline } from '../hybridSearch'
 
@@ -50,10 +51,19 @@ export class ChunkRelevance {
     if (existing) return existing
     if (this.deps.files.vectors(hash, model.space.key, chunker)) return Promise.resolve()
     const job = this.embed(model, hash, chunker, chunks)
-      .catch((error: unknown) => this.deps.log(`file ${hash.slice(0, 12)} was not embedded`, error))
+      .catch((error: unknown) => {
+        // A removed file's work is cancelled on purpose; anything else is worth a line.
+        if (error instanceof EmbeddingCancelledError) return
+        this.deps.log(`file ${hash.slice(0, 12)} was not embedded`, error)
+      })
       .finally(() => this.running.delete(key))
     this.running.set(key, job)
     return job
+  }
+
+  /** Drops the queued embedding of a file that is no longer stored. */
+  cancel(hash: string): void {
+    this.deps.model()?.embedder.cancel(`file:${hash}`)
   }
 
   /**

@@ -200,6 +200,8 @@ export class FileService {
       throw new AppError('invalid_input', 'A sent message keeps its files.')
     }
     this.deps.files.removeAttachment(id)
+    // The last attachment took the file with it (by trigger): its embedding is not needed.
+    if (!this.deps.files.hasFile(row.fileHash)) this.deps.relevance.cancel(row.fileHash)
     this.deps.publish('files:changed', { threadId: row.threadId })
     return { removed: true }
   }
