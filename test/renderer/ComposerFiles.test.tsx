@@ -63,6 +63,19 @@ describe('Composer files', () => {
     await waitFor(() => expect(useFilesStore.getState().reading[threadId]).toBe(0))
   })
 
+  it('attaches a pasted file to the message, and leaves pasted text to the text box', async () => {
+    render(<Composer threadId={threadId} />)
+    const input = screen.getByTestId('composer-input')
+    await act(async () => {
+      fireEvent.paste(input, { clipboardData: { files: [new File(['x'], 'shot.txt')] } })
+    })
+    await waitFor(() =>
+      expect(backend.calls.filter((call) => call.channel === 'files:attach')).toHaveLength(1)
+    )
+    expect(fireEvent.paste(input, { clipboardData: { files: [] } })).toBe(true)
+    await waitFor(() => expect(useFilesStore.getState().reading[threadId]).toBe(0))
+  })
+
   it('attaches files dropped on the thread files row to the whole thread', async () => {
     render(<Composer threadId={threadId} />)
     await act(async () => {
