@@ -10,7 +10,9 @@
  * - token counting throughput, English and Chinese: exact o200k and the CJK-aware estimate vs
  *   chars/4;
  * - the main thread's event-loop stall while sending and previewing a 2 M-character paste
- *   (base64, minified JS, Chinese, mixed, letters only) vs the old synchronous count.
+ *   (base64, minified JS, Chinese, mixed, letters only) vs the old synchronous count;
+ * - the tokens of 100 tool schemas and a build with them vs without, and chunking a 2 MB file
+ *   on its structure vs counting it once.
  *
  * Options: `--quick` (fewer runs, smaller texts; a few minutes on 2 cores), `--json <path>`,
  * `--skip-embedding` (no model needed).
@@ -31,6 +33,7 @@ import { INPUT_KINDS, stallFigures, type StallFigures } from './bench/mainThread
 import { preparedModel } from './preparedModels'
 import { tokenizerAccuracy, tokenizerFigures } from './bench/tokenizerThroughput'
 import { vectorSearchFigures } from './bench/vectorSearch'
+import { chunkingFigures, toolFigures } from './bench/toolsAndFiles'
 
 const ROOT = resolve(dirname(process.argv[1] ?? '.'), '../..')
 const DEFAULT_JSON = join(ROOT, '.cache/bench/latest.json')
@@ -133,6 +136,12 @@ async function main(): Promise<void> {
     stalls.push(await stallFigures(kind, options.quick))
   }
 
+  progress('tool schemas and file chunking')
+  const tools = toolFigures(options.quick)
+  const chunking = (['markdown', 'code'] as const).map((kind) =>
+    chunkingFigures(kind, options.quick)
+  )
+
   const config = DEFAULT_CONTEXT_CONFIG
   const runs = builderRuns(options.quick)
   console.log(
@@ -162,6 +171,39 @@ async function main(): Promise<void> {
         ms(b.baseline.p50),
         ms(b.baseline.p95),
         `${b.speedup.toFixed(0)}x`
+      ])
+    )
+  )
+
+  console.log(
+    `\n${tools.tools} tool schemas (2-5 parameters each) on a 10,000-message thread, default budget: tokens as sent, what the 5 % tools share let through, build time with and without`
+  )
+  console.log(
+    table(
+      ['schemas', 'tokens', 'sent', 'sent tokens', 'with p50', 'without p50'],
+      [
+        [
+          tools.tools,
+          tools.schemaTokens,
+          tools.sentTools,
+          tools.sentTokens,
+          ms(tools.withTools.p50),
+          ms(tools.without.p50)
+        ]
+      ]
+    )
+  )
+  console.log('\nChunking a 2 MB file on its structure (400-token chunks) vs counting it once')
+  console.log(
+    table(
+      ['kind', 'MB', 'chunks', 'chunking p50', 'MB/s', 'count p50'],
+      chunking.map((c) => [
+        c.kind,
+        c.megabytes.toFixed(1),
+        c.chunks,
+        ms(c.chunking.p50),
+        (c.megabytes / (c.chunking.p50 / 1000)).toFixed(1),
+        ms(c.counting.p50)
       ])
     )
   )
@@ -324,7 +366,9 @@ async function main(): Promise<void> {
     vectorSearch,
     tokenizer,
     tokenizerAccuracy: accuracy,
-    mainThreadStall: stalls
+    mainThreadStall: stalls,
+    tools,
+    chunking
   }
   mkdirSync(dirname(options.json), { recursive: true })
   writeFileSync(options.json, `${JSON.stringify(result, null, 2)}\n`)
