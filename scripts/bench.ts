@@ -10,9 +10,12 @@
  * - token counting throughput, English and Chinese: exact o200k and the CJK-aware estimate vs
  *   chars/4;
  * - the main thread's event-loop stall while sending and previewing a 2 M-character paste
- *   (base64, minified JS, Chinese, mixed, letters only) vs the old synchronous count.
- * - an attached 2 MB file (1 MB of code, 1 MB of Markdown): chunking vs one o200k count, and
- *   embedding every chunk (batched as the app does) vs one chunk per call, plus one build's scoring.
+ *   (base64, minified JS, Chinese, mixed, letters only) vs the old synchronous count;
+ * - the tokens of 100 tool schemas and a build with them vs without, and chunking a 2 MB file
+ *   on its structure vs counting it once;
+ * - an attached 2 MB file (1 MB of the repository's code, 1 MB of its Markdown): embedding its
+ *   chunks batched as the app does vs one per call, one build's scoring, and a draft's preview
+ *   with the file attached vs without.
  *
  * Options: `--quick` (fewer runs, smaller texts; a few minutes on 2 cores), `--json <path>`,
  * `--skip-embedding` (no model needed).
@@ -30,7 +33,7 @@ import {
   modelsRootOf
 } from './bench/embedding'
 import {
-  chunkingFigures,
+  documentChunks,
   fileEmbeddingFigures,
   previewFigures,
   type FileFigures
@@ -39,6 +42,7 @@ import { INPUT_KINDS, stallFigures, type StallFigures } from './bench/mainThread
 import { preparedModel } from './preparedModels'
 import { tokenizerAccuracy, tokenizerFigures } from './bench/tokenizerThroughput'
 import { vectorSearchFigures } from './bench/vectorSearch'
+import { chunkingFigures, toolFigures } from './bench/toolsAndFiles'
 
 const ROOT = resolve(dirname(process.argv[1] ?? '.'), '../..')
 const DEFAULT_JSON = join(ROOT, '.cache/bench/latest.json')
@@ -126,23 +130,16 @@ async function main(): Promise<void> {
     embedding = []
   }
 
-  progress('attached file: chunking 2 MB')
-  const chunked = chunkingFigures(ROOT)
   progress('attached file: previews with 2 MB attached')
+  const chunked = documentChunks(ROOT)
   const files: FileFigures = {
-    chunking: chunked.figures,
     embedding: null,
     preview: await previewFigures(ROOT, options.quick)
   }
   if (!options.skipEmbedding) {
-    progress(`attached file: embedding ${chunked.chunks.length} chunks`)
+    progress(`attached file: embedding a sample of ${chunked.length} chunks`)
     const { modelsRoot, workerPath } = await modelsAndWorker()
-    files.embedding = await fileEmbeddingFigures(
-      workerPath,
-      modelsRoot,
-      chunked.chunks,
-      options.quick
-    )
+    files.embedding = await fileEmbeddingFigures(workerPath, modelsRoot, chunked, options.quick)
   }
 
   const vectorSearch = [10_000, 100_000].map((count) => {
@@ -159,6 +156,12 @@ async function main(): Promise<void> {
     progress(`main-thread stall, ${kind}`)
     stalls.push(await stallFigures(kind, options.quick))
   }
+
+  progress('tool schemas and file chunking')
+  const tools = toolFigures(options.quick)
+  const chunking = (['markdown', 'code'] as const).map((kind) =>
+    chunkingFigures(kind, options.quick)
+  )
 
   const config = DEFAULT_CONTEXT_CONFIG
   const runs = builderRuns(options.quick)
@@ -189,6 +192,39 @@ async function main(): Promise<void> {
         ms(b.baseline.p50),
         ms(b.baseline.p95),
         `${b.speedup.toFixed(0)}x`
+      ])
+    )
+  )
+
+  console.log(
+    `\n${tools.tools} tool schemas (2-5 parameters each) on a 10,000-message thread, default budget: tokens as sent, what the 5 % tools share let through, build time with and without`
+  )
+  console.log(
+    table(
+      ['schemas', 'tokens', 'sent', 'sent tokens', 'with p50', 'without p50'],
+      [
+        [
+          tools.tools,
+          tools.schemaTokens,
+          tools.sentTools,
+          tools.sentTokens,
+          ms(tools.withTools.p50),
+          ms(tools.without.p50)
+        ]
+      ]
+    )
+  )
+  console.log('\nChunking a 2 MB file on its structure (400-token chunks) vs counting it once')
+  console.log(
+    table(
+      ['kind', 'MB', 'chunks', 'chunking p50', 'MB/s', 'count p50'],
+      chunking.map((c) => [
+        c.kind,
+        c.megabytes.toFixed(1),
+        c.chunks,
+        ms(c.chunking.p50),
+        (c.megabytes / (c.chunking.p50 / 1000)).toFixed(1),
+        ms(c.counting.p50)
       ])
     )
   )
@@ -230,23 +266,6 @@ async function main(): Promise<void> {
     )
   }
 
-  console.log(
-    "\nAttached file, 2 MB (chunkDocument at the app's chunk size; baseline: one o200k count of the same text)"
-  )
-  console.log(
-    table(
-      ['text', 'bytes', 'tokens', 'chunks', 'chunking', 'MB/s', 'o200k count alone'],
-      files.chunking.map((c) => [
-        c.kind,
-        c.bytes,
-        c.tokens,
-        c.chunks,
-        ms(c.chunkMs),
-        c.mbPerSecond.toFixed(2),
-        ms(c.countMs)
-      ])
-    )
-  )
   if (files.preview) {
     const p = files.preview
     console.log(
@@ -422,6 +441,8 @@ async function main(): Promise<void> {
     tokenizer,
     tokenizerAccuracy: accuracy,
     mainThreadStall: stalls,
+    tools,
+    chunking,
     attachedFile: files
   }
   mkdirSync(dirname(options.json), { recursive: true })

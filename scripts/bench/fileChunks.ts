@@ -1,13 +1,13 @@
 /**
- * An attached 2 MB file, as the app handles it: structure-aware chunking (the builder's
- * chunkDocument at the app's chunk size, run here on one thread as the file worker runs it) and
- * embedding of every chunk with the memory model through the app's worker and batching, then
- * one build's relevance scoring. The text is the repository's own TypeScript and Markdown, 1 MB
- * of each, so headings, functions and paragraphs are real.
+ * An attached 2 MB file, as the app handles it: its chunks (the builder's chunkDocument at the
+ * app's chunk size, as the file worker cuts them) embedded with the memory model through the
+ * app's worker and batching, one build's relevance scoring, and a draft's preview with the file
+ * attached. The text is the repository's own TypeScript and Markdown, 1 MB of each, so headings,
+ * functions and paragraphs are real (toolsAndFiles.ts times chunking a synthetic 2 MB).
  *
- * Baselines from the same run: counting the same text's o200k tokens once (the floor any
- * token-bounded chunker pays), and embedding chunks one per call instead of batched. Embedding
- * is measured on an even sample of the chunks and extrapolated to the whole file.
+ * Baselines from the same run: embedding chunks one per call instead of batched, and the same
+ * preview without the file. Embedding is measured on an even sample of the chunks and
+ * extrapolated to the whole file.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -50,17 +50,6 @@ function corpus(paths: readonly string[], bytes: number): string {
   return out
 }
 
-export interface ChunkingFigures {
-  kind: 'code' | 'markdown'
-  bytes: number
-  tokens: number
-  chunks: number
-  chunkMs: number
-  /** Baseline: one o200k count of the same text. */
-  countMs: number
-  mbPerSecond: number
-}
-
 export interface FileEmbeddingFigures {
   model: string
   /** Chunks of the whole 2 MB, and the time embedding all of them takes at the sample's rate. */
@@ -90,7 +79,6 @@ export interface PreviewFigures {
 }
 
 export interface FileFigures {
-  chunking: ChunkingFigures[]
   embedding: FileEmbeddingFigures | null
   preview: PreviewFigures | null
 }
@@ -104,32 +92,11 @@ export function documents(root: string): { kind: 'code' | 'markdown'; text: stri
   ]
 }
 
-export function chunkingFigures(root: string): {
-  figures: ChunkingFigures[]
-  chunks: string[]
-} {
-  const figures: ChunkingFigures[] = []
-  const chunks: string[] = []
-  for (const { kind, text } of documents(root)) {
-    const countStarted = performance.now()
-    const tokens = o200kCounter.count(text)
-    const countMs = performance.now() - countStarted
-    const started = performance.now()
-    const cut = chunkDocument(text, kind, CHUNK_TOKENS, (t: string) => o200kCounter.count(t))
-    const chunkMs = performance.now() - started
-    chunks.push(...cut.map((c) => c.text))
-    const bytes = Buffer.byteLength(text)
-    figures.push({
-      kind,
-      bytes,
-      tokens,
-      chunks: cut.length,
-      chunkMs,
-      countMs,
-      mbPerSecond: bytes / 2 ** 20 / (chunkMs / 1000)
-    })
-  }
-  return { figures, chunks }
+/** The 2 MB cut as the file worker cuts it (toolsAndFiles.ts times chunking itself). */
+export function documentChunks(root: string): string[] {
+  return documents(root).flatMap(({ kind, text }) =>
+    chunkDocument(text, kind, CHUNK_TOKENS, (t: string) => o200kCounter.count(t)).map((c) => c.text)
+  )
 }
 
 export async function fileEmbeddingFigures(

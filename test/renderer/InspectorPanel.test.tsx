@@ -46,6 +46,22 @@ describe('budget bar and section rows', () => {
     expect(screen.getByText('128,000-token window · 16,384 kept for the reply')).toBeInTheDocument()
   })
 
+  it('draws file chunks and tool schemas in their own colours', () => {
+    const build = sampleBuild()
+    build.tokenStats.sections.attachments = {
+      share: 11_161,
+      budget: 20_000,
+      used: 18_000,
+      items: 4
+    }
+    build.tokenStats.sections.tools = { share: 5_580, budget: 5_580, used: 2_400, items: 9 }
+    render(<BudgetBar stats={build.tokenStats} />)
+    const segment = (section: string) =>
+      screen.getAllByTestId('budget-segment').find((s) => s.dataset.section === section)!
+    expect(parseFloat(segment('attachments').style.width)).toBeCloseTo((18_000 / 111_616) * 100, 5)
+    expect(segment('tools')).toHaveAttribute('title', 'Tools: 2,400 of 5,580 tokens')
+  })
+
   it('widens to the total and marks the budget when a mandatory item goes over', () => {
     const build = sampleBuild()
     build.tokenStats.total = 200_000
@@ -301,6 +317,39 @@ describe('inspector panel', () => {
     const last = screen.getAllByTestId('payload-message').at(-1)!
     expect(last).toHaveAttribute('data-role', 'user')
     expect(last.querySelector('pre')!.textContent).toBe('line one\n  line two')
+  })
+
+  it('edits the attachments and tools shares and the window policy as a what-if', async () => {
+    const { user } = await openPanel(['a', 'b'])
+    await user.click(screen.getByTestId('tab-settings'))
+    const share = (section: string) =>
+      screen.getAllByTestId('percentage-input').find((input) => input.dataset.section === section)!
+    expect(share('attachments')).toHaveValue(10)
+    expect(share('tools')).toHaveValue(5)
+
+    fireEvent.change(share('attachments'), { target: { value: '25' } })
+    expect(screen.getByTestId('percentage-sum')).toHaveTextContent('Sum 115 %: at most 100 %')
+    fireEvent.change(share('recent'), { target: { value: '30' } })
+    expect(screen.getByTestId('percentage-sum')).toHaveTextContent('Sum 100 %')
+
+    const toggle = screen.getByTestId('chunked-window-toggle')
+    expect(toggle).toBeChecked()
+    await user.click(toggle)
+    expect(toggle).not.toBeChecked()
+    await vi.waitFor(() => {
+      const previews = backend.calls.filter((call) => call.channel === 'context:preview')
+      expect(previews.at(-1)?.input).toMatchObject({
+        whatIf: { percentages: { attachments: 25, recent: 30 }, window: { policy: 'sliding' } }
+      })
+    })
+    await user.click(toggle)
+    await vi.waitFor(() => {
+      const previews = backend.calls.filter((call) => call.channel === 'context:preview')
+      expect(previews.at(-1)?.input).toMatchObject({
+        whatIf: { percentages: { attachments: 25, recent: 30 } }
+      })
+      expect((previews.at(-1)?.input as { whatIf: object }).whatIf).not.toHaveProperty('window')
+    })
   })
 
   it('edits the budget as a what-if, flags an invalid sum and resets', async () => {

@@ -144,7 +144,11 @@ class Chunker {
 
   /** Pieces of lines [start, end], each within maxTokens, in order. */
   pieces(start: number, end: number, level = 0): Piece[] {
-    const tokens = this.count(this.textOf(start, end))
+    const text = this.textOf(start, end)
+    // No tokenizer packs 16 characters into a token on average: a range that long is split
+    // without counting it (BPE over megabytes is the slow part), and its parts are counted.
+    const surelyOver = text.length > this.maxTokens * 16
+    const tokens = surelyOver ? Infinity : this.count(text)
     if (tokens <= this.maxTokens) return [{ start, end, tokens }]
     for (let lv = level; lv < this.splitters.length; lv++) {
       const starts = (this.splitters[lv] as Splitter)(start, end)
@@ -175,21 +179,17 @@ class Chunker {
         estimate += next.tokens + 1
         j++
       }
+      let merged: Piece = first
       while (j > i) {
-        const tokens = this.count(this.textOf(first.start, (parts[j] as Piece).end))
-        if (tokens <= this.maxTokens) break
+        const end = (parts[j] as Piece).end
+        const tokens = this.count(this.textOf(first.start, end))
+        if (tokens <= this.maxTokens) {
+          merged = { start: first.start, end, tokens }
+          break
+        }
         j--
       }
-      const last = parts[j] as Piece
-      packed.push(
-        j === i
-          ? first
-          : {
-              start: first.start,
-              end: last.end,
-              tokens: this.count(this.textOf(first.start, last.end))
-            }
-      )
+      packed.push(merged)
       i = j + 1
     }
     return packed

@@ -382,6 +382,10 @@ export const en = {
       tokensUnit: 'tokens',
       pinning: 'Current-goal block',
       pinningHint: 'Restates the current goal just before your input.',
+      chunkedWindow: 'Cache-friendly history window',
+      chunkedWindowHint:
+        'When the conversation outgrows the budget, older messages are dropped in chunks, so most requests repeat the previous one and the provider can serve them from its prompt cache. Off: the window slides by a message or two every turn.',
+      fieldWindow: 'history window',
       unsaved: 'Unsaved: the preview shows these settings, nothing is stored yet.',
       reset: 'Reset',
       saveThread: 'Save for this thread',

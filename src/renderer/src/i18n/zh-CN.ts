@@ -364,6 +364,10 @@ export const zhCN: Translation = {
       tokensUnit: 'token',
       pinning: '目标提示块',
       pinningHint: '在你的输入之前重申当前目标。',
+      chunkedWindow: '利于缓存的历史窗口',
+      chunkedWindowHint:
+        '对话超出预算时，较早的消息按块整体移出，多数请求与上一次开头相同，服务商可从提示缓存中读取。关闭后，窗口每轮滑动一两条消息。',
+      fieldWindow: '历史窗口',
       unsaved: '未保存：预览使用这些设置，但尚未存储。',
       reset: '重置',
       saveThread: '仅用于此对话',

@@ -130,6 +130,22 @@ export function ConfigEditor({ stats }: { stats: TokenStats | null }) {
         </span>
       </label>
 
+      <label className="config__switch">
+        <input
+          type="checkbox"
+          role="switch"
+          data-testid="chunked-window-toggle"
+          checked={form.windowPolicy === 'chunked'}
+          onChange={(event) =>
+            changeWhatIf({ window: { policy: event.target.checked ? 'chunked' : 'sliding' } })
+          }
+        />
+        <span className="config__switch-text">
+          <span>{t('inspector.config.chunkedWindow')}</span>
+          <span className="config__hint">{t('inspector.config.chunkedWindowHint')}</span>
+        </span>
+      </label>
+
       {configError && (
         <p className="config__error" role="alert" data-testid="config-error">
           {configError}
@@ -204,6 +220,7 @@ function overrideNames(
       }
     } else if (key === 'totalBudget') names.add(t('inspector.config.fieldTotal'))
     else if (key === 'pinning') names.add(t('inspector.config.fieldPinning'))
+    else if (key === 'window') names.add(t('inspector.config.fieldWindow'))
     else names.add(t('inspector.config.fieldOther'))
   }
   return names.size === 0

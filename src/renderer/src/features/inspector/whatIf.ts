@@ -10,9 +10,13 @@ import {
   type ContextConfig,
   type ContextConfigPatch
 } from '@shared/contextConfig'
+import type { WindowPolicy } from '@shared/context'
 
 /** The fields the inspector edits. */
-export type WhatIfChange = Pick<ContextConfigPatch, 'percentages' | 'totalBudget' | 'pinning'>
+export type WhatIfChange = Pick<
+  ContextConfigPatch,
+  'percentages' | 'totalBudget' | 'pinning' | 'window'
+>
 
 export const isEmptyPatch = (patch: ContextConfigPatch): boolean => Object.keys(patch).length === 0
 
@@ -43,6 +47,10 @@ export function applyWhatIf(
     if (effective && change.pinning === effective.pinning) delete next.pinning
     else next.pinning = change.pinning
   }
+  if (change.window?.policy !== undefined) {
+    if (effective && change.window.policy === effective.window.policy) delete next.window
+    else next.window = { policy: change.window.policy }
+  }
   return next
 }
 
@@ -52,6 +60,7 @@ export interface BudgetForm {
   /** null: the model's window minus the reply reserve. */
   totalBudget: number | null
   pinning: boolean
+  windowPolicy: WindowPolicy
 }
 
 export function budgetForm(effective: ContextConfig, whatIf: ContextConfigPatch): BudgetForm {
@@ -59,7 +68,8 @@ export function budgetForm(effective: ContextConfig, whatIf: ContextConfigPatch)
   return {
     percentages: applyPercentages(effective.percentages, whatIf.percentages),
     totalBudget: total ?? null,
-    pinning: whatIf.pinning ?? effective.pinning
+    pinning: whatIf.pinning ?? effective.pinning,
+    windowPolicy: whatIf.window?.policy ?? effective.window.policy
   }
 }
 
