@@ -41,6 +41,7 @@ import {
 } from './providers'
 import { MAX_FOCUS_CHARS, type SummaryCompressResult } from './summaryCompression'
 import { EMBEDDING_MODEL_IDS } from './embeddingModelIds'
+import type { ExportOutcome, ImportDone, ImportProgress, StartImportResult } from './history'
 
 /** An endpoint's result type is carried as a phantom; only the input needs a runtime schema. */
 const endpoint =
@@ -294,6 +295,21 @@ export const contract = {
       })
     )
   },
+  history: {
+    /** Main asks for the file (never a path from the page) and imports it in the background. */
+    import: endpoint<StartImportResult>()(
+      z.strictObject({ withBranches: z.boolean().optional() }).optional()
+    ),
+    cancelImport: endpoint<{ cancelled: boolean }>()(z.strictObject({ importId: z.uuid() })),
+    /** One thread, or all when threadId is absent; main asks where to save. */
+    export: endpoint<ExportOutcome>()(
+      z.strictObject({
+        format: z.enum(['json', 'md']),
+        threadId: ThreadId.optional(),
+        withRequests: z.boolean().optional()
+      })
+    )
+  },
   search: {
     query: endpoint<SearchHit[]>()(
       z.strictObject({
@@ -326,7 +342,11 @@ export const events = {
   /** The provider said the prompt was too long; rebuilt smaller and retried once. */
   'chat:retry': event<ChatRetry>(),
   /** A thread's summary was updated (in the background after a turn, or by the user). */
-  'summary:changed': event<ThreadSummaryView>()
+  'summary:changed': event<ThreadSummaryView>(),
+  /** An import's progress (throttled): conversations, messages, bytes read. */
+  'history:progress': event<ImportProgress>(),
+  /** An import ended (done, cancelled or stopped on malformed input), with its summary. */
+  'history:done': event<ImportDone>()
 } as const
 
 export type Contract = typeof contract

@@ -96,6 +96,16 @@ export function createHandlers(services: Services): Handlers {
       getConfig: ({ threadId }) => context.getConfig(threadId),
       updateConfig: ({ scope, threadId, patch }) => context.updateConfig(scope, patch, threadId)
     },
+    history: {
+      import: (input) => services.history.startImport({ withBranches: !!input?.withBranches }),
+      cancelImport: ({ importId }) => services.history.cancelImport(importId),
+      export: ({ format, threadId, withRequests }) =>
+        services.history.export({
+          format,
+          withRequests: !!withRequests,
+          ...(threadId && { threadId })
+        })
+    },
     search: {
       query: ({ query, limit }) => search.query(query, limit)
     }

@@ -32,6 +32,8 @@ import { MemoryService } from './memoryService'
 import { SearchService } from './searchService'
 import { SettingsService } from './settingsService'
 import { ThreadService } from './threadService'
+import { HistoryService } from './history/historyService'
+import { inProcessImportRunner, type ImportRunner } from './history/importRunner'
 
 export interface Services {
   info: AppInfo
@@ -51,6 +53,8 @@ export interface Services {
   memoryIndexer: MemoryIndexer
   /** After a turn, the thread's model saves preferences and facts from the user's message. */
   memoryExtraction: AutomaticMemoryExtraction
+  /** Import (ChatGPT, Claude, our own JSON) and export (JSON, Markdown). */
+  history: HistoryService
 }
 
 export interface ServiceOptions {
@@ -79,6 +83,17 @@ export interface ServiceOptions {
   streamTimeouts?: Partial<StreamTimeouts>
   /** Tokens of unsummarized history outside the window that trigger a summary update. */
   summaryMinTokens?: number
+  /**
+   * Import and export: the file dialogs (main's in the app, a fixed path in tests), where
+   * imports run (a worker thread in the app; in process by default), and a hook run before an
+   * import writes anything (the backup).
+   */
+  history?: {
+    pickImportFile?: () => Promise<string | null>
+    pickExportFile?: (suggestedName: string) => Promise<string | null>
+    runImport?: ImportRunner
+    beforeImport?: () => Promise<void>
+  }
 }
 
 /** Used when no Cipher is given: reports encryption as unavailable, so keys are refused. */
@@ -114,7 +129,8 @@ export function createServices({
   cipher = NO_CIPHER,
   detectOllama,
   streamTimeouts,
-  summaryMinTokens
+  summaryMinTokens,
+  history: historyOptions = {}
 }: ServiceOptions): Services {
   const recall = new RecallRepository(db)
   const vectors = new VectorStore(db)
@@ -229,8 +245,25 @@ export function createServices({
     },
     ...(streamTimeouts && { timeouts: streamTimeouts })
   })
+  const history = new HistoryService({
+    db,
+    runImport: historyOptions.runImport ?? inProcessImportRunner(db, now),
+    publish: emit,
+    newId: randomUUID,
+    log,
+    pickImportFile: historyOptions.pickImportFile ?? (async () => null),
+    pickExportFile: historyOptions.pickExportFile ?? (async () => null),
+    ...(historyOptions.beforeImport && { beforeImport: historyOptions.beforeImport }),
+    wakeIndexer: () => memoryIndexer.wake(),
+    locale: () => {
+      const chosen = settings.get().locale
+      return (chosen === 'system' ? info.systemLocale : chosen).startsWith('zh') ? 'zh-CN' : 'en'
+    },
+    now
+  })
   return {
     info,
+    history,
     threads,
     context,
     memory: memoryService,

@@ -296,6 +296,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX threads_by_fork_origin ON threads (forked_from_thread_id)
         WHERE forked_from_thread_id IS NOT NULL;
     `
+  },
+  {
+    version: 10,
+    name: 'import keys: which conversation of which export file made which thread',
+    // One row per imported conversation (or abandoned branch), so importing the same file twice
+    // adds nothing. The key goes with its thread: a deleted import comes back if imported again.
+    sql: `
+      CREATE TABLE import_keys (
+        key         TEXT PRIMARY KEY,
+        thread_id   TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        imported_at INTEGER NOT NULL
+      );
+      CREATE INDEX import_keys_by_thread ON import_keys (thread_id);
+    `
   }
 ]
 
