@@ -77,6 +77,10 @@ export async function importHistory(
   let conversations = 0
   let deadline = performance.now() + sliceMs
 
+  // Our own export has a header element first; conversations are counted after it.
+  const labelOf = (index: number, title: unknown) =>
+    conversationLabel(format === ownFormat ? index - 1 : index, title)
+
   const resolveThread = (key: string): string | null =>
     keyToThread.get(key) ?? repository.threadForKey(key)
 
@@ -137,7 +141,7 @@ export async function importHistory(
         value = JSON.parse(element.text)
       } catch (error) {
         throw new ImportInputError(
-          conversationLabel(element.index, null),
+          labelOf(element.index, null),
           'the text',
           `is not valid JSON (${(error as Error).message})`
         )
@@ -155,7 +159,7 @@ export async function importHistory(
         // The transaction rolled back. A constraint our checks did not foresee (a repeated seq
         // in a hand-edited export, say) is the file's fault; anything else is the store's.
         if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
-          const label = conversationLabel(element.index, record.threads[0]?.title)
+          const label = labelOf(element.index, record.threads[0]?.title)
           throw new ImportInputError(
             label,
             'messages',

@@ -7,7 +7,6 @@
 import { z } from 'zod'
 import { MEMORY_CATEGORIES } from '@shared/domain'
 import { conversationLabel, ImportInputError, type ImportFormat } from './importTypes'
-import { importTitle } from './importTitle'
 
 export const OWN_FORMAT = 'context-lens'
 export const OWN_FORMAT_VERSION = 1
@@ -136,7 +135,8 @@ export const ownFormat: ImportFormat = {
         {
           key: ownKey(thread.id),
           id: thread.id,
-          title: importTitle(thread.title),
+          // Exactly as stored: an untitled thread stays untitled (the UI names it per language).
+          title: thread.title,
           createdAt: thread.createdAt,
           updatedAt: thread.updatedAt,
           settings: thread.settings,
