@@ -10,7 +10,8 @@ import { createRegistry } from './ipc/registry'
 import { isTrustedSenderUrl } from './ipc/senderPolicy'
 import { createMainWindow } from './mainWindow'
 import { windowIconPath } from './windowIcon'
-import { createServices } from './services/createServices'
+import { createServices, type ServiceOptions } from './services/createServices'
+import { workerImportRunner } from './services/history/workerImportRunner'
 import type { Publish } from './services/events'
 import type { OpenOptions } from './store/database'
 import { QUICK_CHECK_AT_OPEN_MAX_BYTES } from './store/integrity'
@@ -103,6 +104,45 @@ const recoveryDialogs: RecoveryDialogs = {
 }
 
 /** Salvage in a worker thread, so the main process keeps answering while it runs. */
+/**
+ * Import and export choose their files with the system dialogs, here in main: the page never
+ * names a path. Imports run in a worker thread on their own connection.
+ */
+function historyOptions(storeOptions: OpenOptions): ServiceOptions['history'] {
+  const focused = () => BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
+  const workerPath = join(__dirname, 'importWorker.js')
+  return {
+    pickImportFile: async () => {
+      const window = focused()
+      const options: Electron.OpenDialogOptions = {
+        properties: ['openFile'],
+        filters: [{ name: 'JSON', extensions: ['json'] }]
+      }
+      const result = window
+        ? await dialog.showOpenDialog(window, options)
+        : await dialog.showOpenDialog(options)
+      return result.canceled ? null : (result.filePaths[0] ?? null)
+    },
+    pickExportFile: async (suggestedName) => {
+      const window = focused()
+      const options: Electron.SaveDialogOptions = {
+        defaultPath: join(app.getPath('documents'), suggestedName)
+      }
+      const result = window
+        ? await dialog.showSaveDialog(window, options)
+        : await dialog.showSaveDialog(options)
+      return result.canceled || !result.filePath ? null : result.filePath
+    },
+    ...(existsSync(workerPath) && {
+      runImport: workerImportRunner({
+        workerPath,
+        databasePath,
+        ...(storeOptions.nativeBinding && { nativeBinding: storeOptions.nativeBinding })
+      })
+    })
+  }
+}
+
 function salvager(storeOptions: OpenOptions): Salvager {
   const workerPath = join(__dirname, 'salvageWorker.js')
   if (!existsSync(workerPath)) return salvageInProcess(storeOptions)
@@ -154,6 +194,7 @@ async function start(): Promise<void> {
     publish,
     embeddings,
     cipher: safeStorageCipher,
+    history: historyOptions(storeOptions),
     log: (message, error) => {
       console.error(`[services] ${message}`, error)
       corruption?.report(error)
@@ -180,8 +221,9 @@ async function start(): Promise<void> {
     } catch (error) {
       console.error('[store] listing threads at quit failed', error) // a damaged store
     }
-    await services.chat
-      .settled()
+    await services.history
+      .stop()
+      .then(() => services.chat.settled())
       .then(() => services.summaries.settled())
       .then(() => services.memoryExtraction.settled())
       .then(() => services.memoryModel.stop())

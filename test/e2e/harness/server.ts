@@ -89,6 +89,8 @@ export interface HarnessOptions {
   embeddings?: boolean
   /** Replaces Ollama detection on 127.0.0.1:11434 (point it at a scripted server). */
   detectOllama?: ServiceOptions['detectOllama']
+  /** Stands in for main's file dialogs (and may run imports elsewhere). */
+  history?: ServiceOptions['history']
   /** Tokens of unsummarized history outside the window that trigger a summary (default 2,000). */
   summaryMinTokens?: number
 }
@@ -138,6 +140,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     // The test polls the queue faster than the app's default, so indexing settles sooner.
     ...(embeddings && { indexing: { idleMs: 50 } }),
     ...(options.detectOllama && { detectOllama: options.detectOllama }),
+    ...(options.history && { history: options.history }),
     ...(options.summaryMinTokens !== undefined && { summaryMinTokens: options.summaryMinTokens }),
     info: {
       version: 'e2e',
@@ -221,6 +224,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await new Promise<void>((done, reject) =>
         server.close((error) => (error ? reject(error) : done()))
       )
+      // An import writes until it ends: stop it before the store closes.
+      await services.history.stop()
       // A streaming reply writes when it ends: stop it before the store closes.
       for (const thread of services.threads.list()) services.chat.stop(thread.id)
       await services.chat.settled()

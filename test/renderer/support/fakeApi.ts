@@ -645,6 +645,12 @@ export function createFakeBackend(): FakeBackend {
       )
     },
     memory: memoryApi,
+    // The file dialogs live in main: the fake answers as if the user closed them.
+    history: {
+      import: handle('history:import', () => ok({ started: false as const })),
+      cancelImport: handle('history:cancelImport', () => ok({ cancelled: false })),
+      export: handle('history:export', () => ok({ saved: false as const }))
+    },
     search: {
       query: handle('search:query', ({ query }: { query: string; limit?: number }) => {
         const needle = query.trim().toLowerCase()

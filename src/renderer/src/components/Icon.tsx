@@ -20,6 +20,7 @@ const paths = {
   check: 'M5 12.5l4.5 4.5L19 7.5',
   back: 'M19 12H5M11 6l-6 6 6 6',
   bookmark: 'M7 4h10v16l-5-3.5L7 20z',
+  download: 'M12 4v11M7 10l5 5 5-5M5 20h14',
   link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1'
 } as const
 
