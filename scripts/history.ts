@@ -64,7 +64,9 @@ async function runImport(parsed: Parsed): Promise<void> {
   const db = openDatabase(required(parsed, '--db'))
   try {
     const summary = await importHistory(db, createReadStream(file, { highWaterMark: 1 << 20 }), {
-      withBranches: parsed.flags.has('--with-branches')
+      withBranches: parsed.flags.has('--with-branches'),
+      // The CLI owns its connection: conversations are committed together, twice a second.
+      batchMs: 500
     })
     const { format, threads, messages, skipped, forks } = summary
     process.stdout.write(`${JSON.stringify({ format, threads, messages, skipped, forks })}\n`)

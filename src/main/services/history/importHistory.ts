@@ -44,6 +44,19 @@ export interface ImportOptions {
   progress?: (counts: ImportCounts) => void
   /** Gives the event loop back after this many ms of work (in-process imports). */
   sliceMs?: number
+  /**
+   * Only on a connection of its own (the import worker, the CLI): commits several
+   * conversations together, each still in its own savepoint, so a malformed one is rolled
+   * back alone. Fewer, larger commits make the full-text index much cheaper to build. The
+   * app's own writes wait at most this long for the lock. 0 commits every conversation.
+   */
+  batchMs?: number
+  /**
+   * After each batch commit, waits this long with the lock released, so a writer on another
+   * connection that is waiting for it (SQLite's busy handler sleeps and retries) gets its turn
+   * instead of being overtaken by the next batch.
+   */
+  pauseMs?: number
 }
 
 const PLACEHOLDER = /\[(?:image|attachment): [^\]\n]*\]/g
@@ -67,7 +80,8 @@ export async function importHistory(
   chunks: AsyncIterable<Buffer | Uint8Array>,
   options: ImportOptions = {}
 ): Promise<ImportSummary> {
-  const { now = Date.now, newId = randomUUID, sliceMs = 8 } = options
+  const { now = Date.now, newId = randomUUID, sliceMs = 8, batchMs = 0, pauseMs = 0 } = options
+  const batch = new CommitBatch(db, batchMs)
   const repository = new HistoryRepository(db)
   const counter = tokenCounterFor('gpt-4o')
   const summary = emptySummary()
@@ -154,6 +168,7 @@ export async function importHistory(
       const { threads, memories } = rowsOf(record)
       let written: number
       try {
+        batch.begin()
         written = repository.writeConversation(threads, memories, messageIds, now())
       } catch (error) {
         // The transaction rolled back. A constraint our checks did not foresee (a repeated seq
@@ -177,21 +192,30 @@ export async function importHistory(
           for (const message of thread.messages)
             summary.placeholders += message.content.match(PLACEHOLDER)?.length ?? 0
       }
+      const committed = batch.commitIfDue()
       conversations++
       options.progress?.({
         conversations,
         messages: summary.messages,
         bytesRead: element.bytesRead
       })
-      if (performance.now() >= deadline) {
+      if (committed && pauseMs > 0) {
+        await new Promise<void>((resolve) => setTimeout(resolve, pauseMs))
+        deadline = performance.now() + sliceMs
+      } else if (performance.now() >= deadline) {
         await new Promise<void>((resolve) => setImmediate(resolve))
         deadline = performance.now() + sliceMs
       }
     }
   } catch (error) {
-    if (!(error instanceof ImportInputError || error instanceof JsonArrayError)) throw error
+    if (!(error instanceof ImportInputError || error instanceof JsonArrayError)) {
+      batch.rollback()
+      throw error
+    }
     summary.error = error.message
   }
+  // What was written whole stays; a malformed conversation was rolled back to its savepoint.
+  batch.commit()
   return summary
 }
 
@@ -205,4 +229,39 @@ function detectFormat(first: unknown): ImportFormat {
     )
   }
   return format
+}
+
+/** An open transaction committed every `ms`; each conversation inside it is a savepoint. */
+class CommitBatch {
+  private startedAt: number | null = null
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly ms: number
+  ) {}
+
+  begin(): void {
+    if (this.ms <= 0 || this.startedAt !== null) return
+    this.db.exec('BEGIN IMMEDIATE')
+    this.startedAt = performance.now()
+  }
+
+  /** True when it committed. */
+  commitIfDue(): boolean {
+    if (this.startedAt === null || performance.now() - this.startedAt < this.ms) return false
+    this.commit()
+    return true
+  }
+
+  commit(): void {
+    if (this.startedAt === null) return
+    this.startedAt = null
+    this.db.exec('COMMIT')
+  }
+
+  rollback(): void {
+    if (this.startedAt === null) return
+    this.startedAt = null
+    if (this.db.inTransaction) this.db.exec('ROLLBACK')
+  }
 }
