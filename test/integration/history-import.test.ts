@@ -192,49 +192,57 @@ describe('malformed input', () => {
     ])
   })
 
-  it('rolls a conversation back whole when the store refuses part of it (a repeated seq)', async () => {
-    const db = store()
-    const file = join(tempDir(), 'own.json')
-    const message = (seq: number, content: string) => ({
-      id: seq,
-      seq,
-      role: 'user',
-      content,
-      toolCalls: null,
-      toolCallId: null,
-      tokenCount: 1,
-      createdAt: T,
-      pinned: false,
-      excluded: false
-    })
-    const thread = (id: string, title: string, messages: unknown[]) => ({
-      type: 'thread',
-      id,
-      title,
-      createdAt: T,
-      updatedAt: T,
-      settings: {},
-      forkedFrom: null,
-      summary: null,
-      messages
-    })
-    writeFileSync(
-      file,
-      JSON.stringify([
-        { format: 'context-lens', version: 1 },
-        thread('00000000-0000-4000-8000-000000000001', 'Fine', [message(1, 'one')]),
-        thread('00000000-0000-4000-8000-000000000002', 'Broken', [
-          message(1, 'first'),
-          message(1, 'same seq again')
+  it.each([
+    ['its own transaction', 0],
+    ['a savepoint inside a batch', 60_000]
+  ])(
+    'rolls a conversation back whole when the store refuses part of it (a repeated seq), in %s',
+    async (_, batchMs) => {
+      const db = store()
+      const file = join(tempDir(), 'own.json')
+      const message = (seq: number, content: string) => ({
+        id: seq,
+        seq,
+        role: 'user',
+        content,
+        toolCalls: null,
+        toolCallId: null,
+        tokenCount: 1,
+        createdAt: T,
+        pinned: false,
+        excluded: false
+      })
+      const thread = (id: string, title: string, messages: unknown[]) => ({
+        type: 'thread',
+        id,
+        title,
+        createdAt: T,
+        updatedAt: T,
+        settings: {},
+        forkedFrom: null,
+        summary: null,
+        messages
+      })
+      writeFileSync(
+        file,
+        JSON.stringify([
+          { format: 'context-lens', version: 1 },
+          thread('00000000-0000-4000-8000-000000000001', 'Fine', [message(1, 'one')]),
+          thread('00000000-0000-4000-8000-000000000002', 'Broken', [
+            message(1, 'first'),
+            message(1, 'same seq again')
+          ])
         ])
-      ])
-    )
-    const summary = await importFile(db, file)
-    expect(summary.error).toMatch(/^conversation 2 \("Broken"\): messages cannot be stored: UNIQUE/)
-    expect(threadsOf(db).map((t) => [t.title, t.messages.length])).toEqual([['Fine', 1]])
-    expect(db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(1)
-    expect(db.prepare('SELECT count(*) FROM import_keys').pluck().get()).toBe(1)
-  })
+      )
+      const summary = await importHistory(db, createReadStream(file), { batchMs })
+      expect(summary.error).toMatch(
+        /^conversation 2 \("Broken"\): messages cannot be stored: UNIQUE/
+      )
+      expect(threadsOf(db).map((t) => [t.title, t.messages.length])).toEqual([['Fine', 1]])
+      expect(db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(1)
+      expect(db.prepare('SELECT count(*) FROM import_keys').pluck().get()).toBe(1)
+    }
+  )
 
   it('refuses a file in no known format, naming what it expected', async () => {
     const db = store()

@@ -29,8 +29,10 @@ async function importBytes(dir: string, name: string, bytes: Buffer) {
   const file = join(dir, name)
   writeFileSync(file, bytes)
   const db = openDatabase(join(dir, `${name}.sqlite`))
+  // Batched as the worker and the CLI commit: every conversation in its own savepoint.
   const summary = await importHistory(db, createReadStream(file, { highWaterMark: 256 }), {
-    withBranches: true
+    withBranches: true,
+    batchMs: name.startsWith('bad') ? 60_000 : 0
   })
   return { db, summary }
 }
