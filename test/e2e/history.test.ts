@@ -91,7 +91,7 @@ describe('import and export in the app', () => {
     await exportDialog.getByTestId('export-save').click()
     await exportDialog.getByTestId('export-result').waitFor()
     expect(await exportDialog.getByTestId('export-result').textContent()).toContain(
-      '1 conversations (4 messages)'
+      'Saved 1 conversation (4 messages)'
     )
     const markdown = readFileSync(saved[0] ?? '', 'utf8')
     expect(markdown).toMatch(/^# 京都旅行 Kyoto trip\n/)

@@ -662,8 +662,10 @@ export const en = {
       claude: 'Claude export',
       'context-lens': 'Context Lens export'
     },
-    importedCounts:
-      'Added {{threads}} conversations ({{forks}} of them branches) with {{messages}} messages, and {{memories}} memories.',
+    importedCounts_one:
+      'Added {{count}} conversation ({{forks}} of them branches) with {{messages}} messages, and {{memories}} memories.',
+    importedCounts_other:
+      'Added {{count}} conversations ({{forks}} of them branches) with {{messages}} messages, and {{memories}} memories.',
     placeholders_one:
       '{{count}} image or attachment was kept as a named placeholder (the file itself is not in the export).',
     placeholders_other:
@@ -692,7 +694,8 @@ export const en = {
     withRequests: 'Include the exact requests that were sent to the model',
     exportButton: 'Export…',
     exporting: 'Exporting…',
-    exported: 'Saved {{threads}} conversations ({{messages}} messages) to {{path}}.'
+    exported_one: 'Saved {{count}} conversation ({{messages}} messages) to {{path}}.',
+    exported_other: 'Saved {{count}} conversations ({{messages}} messages) to {{path}}.'
   }
 }
 

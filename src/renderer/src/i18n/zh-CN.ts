@@ -630,8 +630,10 @@ export const zhCN: Translation = {
       claude: 'Claude 导出',
       'context-lens': 'Context Lens 导出'
     },
-    importedCounts:
-      '新增 {{threads}} 个对话（其中 {{forks}} 个分支），共 {{messages}} 条消息，以及 {{memories}} 条记忆。',
+    importedCounts_one:
+      '新增 {{count}} 个对话（其中 {{forks}} 个分支），共 {{messages}} 条消息，以及 {{memories}} 条记忆。',
+    importedCounts_other:
+      '新增 {{count}} 个对话（其中 {{forks}} 个分支），共 {{messages}} 条消息，以及 {{memories}} 条记忆。',
     placeholders_one: '{{count}} 个图片或附件以带名称的占位符保存（导出文件中不含文件本身）。',
     placeholders_other: '{{count}} 个图片和附件以带名称的占位符保存（导出文件中不含文件本身）。',
     skippedHeading: '未导入：',
@@ -657,6 +659,7 @@ export const zhCN: Translation = {
     withRequests: '包含实际发送给模型的请求',
     exportButton: '导出…',
     exporting: '正在导出…',
-    exported: '已将 {{threads}} 个对话（{{messages}} 条消息）保存到 {{path}}。'
+    exported_one: '已将 {{count}} 个对话（{{messages}} 条消息）保存到 {{path}}。',
+    exported_other: '已将 {{count}} 个对话（{{messages}} 条消息）保存到 {{path}}。'
   }
 }

@@ -57,7 +57,7 @@ export function ExportControls({ threadId }: { threadId?: string }) {
       {view.state === 'saved' && (
         <p className="history-summary" data-testid="export-result" role="status">
           {t('history.exported', {
-            threads: view.result.threads,
+            count: view.result.threads,
             messages: view.result.messages,
             path: view.result.path
           })}

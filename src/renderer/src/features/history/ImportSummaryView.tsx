@@ -26,7 +26,7 @@ export function ImportSummaryView({
       )}
       <p data-testid="import-summary-counts">
         {t('history.importedCounts', {
-          threads: summary.threads,
+          count: summary.threads,
           messages: summary.messages,
           forks: summary.forks,
           memories: summary.memories
