@@ -7,13 +7,16 @@
  *   query latency, indexing throughput on 200-500-token messages, worker process RSS;
  * - message KNN at 10k and 100k vectors: the app's two-stage search (binary codes, exact
  *   re-scoring) vs sqlite-vec's exact brute force, with recall@10;
+ * - memory search as a build runs it at 100,000 messages and 10,000 memories, split into query
+ *   embedding, full-text and vector lists, long and short thread, warm and first after opening,
+ *   beside the old path over the same store;
  * - token counting throughput, English and Chinese: exact o200k and the CJK-aware estimate vs
  *   chars/4;
  * - the main thread's event-loop stall while sending and previewing a 2 M-character paste
  *   (base64, minified JS, Chinese, mixed, letters only) vs the old synchronous count.
  *
- * Options: `--quick` (fewer runs, smaller texts; a few minutes on 2 cores), `--json <path>`,
- * `--skip-embedding` (no model needed).
+ * Options: `--quick` (fewer runs, smaller texts, a 20,000-message store; a few minutes on 2
+ * cores), `--json <path>`, `--skip-embedding` (no model needed), `--only memory-search`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
@@ -31,26 +34,44 @@ import { INPUT_KINDS, stallFigures, type StallFigures } from './bench/mainThread
 import { preparedModel } from './preparedModels'
 import { tokenizerAccuracy, tokenizerFigures } from './bench/tokenizerThroughput'
 import { vectorSearchFigures } from './bench/vectorSearch'
+import { memorySearchFigures, type MemorySearchFigures } from './bench/memorySearch'
+import type { Timing } from './bench/timing'
 
 const ROOT = resolve(dirname(process.argv[1] ?? '.'), '../..')
 const DEFAULT_JSON = join(ROOT, '.cache/bench/latest.json')
 
-function parseArgs(argv: string[]): { quick: boolean; json: string; skipEmbedding: boolean } {
+interface Options {
+  quick: boolean
+  json: string
+  skipEmbedding: boolean
+  /** Run one section only (`memory-search`). */
+  only: string | null
+}
+
+function parseArgs(argv: string[]): Options {
   let quick = false
   let skipEmbedding = false
+  let only: string | null = null
   let json = DEFAULT_JSON
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '--quick') quick = true
     else if (arg === '--skip-embedding') skipEmbedding = true
-    else if (arg === '--json') {
+    else if (arg === '--only') {
+      only = argv[++i] ?? null
+      if (only !== 'memory-search') throw new Error('--only takes memory-search')
+    } else if (arg === '--json') {
       const value = argv[++i]
       if (!value) throw new Error('--json needs a path')
       json = resolve(value)
     } else if (arg?.startsWith('--json=')) json = resolve(arg.slice('--json='.length))
-    else throw new Error(`unknown option ${arg}; use --quick, --json <path>, --skip-embedding`)
+    else {
+      throw new Error(
+        `unknown option ${arg}; use --quick, --json <path>, --skip-embedding, --only memory-search`
+      )
+    }
   }
-  return { quick, json, skipEmbedding }
+  return { quick, json, skipEmbedding, only }
 }
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`)
@@ -99,6 +120,12 @@ async function main(): Promise<void> {
   }
   const options = parseArgs(process.argv.slice(2))
   const started = performance.now()
+  if (options.only === 'memory-search') {
+    const figures = await memorySearch(options)
+    printMemorySearch(figures)
+    writeResult(options, { memorySearch: figures }, started)
+    return
+  }
 
   const builds = BUILDER_SIZES.map((size) => {
     progress(`builder, ${size.toLocaleString('en-US')} messages`)
@@ -122,6 +149,8 @@ async function main(): Promise<void> {
     progress(`vector search, ${count.toLocaleString('en-US')} vectors`)
     return vectorSearchFigures(count, options.quick ? 30 : 60)
   })
+
+  const memorySearchResult = await memorySearch(options)
 
   progress('token counting')
   const tokenizer = tokenizerFigures(options.quick)
@@ -246,6 +275,8 @@ async function main(): Promise<void> {
     )
   )
 
+  printMemorySearch(memorySearchResult)
+
   console.log(
     `\nToken counting, ${tokenizer[0]?.chars.toLocaleString('en-US')} characters (o200k cold; baseline: chars/4; error vs o200k)`
   )
@@ -315,20 +346,61 @@ async function main(): Promise<void> {
   )
 
   const result = {
-    node: process.version,
-    cores: cpus().length,
-    quick: options.quick,
-    tookMs: Math.round(performance.now() - started),
     builder: { model: config.model, builds },
     embedding,
     vectorSearch,
+    memorySearch: memorySearchResult,
     tokenizer,
     tokenizerAccuracy: accuracy,
     mainThreadStall: stalls
   }
+  writeResult(options, result, started)
+}
+
+function writeResult(options: Options, result: object, started: number): void {
+  const tookMs = Math.round(performance.now() - started)
+  const full = {
+    node: process.version,
+    cores: cpus().length,
+    quick: options.quick,
+    tookMs,
+    ...result
+  }
   mkdirSync(dirname(options.json), { recursive: true })
-  writeFileSync(options.json, `${JSON.stringify(result, null, 2)}\n`)
-  console.log(`\nwritten to ${options.json} (${(result.tookMs / 1000).toFixed(0)} s)`)
+  writeFileSync(options.json, `${JSON.stringify(full, null, 2)}\n`)
+  console.log(`\nwritten to ${options.json} (${(tookMs / 1000).toFixed(0)} s)`)
+}
+
+async function memorySearch(options: Options): Promise<MemorySearchFigures> {
+  progress(`memory search, ${options.quick ? '20,000' : '100,000'} messages`)
+  const worker = options.skipEmbedding ? null : await modelsAndWorker()
+  return memorySearchFigures(options.quick, worker)
+}
+
+function printMemorySearch(m: MemorySearchFigures): void {
+  const pair = (t: Timing) => `${ms(t.p50)} / ${ms(t.p95)}`
+  console.log(
+    `\nMemory search as a build runs it (${m.messages.toLocaleString('en-US')} messages, ${m.memories.toLocaleString('en-US')} memories, limit ${m.limit}, query embedding: ${m.embedder === 'real' ? 'multilingual-e5-small, 1 thread' : 'synthetic'}; p50 / p95; old = embedding first, both vector lists at full depth, FTS5 ranking every match, index and model loaded by the first search)`
+  )
+  console.log(
+    table(
+      ['thread', 'state', 'path', 'total', 'query embedding', 'full text', 'vector lists'],
+      m.rows.flatMap((r) =>
+        (['now', 'old'] as const).map((path) => [
+          r.thread,
+          r.state,
+          path,
+          pair(r[path].total),
+          pair(r[path].embed),
+          pair(r[path].text),
+          pair(r[path].vector)
+        ])
+      )
+    )
+  )
+  console.log(
+    `(now: the full-text list is read while the worker embeds the query, so the parts overlap; background warm-up after opening: ${ms(m.warmUp.ms)}, longest main-thread slice ${ms(m.warmUp.longestSliceMs)})`
+  )
 }
 
 main().catch((error: unknown) => {
