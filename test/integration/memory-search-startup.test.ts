@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest'
+import type { MemorySearchHit } from '@shared/domain'
+import { BGE_MODEL_ID } from '@shared/embeddingModelIds'
 import { HybridSearch } from '../../src/main/services/hybridSearch'
 import type { MemoryIndexer } from '../../src/main/services/memoryIndexer'
 import { MemoryRepository } from '../../src/main/store/memoryRepository'
 import { RecallRepository } from '../../src/main/store/recallRepository'
 import { VectorStore } from '../../src/main/store/vectorStore'
 import type { Embedder } from '../../src/main/workers/embedder'
+import { modelSpec } from '../../src/main/workers/embeddingModels'
 import { memoryServicesIn, useMemoryServices } from '../support/memoryServices'
-import { prepareEmbeddings, testEmbeddings } from '../support/embeddings'
+import { defaultModel, prepareEmbeddings, testEmbeddings } from '../support/embeddings'
 import { useTempDir } from '../support/tempDir'
 
 /**
@@ -102,6 +105,38 @@ describe('memory search within a time budget', () => {
       )
     } finally {
       await reopened.close()
+    }
+  })
+})
+
+describe('the per-model rank floor in builds', () => {
+  it('places weak vector-only hits after the supported ones while the budget holds few items', async () => {
+    // bge with a rank floor above what a paraphrase reaches: its vector-only hit becomes fill.
+    const model = { ...defaultModel(), spec: modelSpec(BGE_MODEL_ID, { rankFloor: 0.95 }) }
+    const { services } = await withModel(model)
+    const pnpm = await services.memory.create({
+      content: 'I use pnpm for every JavaScript project.',
+      category: 'user_preference'
+    })
+    const server = await services.memory.create({
+      content: 'The build server manager restarts every night.',
+      category: 'fact'
+    })
+    await services.memoryIndexer.drained()
+    const query = 'Which package manager should the build use?'
+    const refs = (hits: MemorySearchHit[]) => hits.map((h) => [h.ref, h.matchedBy])
+
+    const small = await services.memory.search(query, { fillBudget: true, limit: 20 })
+    expect(refs(small.hits)).toEqual([
+      [`memory:${server.memory.id}`, expect.arrayContaining(['text'])],
+      [`memory:${pnpm.memory.id}`, ['nearest']]
+    ])
+    // Room for hundreds of items, or an interactive search: the vector list's word counts.
+    for (const result of [
+      await services.memory.search(query, { fillBudget: true, limit: 200 }),
+      await services.memory.search(query)
+    ]) {
+      expect(result.hits.find((h) => h.id === pnpm.memory.id)?.matchedBy).toContain('vector')
     }
   })
 })

@@ -16,8 +16,6 @@ import {
 import type { VectorHit, VectorStore } from '../store/vectorStore'
 import { calibratedSimilarity } from '../workers/embeddingModels'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
-import { rerank, RERANK_WEIGHTS } from './recallRerank'
-const EXPERIMENT_WEIGHTS = { ...RERANK_WEIGHTS, ...JSON.parse(process.env.RECALL_RERANK ?? '{}') }
 import { hasStrongTerm, matchedShare, quotedTerms, recallTerms, rrfScore } from './memoryRanking'
 
 export interface MemorySearchOptions {
@@ -88,6 +86,14 @@ export const NEAREST_FLOOR = 0.5
  * supported hit's fused score (a conversation-only rank of 400 still scores 0.0166).
  */
 const NEAREST_SCORE = 0.02
+/**
+ * A build's per-model rank floor (EmbeddingModelSpec.rankFloor) applies while its budget holds
+ * at most this many items: there a weak vector-only hit takes the place of a text-supported one
+ * one for one. With room for hundreds, demoting those hits to fill pushed evidence past the
+ * limit instead (LoCoMo per session at 8,000 tokens: −0.016 with the floor at 0.7; the
+ * variants are in docs/EVALUATION.md).
+ */
+const RANK_FLOOR_LIMIT = 100
 /** A neighbour's score as a share of its hit's: just under the hits ranked near it. */
 const NEIGHBOUR_WEIGHT = 0.5
 
@@ -141,7 +147,11 @@ export class HybridSearch {
     const started = performance.now()
     const limit = options.limit ?? DEFAULT_LIMIT
     const perList = Math.max(CANDIDATES_PER_LIST, limit)
-    const minSimilarity = options.minSimilarity ?? DEFAULT_MIN_SIMILARITY
+    const model = this.deps.indexer.active()
+    const minSimilarity =
+      options.minSimilarity ??
+      (options.fillBudget && limit <= RANK_FLOOR_LIMIT ? model?.spec.rankFloor : undefined) ??
+      DEFAULT_MIN_SIMILARITY
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     const kinds = new Set(options.kinds ?? ['memory', 'message'])
     const threadFilter = options.scope === 'thread' ? options.threadId : undefined
@@ -154,7 +164,6 @@ export class HybridSearch {
     if (!text) return { hits: [], mode: 'text_only', warnings, tookMs: 0 }
 
     const context = options.context?.trim() || null
-    const model = this.deps.indexer.active()
     // The worker embeds the query while this thread reads the full-text list (issue #16).
     const embedStarted = performance.now()
     let embedMs = 0
@@ -291,12 +300,12 @@ export class HybridSearch {
       }
     }
 
-    const ranked = rerank(hits, terms, minSimilarity, EXPERIMENT_WEIGHTS)
+    hits.sort((a, b) => b.score - a.score || (b.similarity ?? 0) - (a.similarity ?? 0))
     // A message that a returned memory was made from adds nothing the memory does not say.
     const sources = new Set(
-      ranked.filter((h) => h.kind === 'memory' && h.messageId !== null).map((h) => h.messageId)
+      hits.filter((h) => h.kind === 'memory' && h.messageId !== null).map((h) => h.messageId)
     )
-    const unique = ranked.filter((h) => h.kind === 'memory' || !sources.has(h.id))
+    const unique = hits.filter((h) => h.kind === 'memory' || !sources.has(h.id))
     const top = options.fillBudget ? withinItems(unique, limit) : unique.slice(0, limit)
     return {
       hits: options.fillBudget ? this.addNeighbours(top, exclude, threadFilter, sources) : top,
