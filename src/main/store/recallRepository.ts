@@ -94,7 +94,8 @@ export class RecallRepository {
         sql: `EXISTS (SELECT 1 FROM messages m WHERE m.id = messages_fts.rowid AND m.excluded = 0
                  AND m.role IN (${roles}) ${threadId === undefined ? '' : 'AND m.thread_id = ?'})`,
         params: threadId === undefined ? [] : [threadId]
-      }
+      },
+      narrow: threadId !== undefined
     })
   }
 
