@@ -338,6 +338,11 @@ export interface MemorySearchResult {
   mode: 'hybrid' | 'text_only'
   warnings: MemoryWarning[]
   tookMs: number
+  /**
+   * Where the time went: the query embedding (in the worker, while the full-text list is read
+   * on this thread), the full-text list, the vector lists.
+   */
+  timings?: { embedMs: number; textMs: number; vectorMs: number }
 }
 
 export type EmbeddingModelState = 'idle' | 'loading' | 'downloading' | 'ready' | 'unavailable'

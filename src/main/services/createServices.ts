@@ -145,6 +145,8 @@ export function createServices({
     now,
     log,
     changed: publishStatus,
+    // Load the vector index and run the model once at start-up, not on the first send.
+    activated: (model) => void memoryService.warmUp(model),
     ...indexing
   })
   // Stored messages wake the indexer; a deleted thread's queued embedding work is cancelled
