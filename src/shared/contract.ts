@@ -115,7 +115,9 @@ export const contract = {
         providerId: ProviderId.nullable(),
         modelId: ModelId.nullable()
       })
-    )
+    ),
+    /** "Branch from here": a new thread with the history up to and including the message. */
+    fork: endpoint<Thread>()(z.strictObject({ messageId: MessageId }))
   },
   providers: {
     /** Configured providers, never with keys: `hasApiKey` and a masked `apiKeyHint`. */

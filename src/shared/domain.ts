@@ -25,6 +25,19 @@ export interface ThreadListItem extends Thread {
   lastMessagePreview: string | null
   /** What the sidebar's fill bar shows; comes with the list, so no row asks for it. */
   stats: ThreadStats
+  /** Where this thread was branched from; null (or absent) for an original or a lost origin. */
+  forkedFrom?: ForkOrigin | null
+}
+
+/** A fork's origin as the sidebar shows it: the thread and the last message copied. */
+export interface ForkOrigin {
+  threadId: string
+  title: string
+  seq: number
+  /** The origin's message at the fork point; null if that message is gone. */
+  messageId: number | null
+  /** The start of that message. */
+  excerpt: string | null
 }
 
 /** The newest stored build's per-section numbers (copied from its `tokenStats`). */

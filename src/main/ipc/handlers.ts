@@ -26,7 +26,8 @@ export function createHandlers(services: Services): Handlers {
         threads.setModel(
           threadId,
           providerId !== null && modelId !== null ? { providerId, modelId } : null
-        )
+        ),
+      fork: ({ messageId }) => services.forks.fork(messageId)
     },
     providers: {
       list: () => providers.list(),

@@ -15,7 +15,9 @@ import { ThreadRepository } from '../store/threadRepository'
 import { VectorStore } from '../store/vectorStore'
 import { ChatService } from './chatService'
 import { SummaryRepository } from '../store/summaryRepository'
+import { ForkRepository } from '../store/forkRepository'
 import { SummaryService } from './summaryService'
+import { ForkService } from './forkService'
 import { EncryptedSecretStore, type Cipher } from './providers/secretStore'
 import { ProviderService } from './providers/providerService'
 import type { OllamaDetection } from './providers/ollamaDetector'
@@ -51,6 +53,8 @@ export interface Services {
   memoryIndexer: MemoryIndexer
   /** After a turn, the thread's model saves preferences and facts from the user's message. */
   memoryExtraction: AutomaticMemoryExtraction
+  /** "Branch from here": a new thread with the history up to a message. */
+  forks: ForkService
 }
 
 export interface ServiceOptions {
@@ -167,8 +171,10 @@ export function createServices({
     changed: (providerId) => emit('providers:changed', { providerId }),
     ...(detectOllama && { detect: detectOllama })
   })
+  const summaryRepository = new SummaryRepository(db)
+  const forkRepository = new ForkRepository(db)
   const summaries = new SummaryService({
-    summaries: new SummaryRepository(db),
+    summaries: summaryRepository,
     cache,
     providers,
     publish,
@@ -204,6 +210,7 @@ export function createServices({
     now,
     publish,
     summary: (threadId) => summaries.forBuild(threadId),
+    lineage: forkRepository,
     chatModel: (threadId) => {
       const target = chat?.targetFor(threadId)
       if (!target) return null
@@ -240,6 +247,15 @@ export function createServices({
     chat,
     providers,
     summaries,
+    forks: new ForkService({
+      threads: threadRepository,
+      messages,
+      summaries: summaryRepository,
+      forks: forkRepository,
+      now,
+      newId: randomUUID,
+      publish
+    }),
     search: new SearchService(new SearchRepository(db)),
     settings
   }
