@@ -27,6 +27,8 @@ import {
   type Salvager
 } from './storeRecovery'
 import type { EmbedderFactory } from './services/memoryModels'
+import { backupsDirFor } from './services/backup/backupFiles'
+import { backupBeforeMigration } from './services/backup/preMigrationBackup'
 import type { Cipher } from './services/providers/secretStore'
 import { EmbeddingClient } from './workers/embeddingClient'
 import { locateModel } from './workers/modelLocation'
@@ -122,7 +124,8 @@ async function start(): Promise<void> {
   const storeOptions: OpenOptions = { nativeBinding: electronNativeBinding() }
   const store = await openStoreInteractively(
     databasePath,
-    storeOptions,
+    // Kept out of storeOptions: the salvage worker receives those, and a function cannot cross.
+    { ...storeOptions, beforeMigrate: backupBeforeMigration(backupsDirFor(databasePath)) },
     recoveryDialogs,
     salvager(storeOptions)
   )
@@ -154,6 +157,27 @@ async function start(): Promise<void> {
     publish,
     embeddings,
     cipher: safeStorageCipher,
+    backup: {
+      nativeBinding: storeOptions.nativeBinding,
+      pickFile: async () => {
+        const picked = await dialog.showOpenDialog({
+          title: 'Restore conversations from a backup',
+          properties: ['openFile'],
+          filters: [{ name: 'Context Lens database', extensions: ['sqlite', 'db'] }]
+        })
+        return picked.canceled ? null : (picked.filePaths[0] ?? null)
+      },
+      // The checked file goes in with the store closed; the app then starts again on it. The
+      // relaunch waits a moment so the renderer receives the answer first.
+      reopen: async (swap) => {
+        await shutDown()
+        swap()
+        setTimeout(() => {
+          app.relaunch()
+          app.exit(0)
+        }, 300)
+      }
+    },
     log: (message, error) => {
       console.error(`[services] ${message}`, error)
       corruption?.report(error)

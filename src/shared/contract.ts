@@ -11,6 +11,9 @@ import {
   MEMORY_CATEGORIES,
   type AppInfo,
   type AppSettings,
+  type BackupInfo,
+  type BackupProgress,
+  type RestoreOutcome,
   type ChatDelta,
   type ChatDone,
   type ChatErrorEvent,
@@ -296,6 +299,16 @@ export const contract = {
       })
     )
   },
+  backup: {
+    /** The backups folder, newest first. */
+    list: endpoint<BackupInfo[]>()(NoInput),
+    /** An online backup now, while the app runs; progress comes as `backup:progress`. */
+    create: endpoint<BackupInfo>()(NoInput),
+    /** Checks the listed backup, keeps the current database aside, swaps and reopens. */
+    restore: endpoint<RestoreOutcome>()(z.strictObject({ name: z.string().min(1).max(255) })),
+    /** The same for a file the user picks in main's dialog; null when cancelled. */
+    restoreFile: endpoint<RestoreOutcome | null>()(NoInput)
+  },
   search: {
     query: endpoint<SearchHit[]>()(
       z.strictObject({
@@ -328,7 +341,9 @@ export const events = {
   /** The provider said the prompt was too long; rebuilt smaller and retried once. */
   'chat:retry': event<ChatRetry>(),
   /** A thread's summary was updated (in the background after a turn, or by the user). */
-  'summary:changed': event<ThreadSummaryView>()
+  'summary:changed': event<ThreadSummaryView>(),
+  /** An online backup copied another step of pages. */
+  'backup:progress': event<BackupProgress>()
 } as const
 
 export type Contract = typeof contract

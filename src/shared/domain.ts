@@ -116,6 +116,34 @@ export interface SearchHit {
 
 export type LocalePreference = 'system' | 'en' | 'zh-CN'
 
+/** Why a backup was taken; part of its file name. */
+export type BackupReason = 'manual' | 'pre-migration' | 'pre-import'
+
+/** A backup in the backups folder (services/backup). */
+export interface BackupInfo {
+  /** The file name; restore refers to a backup by it. */
+  name: string
+  reason: BackupReason
+  createdAt: number
+  bytes: number
+}
+
+/** Pushed while an online backup copies pages. */
+export interface BackupProgress {
+  name: string
+  totalPages: number
+  remainingPages: number
+}
+
+/** A restore that passed its checks: the app reopens on the restored file. */
+export interface RestoreOutcome {
+  restoredFrom: string
+  /** Where the database as it was before the restore was kept (renamed, not deleted). */
+  keptAt: string
+  threads: number
+  messages: number
+}
+
 export interface AppSettings {
   locale: LocalePreference
   inspectorOpen: boolean

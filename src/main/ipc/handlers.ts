@@ -97,6 +97,12 @@ export function createHandlers(services: Services): Handlers {
       getConfig: ({ threadId }) => context.getConfig(threadId),
       updateConfig: ({ scope, threadId, patch }) => context.updateConfig(scope, patch, threadId)
     },
+    backup: {
+      list: () => services.backup.list(),
+      create: () => services.backup.backupNow('manual'),
+      restore: ({ name }) => services.backup.restore(name),
+      restoreFile: () => services.backup.restoreFile()
+    },
     search: {
       query: ({ query, limit }) => search.query(query, limit)
     }

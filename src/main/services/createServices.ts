@@ -18,6 +18,8 @@ import { SummaryRepository } from '../store/summaryRepository'
 import { ForkRepository } from '../store/forkRepository'
 import { SummaryService } from './summaryService'
 import { ForkService } from './forkService'
+import { BackupService, type BackupServiceDeps } from './backup/backupService'
+import { backupsDirFor } from './backup/backupFiles'
 import { EncryptedSecretStore, type Cipher } from './providers/secretStore'
 import { ProviderService } from './providers/providerService'
 import type { OllamaDetection } from './providers/ollamaDetector'
@@ -55,6 +57,8 @@ export interface Services {
   memoryExtraction: AutomaticMemoryExtraction
   /** "Branch from here": a new thread with the history up to a message. */
   forks: ForkService
+  /** Online backups (manual, before migrations and imports) and restore. */
+  backup: BackupService
 }
 
 export interface ServiceOptions {
@@ -83,6 +87,13 @@ export interface ServiceOptions {
   streamTimeouts?: Partial<StreamTimeouts>
   /** Tokens of unsummarized history outside the window that trigger a summary update. */
   summaryMinTokens?: number
+  /**
+   * How a restore reopens the store (index.ts relaunches, the e2e harness reopens), the file
+   * dialog it picks from, and the backups folder (default: `backups/` beside the database).
+   */
+  backup?: Partial<
+    Pick<BackupServiceDeps, 'dir' | 'keep' | 'nativeBinding' | 'reopen' | 'pickFile'>
+  >
 }
 
 /** Used when no Cipher is given: reports encryption as unavailable, so keys are refused. */
@@ -118,7 +129,8 @@ export function createServices({
   cipher = NO_CIPHER,
   detectOllama,
   streamTimeouts,
-  summaryMinTokens
+  summaryMinTokens,
+  backup = {}
 }: ServiceOptions): Services {
   const recall = new RecallRepository(db)
   const vectors = new VectorStore(db)
@@ -255,6 +267,14 @@ export function createServices({
       now,
       newId: randomUUID,
       publish
+    }),
+    backup: new BackupService({
+      db,
+      databasePath: info.databasePath,
+      dir: backupsDirFor(info.databasePath),
+      now,
+      publish,
+      ...backup
     }),
     search: new SearchService(new SearchRepository(db)),
     settings
