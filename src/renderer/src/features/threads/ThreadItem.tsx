@@ -5,6 +5,7 @@ import { Icon } from '@renderer/components/Icon'
 import { ErrorBanner } from '@renderer/components/ErrorBanner'
 import { formatActivityTime, formatFullTime } from '@renderer/lib/formatTime'
 import { isImeKeyPress } from '@renderer/lib/ime'
+import { ForkOriginLink } from './ForkOriginLink'
 import { ThreadStatsCard, ThreadStatsLine } from './ThreadStatsLine'
 import { useThreadStatsStore } from './threadStatsStore'
 import { useThreadsStore } from './threadsStore'
@@ -156,6 +157,7 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
             </span>
             <ThreadStatsLine stats={stats} />
           </button>
+          {thread.forkedFrom && <ForkOriginLink origin={thread.forkedFrom} />}
           {card && (
             <ThreadStatsCard
               id={cardId}
