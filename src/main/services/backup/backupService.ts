@@ -35,7 +35,7 @@ export interface BackupServiceDeps {
    * one aside), then reopens the store or relaunches the app. Absent: restore is unavailable.
    */
   reopen?: (swap: () => string) => Promise<void>
-  /** Asks the user for a file to restore (a dialog in main); null when cancelled. */
+  /** Asks the user for a file to restore (a dialog in main); null when cancelled. Absent: none. */
   pickFile?: () => Promise<string | null>
 }
 
@@ -96,11 +96,9 @@ export class BackupService {
     return this.restoreFrom(join(this.deps.dir, name))
   }
 
-  /** A file the user picks; null when the dialog was cancelled. */
+  /** A file the user picks; null when the dialog was cancelled (or there is no dialog). */
   async restoreFile(): Promise<RestoreOutcome | null> {
-    if (!this.deps.pickFile)
-      throw new AppError('invalid_input', 'Choosing a file is not available here.')
-    const path = await this.deps.pickFile()
+    const path = (await this.deps.pickFile?.()) ?? null
     return path === null ? null : this.restoreFrom(path)
   }
 
