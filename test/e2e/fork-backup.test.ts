@@ -13,6 +13,7 @@ import type { Harness } from './harness/server'
 import { useChromiumSession } from './harness/session'
 import { activeThreadId, chatUi } from './harness/ui'
 
+const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
 const tempDir = useTempDir()
 const session = useChromiumSession()
 
@@ -56,6 +57,7 @@ describe('branch from here', () => {
     const origin = app.thread(forkId).getByTestId('thread-fork-origin')
     await eventually(() => origin.innerText()).toContain('Branched from “Kyoto trip”')
     expect(await origin.innerText()).toContain(KYOTO[1])
+    await page.screenshot({ path: join(SCREENSHOTS, 'fork-sidebar.png') })
     // The origin is untouched and one click away, opened at the fork point.
     await origin.click()
     await eventually(() => activeThreadId(app)).toBe(threadId)
@@ -80,6 +82,10 @@ describe('backup and restore from settings', () => {
     const section = page.getByTestId('backup-section')
     await section.getByTestId('backup-now').click()
     await eventually(() => section.getByTestId('backup-row').count()).toBe(1)
+    await section.getByTestId('backup-restore').click()
+    await section.getByTestId('backup-restore-confirm').waitFor()
+    await page.screenshot({ path: join(SCREENSHOTS, 'backup-settings.png') })
+    await section.getByRole('button', { name: 'Cancel' }).click()
     expect(harness.published.some((p) => p.event === 'backup:progress')).toBe(true)
 
     // After the backup, another conversation.
