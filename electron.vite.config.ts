@@ -40,7 +40,8 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           embeddingWorker: resolve(__dirname, 'src/main/workers/embeddingWorker.ts'),
           integrityWorker: resolve(__dirname, 'src/main/workers/integrityWorker.ts'),
-          salvageWorker: resolve(__dirname, 'src/main/workers/salvageWorker.ts')
+          salvageWorker: resolve(__dirname, 'src/main/workers/salvageWorker.ts'),
+          restoreCheckWorker: resolve(__dirname, 'src/main/workers/restoreCheckWorker.ts')
         }
       }
     }

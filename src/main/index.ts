@@ -29,6 +29,7 @@ import {
 import type { EmbedderFactory } from './services/memoryModels'
 import { backupsDirFor } from './services/backup/backupFiles'
 import { backupBeforeMigration } from './services/backup/preMigrationBackup'
+import type { RestoreCheck } from './services/backup/restoreCheck'
 import type { Cipher } from './services/providers/secretStore'
 import { EmbeddingClient } from './workers/embeddingClient'
 import { locateModel } from './workers/modelLocation'
@@ -120,6 +121,22 @@ function salvager(storeOptions: OpenOptions): Salvager {
     })
 }
 
+/** A restore candidate's integrity_check in a worker thread, when the worker is built. */
+function restoreChecker(
+  storeOptions: OpenOptions
+): ((path: string) => Promise<RestoreCheck>) | undefined {
+  const workerPath = join(__dirname, 'restoreCheckWorker.js')
+  if (!existsSync(workerPath)) return undefined
+  return (path) =>
+    new Promise((resolve, reject) => {
+      const worker = new Worker(workerPath, {
+        workerData: { path, nativeBinding: storeOptions.nativeBinding }
+      })
+      worker.once('message', resolve)
+      worker.once('error', reject)
+    })
+}
+
 async function start(): Promise<void> {
   const storeOptions: OpenOptions = { nativeBinding: electronNativeBinding() }
   const store = await openStoreInteractively(
@@ -159,6 +176,7 @@ async function start(): Promise<void> {
     cipher: safeStorageCipher,
     backup: {
       nativeBinding: storeOptions.nativeBinding,
+      check: restoreChecker(storeOptions),
       pickFile: async () => {
         const picked = await dialog.showOpenDialog({
           title: 'Restore conversations from a backup',

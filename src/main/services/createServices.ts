@@ -92,7 +92,7 @@ export interface ServiceOptions {
    * dialog it picks from, and the backups folder (default: `backups/` beside the database).
    */
   backup?: Partial<
-    Pick<BackupServiceDeps, 'dir' | 'keep' | 'nativeBinding' | 'reopen' | 'pickFile'>
+    Pick<BackupServiceDeps, 'dir' | 'keep' | 'nativeBinding' | 'reopen' | 'pickFile' | 'check'>
   >
 }
 

@@ -12,7 +12,7 @@ import {
   pruneBackups,
   swapDatabaseFile
 } from './backupFiles'
-import { checkRestoreCandidate } from './restoreCheck'
+import { checkRestoreCandidate, type RestoreCheck } from './restoreCheck'
 
 /** Backups kept in the folder; the oldest go first. */
 export const DEFAULT_KEPT_BACKUPS = 10
@@ -35,6 +35,11 @@ export interface BackupServiceDeps {
    * one aside), then reopens the store or relaunches the app. Absent: restore is unavailable.
    */
   reopen?: (swap: () => string) => Promise<void>
+  /**
+   * Checks a restore candidate; the app runs it in a worker thread (restoreCheckWorker.ts),
+   * tests and the fallback in process.
+   */
+  check?: (path: string) => Promise<RestoreCheck>
   /** Asks the user for a file to restore (a dialog in main); null when cancelled. Absent: none. */
   pickFile?: () => Promise<string | null>
 }
@@ -120,7 +125,12 @@ export class BackupService {
       const detail = error instanceof Error ? error.message : String(error)
       throw new AppError('invalid_input', `The file could not be copied (${detail}).`)
     }
-    const check = checkRestoreCandidate(candidate, this.deps.nativeBinding)
+    const check = this.deps.check
+      ? await this.deps.check(candidate).catch((error: unknown): RestoreCheck => ({
+          ok: false,
+          reason: `The check could not run (${error instanceof Error ? error.message : String(error)}).`
+        }))
+      : checkRestoreCandidate(candidate, this.deps.nativeBinding)
     if (!check.ok) {
       await this.removeCandidate(candidate)
       throw new AppError('invalid_input', `Not restored: ${check.reason} Nothing was changed.`)
