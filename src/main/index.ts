@@ -178,10 +178,17 @@ async function start(): Promise<void> {
       nativeBinding: storeOptions.nativeBinding,
       check: restoreChecker(storeOptions),
       pickFile: async () => {
+        const locale = services.settings.get().locale
+        const zh = (locale === 'system' ? app.getLocale() : locale).startsWith('zh')
         const picked = await dialog.showOpenDialog({
-          title: 'Restore conversations from a backup',
+          title: zh ? '从备份恢复对话' : 'Restore conversations from a backup',
           properties: ['openFile'],
-          filters: [{ name: 'Context Lens database', extensions: ['sqlite', 'db'] }]
+          filters: [
+            {
+              name: zh ? 'Context Lens 数据库' : 'Context Lens database',
+              extensions: ['sqlite', 'db']
+            }
+          ]
         })
         return picked.canceled ? null : (picked.filePaths[0] ?? null)
       },
