@@ -6,7 +6,11 @@
 import { describe, expect, it } from 'vitest'
 import type { BuiltContext } from '@shared/context'
 import type { Message } from '@shared/domain'
+import { ForkService } from '../../src/main/services/forkService'
+import { ForkRepository } from '../../src/main/store/forkRepository'
+import { MessageRepository } from '../../src/main/store/messageRepository'
 import { SummaryRepository } from '../../src/main/store/summaryRepository'
+import { ThreadRepository } from '../../src/main/store/threadRepository'
 import { servicesIn, steppingClock } from '../support/services'
 import { useTempDir } from '../support/tempDir'
 
@@ -91,6 +95,38 @@ describe('forking a thread', () => {
       lastMessageSeq: 4,
       version: 1
     })
+  })
+
+  it('uses the newest earlier summary version that fits, when the store keeps versions', async () => {
+    const { services, thread, sent, db } = await origin()
+    const summaries = new SummaryRepository(db)
+    const early = {
+      content: 'The user plans a week in Kyoto.',
+      lastMessageSeq: 1,
+      source: 'model' as const
+    }
+    const later = {
+      content: 'They booked the Sakura Lantern ryokan.',
+      lastMessageSeq: 3,
+      source: 'model' as const
+    }
+    summaries.put(thread.id, early, 1)
+    summaries.put(thread.id, later, 2)
+    const forks = new ForkService({
+      threads: new ThreadRepository(db),
+      messages: new MessageRepository(db),
+      summaries,
+      forks: new ForkRepository(db),
+      now: Date.now,
+      newId: () => '6f1c2b7e-0000-4000-8000-000000000001',
+      publish: () => {},
+      summaryVersions: () => [later, early]
+    })
+    const fork = forks.fork(sent[1]!.id)
+    expect(services.summaries.get(fork.id)).toMatchObject(early)
+    expect(sentText(await services.context.preview(fork.id, 'Where do we stay?'))).not.toContain(
+      'Sakura Lantern'
+    )
   })
 
   it('copies flags and per-thread settings as they are at the fork; later changes stay on their side', async () => {

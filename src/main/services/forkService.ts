@@ -1,4 +1,4 @@
-import type { Thread } from '@shared/domain'
+import type { Thread, ThreadSummaryView } from '@shared/domain'
 import { AppError } from '@shared/result'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
 import type { ForkRepository } from '../store/forkRepository'
@@ -19,7 +19,14 @@ export interface ForkServiceDeps {
   now: () => number
   newId: () => string
   publish: Publish
+  /**
+   * The origin's earlier summary versions, newest first (the summary history of issue #13,
+   * when the store keeps one). Without it only the current summary is considered.
+   */
+  summaryVersions?: (threadId: string) => readonly SummaryVersion[]
 }
+
+type SummaryVersion = Pick<ThreadSummaryView, 'content' | 'lastMessageSeq' | 'source'>
 
 /**
  * "Branch from here": a new thread holding a copy of the history up to and including one
@@ -39,9 +46,13 @@ export class ForkService {
       .listByThread(origin.id)
       .filter((message) => message.seq <= place.seq)
 
-    // Only the summary as it is now can be read, and it is reused only if it covers nothing
-    // after the fork point; otherwise the fork starts without one and summarizes its own copy.
-    const summary = this.deps.summaries.get(origin.id)
+    // A summary is reused only if it covers nothing after the fork point: the newest version
+    // that fits, or none, and the fork summarizes its own copy later.
+    const current = this.deps.summaries.get(origin.id)
+    const summary =
+      [...(current ? [current] : []), ...(this.deps.summaryVersions?.(origin.id) ?? [])].find(
+        (version) => version.lastMessageSeq <= place.seq && version.content.trim() !== ''
+      ) ?? null
     // Every user message was observed when it was sent, excluded ones included.
     const tasks = new ActiveTaskTracker()
     for (const message of copied) {
@@ -49,16 +60,22 @@ export class ForkService {
     }
     const first = copied.find((message) => message.role === 'user')
     const forkId = this.deps.newId()
-    this.deps.forks.copy({
-      originId: origin.id,
-      forkId,
-      seq: place.seq,
-      title: origin.title || (first ? titleFromMessage(first.content) : ''),
-      // The per-thread settings as they are at the fork (context budget, model...), copied
-      // once: later changes on either side stay on that side.
-      settings: { ...origin.settings, autoTitle: false, [TASK_KEY]: tasks.state },
-      now: this.deps.now(),
-      summary: summary && summary.lastMessageSeq <= place.seq ? summary : null
+    const now = this.deps.now()
+    this.deps.forks.atomically(() => {
+      this.deps.forks.copy({
+        originId: origin.id,
+        forkId,
+        seq: place.seq,
+        title: origin.title || (first ? titleFromMessage(first.content) : ''),
+        // The per-thread settings as they are at the fork (context budget, model...), copied
+        // once: later changes on either side stay on that side.
+        settings: { ...origin.settings, autoTitle: false, [TASK_KEY]: tasks.state },
+        now
+      })
+      if (summary) {
+        const { content, lastMessageSeq, source } = summary
+        this.deps.summaries.put(forkId, { content, lastMessageSeq, source }, now)
+      }
     })
     this.deps.publish('threads:changed', { threadId: forkId })
     return this.deps.threads.get(forkId) as Thread

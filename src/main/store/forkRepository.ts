@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3'
-import type { ThreadSummaryView } from '@shared/domain'
 
 /** Where a thread was branched from (migration 9's lineage columns). */
 export interface ForkLink {
@@ -16,8 +15,6 @@ export interface ForkCopy {
   title: string
   settings: Record<string, unknown>
   now: number
-  /** The origin's summary to carry over, already checked to cover nothing after `seq`. */
-  summary: Pick<ThreadSummaryView, 'content' | 'lastMessageSeq' | 'source'> | null
 }
 
 /**
@@ -28,8 +25,13 @@ export interface ForkCopy {
 export class ForkRepository {
   constructor(private readonly db: Database.Database) {}
 
+  /** Runs `work` in one transaction (the copy and what the caller adds to the fork). */
+  atomically<T>(work: () => T): T {
+    return this.db.transaction(work)()
+  }
+
   copy(fork: ForkCopy): void {
-    this.db.transaction(() => {
+    this.atomically(() => {
       this.db
         .prepare(
           `INSERT INTO threads (id, title, created_at, updated_at, settings,
@@ -64,21 +66,7 @@ export class ForkRepository {
              JOIN messages f ON f.thread_id = @forkId AND f.seq = o.seq`
         )
         .run(fork)
-      if (fork.summary) {
-        this.db
-          .prepare(
-            `INSERT INTO thread_summaries (thread_id, content, last_message_seq, version, source, updated_at)
-             VALUES (?, ?, ?, 1, ?, ?)`
-          )
-          .run(
-            fork.forkId,
-            fork.summary.content,
-            fork.summary.lastMessageSeq,
-            fork.summary.source,
-            fork.now
-          )
-      }
-    })()
+    })
   }
 
   /** The thread's ancestry, nearest first; stops at a deleted origin or a (corrupt) cycle. */
