@@ -17,8 +17,11 @@ import { checkRestoreCandidate, type RestoreCheck } from './restoreCheck'
 /** Backups kept in the folder; the oldest go first. */
 export const DEFAULT_KEPT_BACKUPS = 10
 
-/** Pages copied per step of the online backup; the event loop runs between steps. */
-const PAGES_PER_STEP = 256
+/**
+ * Pages copied per step of the online backup; the event loop runs between steps. At 64 a step
+ * took under 20 ms here (256: up to 90 ms); the last step, which finishes the file, up to 0.18 s.
+ */
+const PAGES_PER_STEP = 64
 
 export interface BackupServiceDeps {
   db: Database.Database
