@@ -196,11 +196,15 @@ async function start(): Promise<void> {
       // relaunch waits a moment so the renderer receives the answer first.
       reopen: async (swap) => {
         await shutDown()
-        swap()
-        setTimeout(() => {
-          app.relaunch()
-          app.exit(0)
-        }, 300)
+        try {
+          swap()
+        } finally {
+          // On the restored file, or, if the swap failed, on the current one, which was put back.
+          setTimeout(() => {
+            app.relaunch()
+            app.exit(0)
+          }, 300)
+        }
       }
     },
     log: (message, error) => {

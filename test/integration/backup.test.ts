@@ -9,6 +9,7 @@ import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import type { BackupProgress } from '@shared/domain'
 import { BackupService, type BackupServiceDeps } from '../../src/main/services/backup/backupService'
+import { swapDatabaseFile } from '../../src/main/services/backup/backupFiles'
 import { backupBeforeMigration } from '../../src/main/services/backup/preMigrationBackup'
 import { openDatabase } from '../../src/main/store/database'
 import { MessageRepository } from '../../src/main/store/messageRepository'
@@ -258,5 +259,16 @@ describe('restore', () => {
     const text = join(s.dir, 'notes.sqlite')
     writeFileSync(text, 'just some notes, not a database at all '.repeat(200))
     await refuses(s, text, /cannot be read as a database/)
+  })
+
+  it('puts the current database back when the checked file cannot be moved in', () => {
+    const dir = tempDir()
+    const path = join(dir, 'store.sqlite')
+    writeFileSync(path, 'current')
+    writeFileSync(`${path}-wal`, 'current wal')
+    expect(() => swapDatabaseFile(path, join(dir, 'gone.sqlite'), 1)).toThrow()
+    expect(readFileSync(path, 'utf8')).toBe('current')
+    expect(readFileSync(`${path}-wal`, 'utf8')).toBe('current wal')
+    expect(readdirSync(dir).sort()).toEqual(['store.sqlite', 'store.sqlite-wal'])
   })
 })

@@ -149,10 +149,13 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
         ...(options.pickRestoreFile && { pickFile: options.pickRestoreFile }),
         reopen: async (swap) => {
           await closeServices()
-          swap()
-          db = openDatabase(databasePath)
-          services = open(db)
-          registry = registryFor(services)
+          try {
+            swap()
+          } finally {
+            db = openDatabase(databasePath)
+            services = open(db)
+            registry = registryFor(services)
+          }
         }
       },
       info: {

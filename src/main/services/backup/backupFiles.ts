@@ -51,9 +51,18 @@ export function pruneBackups(dir: string, keep: number): void {
  */
 export function swapDatabaseFile(databasePath: string, candidate: string, at: number): string {
   const aside = `${databasePath}.before-restore-${new Date(at).toISOString().replace(/[:.]/g, '-')}`
-  for (const suffix of ['', '-wal', '-shm']) {
-    if (existsSync(databasePath + suffix)) renameSync(databasePath + suffix, aside + suffix)
+  const moved: string[] = []
+  try {
+    for (const suffix of ['', '-wal', '-shm']) {
+      if (!existsSync(databasePath + suffix)) continue
+      renameSync(databasePath + suffix, aside + suffix)
+      moved.push(suffix)
+    }
+    renameSync(candidate, databasePath)
+  } catch (error) {
+    // Put the current database back, so the app never starts on a missing file (a new, empty one).
+    for (const suffix of moved) renameSync(aside + suffix, databasePath + suffix)
+    throw error
   }
-  renameSync(candidate, databasePath)
   return aside
 }
