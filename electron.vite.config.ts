@@ -41,7 +41,8 @@ export default defineConfig({
           embeddingWorker: resolve(__dirname, 'src/main/workers/embeddingWorker.ts'),
           integrityWorker: resolve(__dirname, 'src/main/workers/integrityWorker.ts'),
           salvageWorker: resolve(__dirname, 'src/main/workers/salvageWorker.ts'),
-          importWorker: resolve(__dirname, 'src/main/workers/importWorker.ts')
+          importWorker: resolve(__dirname, 'src/main/workers/importWorker.ts'),
+          restoreCheckWorker: resolve(__dirname, 'src/main/workers/restoreCheckWorker.ts')
         }
       }
     }

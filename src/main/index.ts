@@ -28,6 +28,9 @@ import {
   type Salvager
 } from './storeRecovery'
 import type { EmbedderFactory } from './services/memoryModels'
+import { backupsDirFor } from './services/backup/backupFiles'
+import { backupBeforeMigration } from './services/backup/preMigrationBackup'
+import type { RestoreCheck } from './services/backup/restoreCheck'
 import type { Cipher } from './services/providers/secretStore'
 import { EmbeddingClient } from './workers/embeddingClient'
 import { locateModel } from './workers/modelLocation'
@@ -158,11 +161,28 @@ function salvager(storeOptions: OpenOptions): Salvager {
     })
 }
 
+/** A restore candidate's integrity_check in a worker thread, when the worker is built. */
+function restoreChecker(
+  storeOptions: OpenOptions
+): ((path: string) => Promise<RestoreCheck>) | undefined {
+  const workerPath = join(__dirname, 'restoreCheckWorker.js')
+  if (!existsSync(workerPath)) return undefined
+  return (path) =>
+    new Promise((resolve, reject) => {
+      const worker = new Worker(workerPath, {
+        workerData: { path, nativeBinding: storeOptions.nativeBinding }
+      })
+      worker.once('message', resolve)
+      worker.once('error', reject)
+    })
+}
+
 async function start(): Promise<void> {
   const storeOptions: OpenOptions = { nativeBinding: electronNativeBinding() }
   const store = await openStoreInteractively(
     databasePath,
-    storeOptions,
+    // Kept out of storeOptions: the salvage worker receives those, and a function cannot cross.
+    { ...storeOptions, beforeMigrate: backupBeforeMigration(backupsDirFor(databasePath)) },
     recoveryDialogs,
     salvager(storeOptions)
   )
@@ -195,6 +215,39 @@ async function start(): Promise<void> {
     embeddings,
     cipher: safeStorageCipher,
     history: historyOptions(storeOptions),
+    backup: {
+      nativeBinding: storeOptions.nativeBinding,
+      check: restoreChecker(storeOptions),
+      pickFile: async () => {
+        const locale = services.settings.get().locale
+        const zh = (locale === 'system' ? app.getLocale() : locale).startsWith('zh')
+        const picked = await dialog.showOpenDialog({
+          title: zh ? '从备份恢复对话' : 'Restore conversations from a backup',
+          properties: ['openFile'],
+          filters: [
+            {
+              name: zh ? 'Context Lens 数据库' : 'Context Lens database',
+              extensions: ['sqlite', 'db']
+            }
+          ]
+        })
+        return picked.canceled ? null : (picked.filePaths[0] ?? null)
+      },
+      // The checked file goes in with the store closed; the app then starts again on it. The
+      // relaunch waits a moment so the renderer receives the answer first.
+      reopen: async (swap) => {
+        await shutDown()
+        try {
+          swap()
+        } finally {
+          // On the restored file, or, if the swap failed, on the current one, which was put back.
+          setTimeout(() => {
+            app.relaunch()
+            app.exit(0)
+          }, 300)
+        }
+      }
+    },
     log: (message, error) => {
       console.error(`[services] ${message}`, error)
       corruption?.report(error)

@@ -11,6 +11,9 @@ import {
   MEMORY_CATEGORIES,
   type AppInfo,
   type AppSettings,
+  type BackupInfo,
+  type BackupProgress,
+  type RestoreOutcome,
   type ChatDelta,
   type ChatDone,
   type ChatErrorEvent,
@@ -116,7 +119,9 @@ export const contract = {
         providerId: ProviderId.nullable(),
         modelId: ModelId.nullable()
       })
-    )
+    ),
+    /** "Branch from here": a new thread with the history up to and including the message. */
+    fork: endpoint<Thread>()(z.strictObject({ messageId: MessageId }))
   },
   providers: {
     /** Configured providers, never with keys: `hasApiKey` and a masked `apiKeyHint`. */
@@ -310,6 +315,16 @@ export const contract = {
       })
     )
   },
+  backup: {
+    /** The backups folder, newest first. */
+    list: endpoint<BackupInfo[]>()(NoInput),
+    /** An online backup now, while the app runs; progress comes as `backup:progress`. */
+    create: endpoint<BackupInfo>()(NoInput),
+    /** Checks the listed backup, keeps the current database aside, swaps and reopens. */
+    restore: endpoint<RestoreOutcome>()(z.strictObject({ name: z.string().min(1).max(255) })),
+    /** The same for a file the user picks in main's dialog; null when cancelled. */
+    restoreFile: endpoint<RestoreOutcome | null>()(NoInput)
+  },
   search: {
     query: endpoint<SearchHit[]>()(
       z.strictObject({
@@ -346,7 +361,9 @@ export const events = {
   /** An import's progress (throttled): conversations, messages, bytes read. */
   'history:progress': event<ImportProgress>(),
   /** An import ended (done, cancelled or stopped on malformed input), with its summary. */
-  'history:done': event<ImportDone>()
+  'history:done': event<ImportDone>(),
+  /** An online backup copied another step of pages. */
+  'backup:progress': event<BackupProgress>()
 } as const
 
 export type Contract = typeof contract

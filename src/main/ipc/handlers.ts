@@ -26,7 +26,8 @@ export function createHandlers(services: Services): Handlers {
         threads.setModel(
           threadId,
           providerId !== null && modelId !== null ? { providerId, modelId } : null
-        )
+        ),
+      fork: ({ messageId }) => services.forks.fork(messageId)
     },
     providers: {
       list: () => providers.list(),
@@ -105,6 +106,12 @@ export function createHandlers(services: Services): Handlers {
           withRequests: !!withRequests,
           ...(threadId && { threadId })
         })
+    },
+    backup: {
+      list: () => services.backup.list(),
+      create: () => services.backup.backupNow('manual'),
+      restore: ({ name }) => services.backup.restore(name),
+      restoreFile: () => services.backup.restoreFile()
     },
     search: {
       query: ({ query, limit }) => search.query(query, limit)

@@ -31,6 +31,7 @@ import type { SettingsRepository } from '../store/settingsRepository'
 import type { ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
 import { DraftCounts } from './draftCounts'
+import { leaveOutOtherBranches, type ForkLineage } from './forkRecallFilter'
 import { runSliced } from './slicedWork'
 import type { ThreadMessageCache } from './threadMessageCache'
 
@@ -68,6 +69,8 @@ export interface ContextServiceDeps {
   chatModel?: (threadId: string) => ChatModelLimits | null
   /** The thread's stored summary for the builder's summary section. */
   summary?: (threadId: string) => ThreadSummary | null
+  /** Fork lineage: recall in a fork leaves out the branches it did not take. */
+  lineage?: ForkLineage
 }
 
 export interface ChatModelLimits {
@@ -318,11 +321,14 @@ export class ContextService {
       timeoutMs: MEMORY_TIMEOUT_MS,
       threadId
     })
+    const memories = this.deps.lineage
+      ? leaveOutOtherBranches(threadId, recall.memories, this.deps.lineage)
+      : recall.memories
     return this.deps.engines.build(
       {
         systemPrompt: this.deps.systemPrompt(),
         summary,
-        memories: recall.memories,
+        memories,
         messages,
         pinned: this.deps.messages.listPinned(threadId),
         input,

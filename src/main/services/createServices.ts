@@ -15,7 +15,11 @@ import { ThreadRepository } from '../store/threadRepository'
 import { VectorStore } from '../store/vectorStore'
 import { ChatService } from './chatService'
 import { SummaryRepository } from '../store/summaryRepository'
+import { ForkRepository } from '../store/forkRepository'
 import { SummaryService } from './summaryService'
+import { ForkService } from './forkService'
+import { BackupService, type BackupServiceDeps } from './backup/backupService'
+import { backupsDirFor } from './backup/backupFiles'
 import { EncryptedSecretStore, type Cipher } from './providers/secretStore'
 import { ProviderService } from './providers/providerService'
 import type { OllamaDetection } from './providers/ollamaDetector'
@@ -55,6 +59,10 @@ export interface Services {
   memoryExtraction: AutomaticMemoryExtraction
   /** Import (ChatGPT, Claude, our own JSON) and export (JSON, Markdown). */
   history: HistoryService
+  /** "Branch from here": a new thread with the history up to a message. */
+  forks: ForkService
+  /** Online backups (manual, before migrations and imports) and restore. */
+  backup: BackupService
 }
 
 export interface ServiceOptions {
@@ -94,6 +102,13 @@ export interface ServiceOptions {
     runImport?: ImportRunner
     beforeImport?: () => Promise<void>
   }
+  /**
+   * How a restore reopens the store (index.ts relaunches, the e2e harness reopens), the file
+   * dialog it picks from, and the backups folder (default: `backups/` beside the database).
+   */
+  backup?: Partial<
+    Pick<BackupServiceDeps, 'dir' | 'keep' | 'nativeBinding' | 'reopen' | 'pickFile' | 'check'>
+  >
 }
 
 /** Used when no Cipher is given: reports encryption as unavailable, so keys are refused. */
@@ -130,7 +145,8 @@ export function createServices({
   detectOllama,
   streamTimeouts,
   summaryMinTokens,
-  history: historyOptions = {}
+  history: historyOptions = {},
+  backup = {}
 }: ServiceOptions): Services {
   const recall = new RecallRepository(db)
   const vectors = new VectorStore(db)
@@ -185,8 +201,10 @@ export function createServices({
     changed: (providerId) => emit('providers:changed', { providerId }),
     ...(detectOllama && { detect: detectOllama })
   })
+  const summaryRepository = new SummaryRepository(db)
+  const forkRepository = new ForkRepository(db)
   const summaries = new SummaryService({
-    summaries: new SummaryRepository(db),
+    summaries: summaryRepository,
     cache,
     providers,
     publish,
@@ -222,6 +240,7 @@ export function createServices({
     now,
     publish,
     summary: (threadId) => summaries.forBuild(threadId),
+    lineage: forkRepository,
     chatModel: (threadId) => {
       const target = chat?.targetFor(threadId)
       if (!target) return null
@@ -247,6 +266,14 @@ export function createServices({
     },
     ...(streamTimeouts && { timeouts: streamTimeouts })
   })
+  const backupService = new BackupService({
+    db,
+    databasePath: info.databasePath,
+    dir: backupsDirFor(info.databasePath),
+    now,
+    publish,
+    ...backup
+  })
   const history = new HistoryService({
     db,
     runImport: historyOptions.runImport ?? inProcessImportRunner(db, now),
@@ -255,7 +282,9 @@ export function createServices({
     log,
     pickImportFile: historyOptions.pickImportFile ?? (async () => null),
     pickExportFile: historyOptions.pickExportFile ?? (async () => null),
-    ...(historyOptions.beforeImport && { beforeImport: historyOptions.beforeImport }),
+    // An import writes thousands of rows: a backup first, unless the caller brings its own hook.
+    beforeImport:
+      historyOptions.beforeImport ?? (() => backupService.backupNow('pre-import').then(() => {})),
     wakeIndexer: () => memoryIndexer.wake(),
     locale: () => {
       const chosen = settings.get().locale
@@ -275,6 +304,16 @@ export function createServices({
     chat,
     providers,
     summaries,
+    forks: new ForkService({
+      threads: threadRepository,
+      messages,
+      summaries: summaryRepository,
+      forks: forkRepository,
+      now,
+      newId: randomUUID,
+      publish
+    }),
+    backup: backupService,
     search: new SearchService(new SearchRepository(db)),
     settings
   }

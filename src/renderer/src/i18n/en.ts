@@ -696,6 +696,33 @@ export const en = {
     exporting: 'Exporting…',
     exported_one: 'Saved {{count}} conversation ({{messages}} messages) to {{path}}.',
     exported_other: 'Saved {{count}} conversations ({{messages}} messages) to {{path}}.'
+  },
+  fork: {
+    action: 'Branch from here',
+    hint: 'A new thread with the conversation up to and including this message; what came after stays in this thread only.',
+    failed: 'Could not branch: {{reason}}',
+    from: 'Branched from “{{title}}”',
+    openOrigin: 'Open “{{title}}” at message #{{seq}}'
+  },
+  backup: {
+    title: 'Backups',
+    explain:
+      'A copy of all conversations, taken while the app runs. One is also taken before an update changes the database and before an import. The newest 10 are kept.',
+    now: 'Back up now',
+    progress: 'Backup progress',
+    restoreFile: 'Restore from a file…',
+    restore: 'Restore',
+    confirm:
+      'Replace the current conversations with this backup? They are kept aside, not deleted.',
+    restored:
+      'Restored {{threads}} conversations ({{messages}} messages). The conversations you had are kept at {{keptAt}}. Reopening…',
+    none: 'No backups yet.',
+    size: '{{mb}} MB',
+    reasons: {
+      manual: 'Manual',
+      'pre-migration': 'Before an update',
+      'pre-import': 'Before an import'
+    }
   }
 }
 

@@ -6,6 +6,7 @@ import { ErrorBanner } from '@renderer/components/ErrorBanner'
 import { HistoryDialog } from '@renderer/features/history/HistoryDialog'
 import { formatActivityTime, formatFullTime } from '@renderer/lib/formatTime'
 import { isImeKeyPress } from '@renderer/lib/ime'
+import { ForkOriginLink } from './ForkOriginLink'
 import { ThreadStatsCard, ThreadStatsLine } from './ThreadStatsLine'
 import { useThreadStatsStore } from './threadStatsStore'
 import { useThreadsStore } from './threadsStore'
@@ -158,6 +159,7 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
             </span>
             <ThreadStatsLine stats={stats} />
           </button>
+          {thread.forkedFrom && <ForkOriginLink origin={thread.forkedFrom} />}
           {card && (
             <ThreadStatsCard
               id={cardId}
