@@ -41,7 +41,9 @@ export default defineConfig({
           embeddingWorker: resolve(__dirname, 'src/main/workers/embeddingWorker.ts'),
           integrityWorker: resolve(__dirname, 'src/main/workers/integrityWorker.ts'),
           salvageWorker: resolve(__dirname, 'src/main/workers/salvageWorker.ts'),
-          fileWorker: resolve(__dirname, 'src/main/workers/fileWorker.ts')
+          fileWorker: resolve(__dirname, 'src/main/workers/fileWorker.ts'),
+          importWorker: resolve(__dirname, 'src/main/workers/importWorker.ts'),
+          restoreCheckWorker: resolve(__dirname, 'src/main/workers/restoreCheckWorker.ts')
         }
       }
     }

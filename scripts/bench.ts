@@ -7,6 +7,9 @@
  *   query latency, indexing throughput on 200-500-token messages, worker process RSS;
  * - message KNN at 10k and 100k vectors: the app's two-stage search (binary codes, exact
  *   re-scoring) vs sqlite-vec's exact brute force, with recall@10;
+ * - memory search as a build runs it at 100,000 messages and 10,000 memories, split into query
+ *   embedding, full-text and vector lists, long and short thread, warm and first after opening,
+ *   beside the old path over the same store;
  * - token counting throughput, English and Chinese: exact o200k and the CJK-aware estimate vs
  *   chars/4;
  * - the main thread's event-loop stall while sending and previewing a 2 M-character paste
@@ -17,8 +20,12 @@
  *   chunks batched as the app does vs one per call, one build's scoring, and a draft's preview
  *   with the file attached vs without.
  *
- * Options: `--quick` (fewer runs, smaller texts; a few minutes on 2 cores), `--json <path>`,
- * `--skip-embedding` (no model needed).
+ * - history import: a synthetic ChatGPT export (5,000 conversations, 100,000 messages; 500 with
+ *   --quick) through the app's import worker while main chats, vs the chat path per message.
+ *
+ * Options: `--quick` (fewer runs, smaller texts, a 20,000-message store; a few minutes on 2
+ * cores), `--json <path>`, `--skip-embedding` (no model needed), `--only <section>` (one of
+ * ONLY_SECTIONS).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
@@ -43,26 +50,50 @@ import { preparedModel } from './preparedModels'
 import { tokenizerAccuracy, tokenizerFigures } from './bench/tokenizerThroughput'
 import { vectorSearchFigures } from './bench/vectorSearch'
 import { chunkingFigures, toolFigures } from './bench/toolsAndFiles'
+import { historyImportFigures, type HistoryImportFigures } from './bench/historyImport'
+import { memorySearchFigures, type MemorySearchFigures } from './bench/memorySearch'
+import type { Timing } from './bench/timing'
 
 const ROOT = resolve(dirname(process.argv[1] ?? '.'), '../..')
 const DEFAULT_JSON = join(ROOT, '.cache/bench/latest.json')
 
-function parseArgs(argv: string[]): { quick: boolean; json: string; skipEmbedding: boolean } {
+/** Sections `--only` can run alone. */
+const ONLY_SECTIONS = ['memory-search', 'history'] as const
+type OnlySection = (typeof ONLY_SECTIONS)[number]
+
+interface Options {
+  quick: boolean
+  json: string
+  skipEmbedding: boolean
+  /** Run one section only. */
+  only: OnlySection | null
+}
+
+function parseArgs(argv: string[]): Options {
   let quick = false
   let skipEmbedding = false
+  let only: OnlySection | null = null
   let json = DEFAULT_JSON
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '--quick') quick = true
     else if (arg === '--skip-embedding') skipEmbedding = true
-    else if (arg === '--json') {
+    else if (arg === '--only') {
+      const value = argv[++i]
+      only = ONLY_SECTIONS.find((section) => section === value) ?? null
+      if (!only) throw new Error(`--only takes one of ${ONLY_SECTIONS.join(', ')}`)
+    } else if (arg === '--json') {
       const value = argv[++i]
       if (!value) throw new Error('--json needs a path')
       json = resolve(value)
     } else if (arg?.startsWith('--json=')) json = resolve(arg.slice('--json='.length))
-    else throw new Error(`unknown option ${arg}; use --quick, --json <path>, --skip-embedding`)
+    else {
+      throw new Error(
+        `unknown option ${arg}; use --quick, --json <path>, --skip-embedding, --only <section>`
+      )
+    }
   }
-  return { quick, json, skipEmbedding }
+  return { quick, json, skipEmbedding, only }
 }
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`)
@@ -111,6 +142,18 @@ async function main(): Promise<void> {
   }
   const options = parseArgs(process.argv.slice(2))
   const started = performance.now()
+  if (options.only === 'history') {
+    const history = await historyFigures(options.quick)
+    printHistory(history)
+    writeResult(options, { history }, started)
+    return
+  }
+  if (options.only === 'memory-search') {
+    const figures = await memorySearch(options)
+    printMemorySearch(figures)
+    writeResult(options, { memorySearch: figures }, started)
+    return
+  }
 
   const builds = BUILDER_SIZES.map((size) => {
     progress(`builder, ${size.toLocaleString('en-US')} messages`)
@@ -146,6 +189,8 @@ async function main(): Promise<void> {
     progress(`vector search, ${count.toLocaleString('en-US')} vectors`)
     return vectorSearchFigures(count, options.quick ? 30 : 60)
   })
+
+  const memorySearchResult = await memorySearch(options)
 
   progress('token counting')
   const tokenizer = tokenizerFigures(options.quick)
@@ -362,6 +407,8 @@ async function main(): Promise<void> {
     )
   )
 
+  printMemorySearch(memorySearchResult)
+
   console.log(
     `\nToken counting, ${tokenizer[0]?.chars.toLocaleString('en-US')} characters (o200k cold; baseline: chars/4; error vs o200k)`
   )
@@ -430,14 +477,15 @@ async function main(): Promise<void> {
     )
   )
 
+  const history = await historyFigures(options.quick)
+  printHistory(history)
+
   const result = {
-    node: process.version,
-    cores: cpus().length,
-    quick: options.quick,
-    tookMs: Math.round(performance.now() - started),
+    history,
     builder: { model: config.model, builds },
     embedding,
     vectorSearch,
+    memorySearch: memorySearchResult,
     tokenizer,
     tokenizerAccuracy: accuracy,
     mainThreadStall: stalls,
@@ -445,9 +493,118 @@ async function main(): Promise<void> {
     chunking,
     attachedFile: files
   }
+  writeResult(options, result, started)
+}
+
+function writeResult(options: Options, result: object, started: number): void {
+  const tookMs = Math.round(performance.now() - started)
+  const full = {
+    node: process.version,
+    cores: cpus().length,
+    quick: options.quick,
+    tookMs,
+    ...result
+  }
   mkdirSync(dirname(options.json), { recursive: true })
-  writeFileSync(options.json, `${JSON.stringify(result, null, 2)}\n`)
-  console.log(`\nwritten to ${options.json} (${(result.tookMs / 1000).toFixed(0)} s)`)
+  writeFileSync(options.json, `${JSON.stringify(full, null, 2)}\n`)
+  console.log(`\nwritten to ${options.json} (${(tookMs / 1000).toFixed(0)} s)`)
+}
+
+async function historyFigures(quick: boolean): Promise<HistoryImportFigures> {
+  progress('history import')
+  const workerPath = [
+    join(dirname(process.argv[1] ?? ''), 'bench/importWorker.cjs'),
+    join(ROOT, 'out/cli/bench/importWorker.cjs')
+  ].find((candidate) => existsSync(candidate))
+  if (!workerPath) throw new Error('the import worker bundle is missing: run `npm run bench`')
+  return historyImportFigures(workerPath, quick)
+}
+
+function printHistory(h: HistoryImportFigures): void {
+  console.log(
+    `\nHistory import: synthetic ChatGPT export, ${h.conversations.toLocaleString('en-US')} conversations, ${h.messages.toLocaleString('en-US')} messages, ${h.fileMb.toFixed(1)} MB, in the import worker while main stores a chat message every 50 ms (goal: <= 60 s, stall p99 < 50 ms); baseline: the chat path, one counted message per transaction on main`
+  )
+  console.log(
+    table(
+      [
+        'path',
+        'messages',
+        'wall',
+        'CPU',
+        'messages/s',
+        'peak RSS',
+        'stall p50/p99/max',
+        'chat write p50/p99/max'
+      ],
+      [
+        [
+          'import worker',
+          h.messages,
+          `${(h.wallMs / 1000).toFixed(1)} s`,
+          `${(h.cpuMs / 1000).toFixed(1)} s`,
+          Math.round(h.messagesPerSecond),
+          `${h.peakRssMb} MB`,
+          `${ms(h.stall.p50)} / ${ms(h.stall.p99)} / ${ms(h.stall.max)}`,
+          `${ms(h.chatWrites.p50)} / ${ms(h.chatWrites.p99)} / ${ms(h.chatWrites.max)}`
+        ],
+        [
+          'main alone, before (machine load)',
+          '-',
+          '-',
+          '-',
+          '-',
+          '-',
+          `${ms(h.idle.stall.p50)} / ${ms(h.idle.stall.p99)} / ${ms(h.idle.stall.max)}`,
+          `${ms(h.idle.chatWrites.p50)} / ${ms(h.idle.chatWrites.p99)} / ${ms(h.idle.chatWrites.max)}`
+        ],
+        [
+          'baseline: chat path',
+          h.baseline.messages,
+          `${(h.baseline.messages / h.baseline.messagesPerSecond).toFixed(1)} s`,
+          '-',
+          Math.round(h.baseline.messagesPerSecond),
+          '-',
+          `p99 ${ms(h.baseline.stallP99)}`,
+          '-'
+        ]
+      ]
+    )
+  )
+  console.log(
+    `searchable at once: ${h.searchable ? 'yes' : 'NO'}; queued for embedding: ${h.queuedForEmbedding.toLocaleString('en-US')} messages (drained in the background at the indexing rate of the embedding table above)`
+  )
+}
+
+async function memorySearch(options: Options): Promise<MemorySearchFigures> {
+  progress(`memory search, ${options.quick ? '20,000' : '100,000'} messages`)
+  const worker = options.skipEmbedding ? null : await modelsAndWorker()
+  return memorySearchFigures(options.quick, worker)
+}
+
+function printMemorySearch(m: MemorySearchFigures): void {
+  const pair = (t: Timing) => `${ms(t.p50)} / ${ms(t.p95)}`
+  console.log(
+    `\nMemory search as a build runs it (${m.messages.toLocaleString('en-US')} messages, ${m.memories.toLocaleString('en-US')} memories, limit ${m.limit}, query embedding: ${m.embedder === 'real' ? 'multilingual-e5-small, 1 thread' : 'synthetic'}; p50 / p95; old = embedding first, both vector lists at full depth, FTS5 ranking every match, index and model loaded by the first search)`
+  )
+  console.log(
+    table(
+      ['thread', 'state', 'path', 'total', 'query embedding', 'full text', 'vector lists'],
+      m.rows.flatMap((r) =>
+        (['now', 'old'] as const).map((path) => [
+          r.thread,
+          r.state,
+          path,
+          pair(r[path].total),
+          pair(r[path].embed),
+          pair(r[path].text),
+          pair(r[path].vector)
+        ])
+      )
+    )
+  )
+  console.log(
+    `(now: the full-text list is read while the worker embeds the query, so the parts overlap; background warm-up after opening: ${ms(m.warmUp.ms)}, longest main-thread slice ${ms(m.warmUp.longestSliceMs)})`
+  )
 }
 
 main().catch((error: unknown) => {

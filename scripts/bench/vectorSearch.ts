@@ -10,25 +10,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../../src/main/store/database'
 import { VectorStore } from '../../src/main/store/vectorStore'
-import { seededRandom } from './syntheticThread'
+import { clusteredVectors } from './memoryStore'
 
 const DIMENSION = 512
 const K = 10
-
-function clusteredVectors(seed: number) {
-  const random = seededRandom(seed)
-  const gauss = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random())
-  const centers = Array.from({ length: 200 }, () => Float32Array.from({ length: DIMENSION }, gauss))
-  return (): Float32Array => {
-    const center = centers[Math.floor(random() * centers.length)] as Float32Array
-    const v = Float32Array.from(
-      { length: DIMENSION },
-      (_, i) => (center[i] as number) + 1.2 * gauss()
-    )
-    const norm = Math.hypot(...v)
-    return v.map((x) => x / norm)
-  }
-}
 
 const blob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength)
 
@@ -55,7 +40,7 @@ export function vectorSearchFigures(count: number, queryCount = 60): VectorSearc
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-knn-'))
   try {
     const db = openDatabase(join(dir, 'bench.sqlite'))
-    const sample = clusteredVectors(count)
+    const sample = clusteredVectors(count, DIMENSION)
     db.prepare(
       "INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t', 'bench', 0, 0)"
     ).run()

@@ -27,7 +27,22 @@ export function seriesFrom(label: string, summary: unknown): ChartSeries {
   return { label, points }
 }
 
-const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#17becf']
+/**
+ * One colour per dataset (its before and after lines share it). Ten distinct ones: the chart
+ * shows four datasets for two models; with seven, the eighth line took the first one's colour.
+ */
+const COLOURS = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#9467bd',
+  '#ff7f0e',
+  '#8c564b',
+  '#17becf',
+  '#e377c2',
+  '#7f7f7f',
+  '#bcbd22'
+]
 const WIDTH = 760
 const HEIGHT = 440
 const PLOT = { left: 60, right: 250, top: 30, bottom: 50 }
@@ -70,10 +85,14 @@ export function recallChart(series: readonly ChartSeries[], title: string): stri
     `<rect x="${PLOT.left}" y="${PLOT.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#999"/>`
   )
   const datasets = [...new Set(series.map((s) => s.label.replace(/^before\W*/iu, '')))]
+  if (datasets.length > COLOURS.length) {
+    throw new Error(
+      `${datasets.length} datasets, ${COLOURS.length} colours: draw them in two charts.`
+    )
+  }
   series.forEach((s, i) => {
     const before = /^before/iu.test(s.label)
-    const colour =
-      COLOURS[datasets.indexOf(s.label.replace(/^before\W*/iu, '')) % COLOURS.length] ?? '#000'
+    const colour = COLOURS[datasets.indexOf(s.label.replace(/^before\W*/iu, ''))] as string
     const path = s.points.map(([b, r], j) => `${j === 0 ? 'M' : 'L'}${x(b)},${y(r)}`).join(' ')
     const dash = before ? ' stroke-dasharray="5 4"' : ''
     out.push(`<path d="${path}" fill="none" stroke="${colour}" stroke-width="2"${dash}/>`)

@@ -12,7 +12,7 @@
  *   4,000 tokens, 100 from about 7,000 or in a new thread)?
  */
 import { calibratedSimilarity } from '../../src/main/workers/embeddingModels'
-import { matchedShare, orExpression, recallTerms } from '../../src/main/services/memoryRanking'
+import { matchedShare, quotedTerms, recallTerms } from '../../src/main/services/memoryRanking'
 import type { MemoryService } from '../../src/main/services/memoryService'
 import type { MemoryIndexer } from '../../src/main/services/memoryIndexer'
 import type { RecallRepository } from '../../src/main/store/recallRepository'
@@ -68,7 +68,7 @@ export async function diagnoseQuestion(
   }
   const byCosine = [...cosines].sort((a, b) => b[1] - a[1]).map(([id]) => id)
   const terms = recallTerms(question)
-  const fts = terms.length > 0 ? deps.recall.ftsMessages(orExpression(terms), 200) : []
+  const fts = terms.length > 0 ? deps.recall.ftsMessages(quotedTerms(terms), 200) : []
   const fused = await deps.memory.search(question, {
     limit: MAX_RECALL_LIMIT,
     scope: 'all',

@@ -10,7 +10,8 @@ import { createRegistry } from './ipc/registry'
 import { isTrustedSenderUrl } from './ipc/senderPolicy'
 import { createMainWindow } from './mainWindow'
 import { windowIconPath } from './windowIcon'
-import { createServices } from './services/createServices'
+import { createServices, type ServiceOptions } from './services/createServices'
+import { workerImportRunner } from './services/history/workerImportRunner'
 import type { Publish } from './services/events'
 import type { OpenOptions } from './store/database'
 import { QUICK_CHECK_AT_OPEN_MAX_BYTES } from './store/integrity'
@@ -27,6 +28,9 @@ import {
   type Salvager
 } from './storeRecovery'
 import type { EmbedderFactory } from './services/memoryModels'
+import { backupsDirFor } from './services/backup/backupFiles'
+import { backupBeforeMigration } from './services/backup/preMigrationBackup'
+import type { RestoreCheck } from './services/backup/restoreCheck'
 import type { Cipher } from './services/providers/secretStore'
 import { EmbeddingClient } from './workers/embeddingClient'
 import { locateModel } from './workers/modelLocation'
@@ -103,6 +107,45 @@ const recoveryDialogs: RecoveryDialogs = {
 }
 
 /** Salvage in a worker thread, so the main process keeps answering while it runs. */
+/**
+ * Import and export choose their files with the system dialogs, here in main: the page never
+ * names a path. Imports run in a worker thread on their own connection.
+ */
+function historyOptions(storeOptions: OpenOptions): ServiceOptions['history'] {
+  const focused = () => BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
+  const workerPath = join(__dirname, 'importWorker.js')
+  return {
+    pickImportFile: async () => {
+      const window = focused()
+      const options: Electron.OpenDialogOptions = {
+        properties: ['openFile'],
+        filters: [{ name: 'JSON', extensions: ['json'] }]
+      }
+      const result = window
+        ? await dialog.showOpenDialog(window, options)
+        : await dialog.showOpenDialog(options)
+      return result.canceled ? null : (result.filePaths[0] ?? null)
+    },
+    pickExportFile: async (suggestedName) => {
+      const window = focused()
+      const options: Electron.SaveDialogOptions = {
+        defaultPath: join(app.getPath('documents'), suggestedName)
+      }
+      const result = window
+        ? await dialog.showSaveDialog(window, options)
+        : await dialog.showSaveDialog(options)
+      return result.canceled || !result.filePath ? null : result.filePath
+    },
+    ...(existsSync(workerPath) && {
+      runImport: workerImportRunner({
+        workerPath,
+        databasePath,
+        ...(storeOptions.nativeBinding && { nativeBinding: storeOptions.nativeBinding })
+      })
+    })
+  }
+}
+
 function salvager(storeOptions: OpenOptions): Salvager {
   const workerPath = join(__dirname, 'salvageWorker.js')
   if (!existsSync(workerPath)) return salvageInProcess(storeOptions)
@@ -118,11 +161,28 @@ function salvager(storeOptions: OpenOptions): Salvager {
     })
 }
 
+/** A restore candidate's integrity_check in a worker thread, when the worker is built. */
+function restoreChecker(
+  storeOptions: OpenOptions
+): ((path: string) => Promise<RestoreCheck>) | undefined {
+  const workerPath = join(__dirname, 'restoreCheckWorker.js')
+  if (!existsSync(workerPath)) return undefined
+  return (path) =>
+    new Promise((resolve, reject) => {
+      const worker = new Worker(workerPath, {
+        workerData: { path, nativeBinding: storeOptions.nativeBinding }
+      })
+      worker.once('message', resolve)
+      worker.once('error', reject)
+    })
+}
+
 async function start(): Promise<void> {
   const storeOptions: OpenOptions = { nativeBinding: electronNativeBinding() }
   const store = await openStoreInteractively(
     databasePath,
-    storeOptions,
+    // Kept out of storeOptions: the salvage worker receives those, and a function cannot cross.
+    { ...storeOptions, beforeMigrate: backupBeforeMigration(backupsDirFor(databasePath)) },
     recoveryDialogs,
     salvager(storeOptions)
   )
@@ -167,6 +227,40 @@ async function start(): Promise<void> {
         : await dialog.showOpenDialog(options)
       return picked.canceled ? null : picked.filePaths
     },
+    history: historyOptions(storeOptions),
+    backup: {
+      nativeBinding: storeOptions.nativeBinding,
+      check: restoreChecker(storeOptions),
+      pickFile: async () => {
+        const locale = services.settings.get().locale
+        const zh = (locale === 'system' ? app.getLocale() : locale).startsWith('zh')
+        const picked = await dialog.showOpenDialog({
+          title: zh ? '从备份恢复对话' : 'Restore conversations from a backup',
+          properties: ['openFile'],
+          filters: [
+            {
+              name: zh ? 'Context Lens 数据库' : 'Context Lens database',
+              extensions: ['sqlite', 'db']
+            }
+          ]
+        })
+        return picked.canceled ? null : (picked.filePaths[0] ?? null)
+      },
+      // The checked file goes in with the store closed; the app then starts again on it. The
+      // relaunch waits a moment so the renderer receives the answer first.
+      reopen: async (swap) => {
+        await shutDown()
+        try {
+          swap()
+        } finally {
+          // On the restored file, or, if the swap failed, on the current one, which was put back.
+          setTimeout(() => {
+            app.relaunch()
+            app.exit(0)
+          }, 300)
+        }
+      }
+    },
     log: (message, error) => {
       console.error(`[services] ${message}`, error)
       corruption?.report(error)
@@ -193,8 +287,9 @@ async function start(): Promise<void> {
     } catch (error) {
       console.error('[store] listing threads at quit failed', error) // a damaged store
     }
-    await services.chat
-      .settled()
+    await services.history
+      .stop()
+      .then(() => services.chat.settled())
       .then(() => services.summaries.settled())
       .then(() => services.memoryExtraction.settled())
       .then(() => services.memoryModel.stop())

@@ -11,6 +11,9 @@ import {
   MEMORY_CATEGORIES,
   type AppInfo,
   type AppSettings,
+  type BackupInfo,
+  type BackupProgress,
+  type RestoreOutcome,
   type ChatDelta,
   type ChatDone,
   type ChatErrorEvent,
@@ -42,6 +45,7 @@ import {
 import { MAX_FOCUS_CHARS, type SummaryCompressResult } from './summaryCompression'
 import { EMBEDDING_MODEL_IDS } from './embeddingModelIds'
 import { MAX_FILE_BYTES, type AttachOutcome, type AttachmentView, type PickOutcome } from './files'
+import type { ExportOutcome, ImportDone, ImportProgress, StartImportResult } from './history'
 
 /** An endpoint's result type is carried as a phantom; only the input needs a runtime schema. */
 const endpoint =
@@ -120,7 +124,9 @@ export const contract = {
         providerId: ProviderId.nullable(),
         modelId: ModelId.nullable()
       })
-    )
+    ),
+    /** "Branch from here": a new thread with the history up to and including the message. */
+    fork: endpoint<Thread>()(z.strictObject({ messageId: MessageId }))
   },
   providers: {
     /** Configured providers, never with keys: `hasApiKey` and a masked `apiKeyHint`. */
@@ -320,6 +326,31 @@ export const contract = {
     /** Removes a draft or thread file (a sent message keeps its files). */
     remove: endpoint<{ removed: true }>()(z.strictObject({ id: z.uuid() }))
   },
+  history: {
+    /** Main asks for the file (never a path from the page) and imports it in the background. */
+    import: endpoint<StartImportResult>()(
+      z.strictObject({ withBranches: z.boolean().optional() }).optional()
+    ),
+    cancelImport: endpoint<{ cancelled: boolean }>()(z.strictObject({ importId: z.uuid() })),
+    /** One thread, or all when threadId is absent; main asks where to save. */
+    export: endpoint<ExportOutcome>()(
+      z.strictObject({
+        format: z.enum(['json', 'md']),
+        threadId: ThreadId.optional(),
+        withRequests: z.boolean().optional()
+      })
+    )
+  },
+  backup: {
+    /** The backups folder, newest first. */
+    list: endpoint<BackupInfo[]>()(NoInput),
+    /** An online backup now, while the app runs; progress comes as `backup:progress`. */
+    create: endpoint<BackupInfo>()(NoInput),
+    /** Checks the listed backup, keeps the current database aside, swaps and reopens. */
+    restore: endpoint<RestoreOutcome>()(z.strictObject({ name: z.string().min(1).max(255) })),
+    /** The same for a file the user picks in main's dialog; null when cancelled. */
+    restoreFile: endpoint<RestoreOutcome | null>()(NoInput)
+  },
   search: {
     query: endpoint<SearchHit[]>()(
       z.strictObject({
@@ -354,7 +385,13 @@ export const events = {
   /** A thread's summary was updated (in the background after a turn, or by the user). */
   'summary:changed': event<ThreadSummaryView>(),
   /** A thread's files changed: attached, removed, sent with a message, or embedded. */
-  'files:changed': event<{ threadId: string }>()
+  'files:changed': event<{ threadId: string }>(),
+  /** An import's progress (throttled): conversations, messages, bytes read. */
+  'history:progress': event<ImportProgress>(),
+  /** An import ended (done, cancelled or stopped on malformed input), with its summary. */
+  'history:done': event<ImportDone>(),
+  /** An online backup copied another step of pages. */
+  'backup:progress': event<BackupProgress>()
 } as const
 
 export type Contract = typeof contract

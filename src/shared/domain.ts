@@ -25,6 +25,19 @@ export interface ThreadListItem extends Thread {
   lastMessagePreview: string | null
   /** What the sidebar's fill bar shows; comes with the list, so no row asks for it. */
   stats: ThreadStats
+  /** Where this thread was branched from; null (or absent) for an original or a lost origin. */
+  forkedFrom?: ForkOrigin | null
+}
+
+/** A fork's origin as the sidebar shows it: the thread and the last message copied. */
+export interface ForkOrigin {
+  threadId: string
+  title: string
+  seq: number
+  /** The origin's message at the fork point; null if that message is gone. */
+  messageId: number | null
+  /** The start of that message. */
+  excerpt: string | null
 }
 
 /** The newest stored build's per-section numbers (copied from its `tokenStats`). */
@@ -102,6 +115,34 @@ export interface SearchHit {
 }
 
 export type LocalePreference = 'system' | 'en' | 'zh-CN'
+
+/** Why a backup was taken; part of its file name. */
+export type BackupReason = 'manual' | 'pre-migration' | 'pre-import'
+
+/** A backup in the backups folder (services/backup). */
+export interface BackupInfo {
+  /** The file name; restore refers to a backup by it. */
+  name: string
+  reason: BackupReason
+  createdAt: number
+  bytes: number
+}
+
+/** Pushed while an online backup copies pages. */
+export interface BackupProgress {
+  name: string
+  totalPages: number
+  remainingPages: number
+}
+
+/** A restore that passed its checks: the app reopens on the restored file. */
+export interface RestoreOutcome {
+  restoredFrom: string
+  /** Where the database as it was before the restore was kept (renamed, not deleted). */
+  keptAt: string
+  threads: number
+  messages: number
+}
 
 export interface AppSettings {
   locale: LocalePreference
@@ -338,6 +379,11 @@ export interface MemorySearchResult {
   mode: 'hybrid' | 'text_only'
   warnings: MemoryWarning[]
   tookMs: number
+  /**
+   * Where the time went: the query embedding (in the worker, while the full-text list is read
+   * on this thread), the full-text list, the vector lists.
+   */
+  timings?: { embedMs: number; textMs: number; vectorMs: number }
 }
 
 export type EmbeddingModelState = 'idle' | 'loading' | 'downloading' | 'ready' | 'unavailable'

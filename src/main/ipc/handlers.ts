@@ -26,7 +26,8 @@ export function createHandlers(services: Services): Handlers {
         threads.setModel(
           threadId,
           providerId !== null && modelId !== null ? { providerId, modelId } : null
-        )
+        ),
+      fork: ({ messageId }) => services.forks.fork(messageId)
     },
     providers: {
       list: () => providers.list(),
@@ -106,6 +107,22 @@ export function createHandlers(services: Services): Handlers {
       pick: ({ threadId, scope }) => services.files.pick(threadId, scope),
       list: ({ threadId }) => services.files.list(threadId),
       remove: ({ id }) => services.files.remove(id)
+    },
+    history: {
+      import: (input) => services.history.startImport({ withBranches: !!input?.withBranches }),
+      cancelImport: ({ importId }) => services.history.cancelImport(importId),
+      export: ({ format, threadId, withRequests }) =>
+        services.history.export({
+          format,
+          withRequests: !!withRequests,
+          ...(threadId && { threadId })
+        })
+    },
+    backup: {
+      list: () => services.backup.list(),
+      create: () => services.backup.backupNow('manual'),
+      restore: ({ name }) => services.backup.restore(name),
+      restoreFile: () => services.backup.restoreFile()
     },
     search: {
       query: ({ query, limit }) => search.query(query, limit)

@@ -32,6 +32,7 @@ import type { ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
 import { withUnrankedFiles, type BuildAttachments } from './files/fileService'
 import { DraftCounts } from './draftCounts'
+import { leaveOutOtherBranches, type ForkLineage } from './forkRecallFilter'
 import { runSliced } from './slicedWork'
 import type { ThreadMessageCache } from './threadMessageCache'
 
@@ -78,6 +79,8 @@ export interface ContextServiceDeps {
     input: { messageId: number } | 'draft',
     query: string
   ) => Promise<BuildAttachments>
+  /** Fork lineage: recall in a fork leaves out the branches it did not take. */
+  lineage?: ForkLineage
 }
 
 export interface ChatModelLimits {
@@ -338,12 +341,15 @@ export class ContextService {
       timeoutMs: MEMORY_TIMEOUT_MS,
       threadId
     })
+    const memories = this.deps.lineage
+      ? leaveOutOtherBranches(threadId, recall.memories, this.deps.lineage)
+      : recall.memories
     const files = await this.deps.attachments?.(threadId, turn.files, query.context ?? query.text)
     const built = await this.deps.engines.build(
       {
         systemPrompt: this.deps.systemPrompt(),
         summary,
-        memories: recall.memories,
+        memories,
         messages,
         pinned: this.deps.messages.listPinned(threadId),
         input,

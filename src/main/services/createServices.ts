@@ -15,7 +15,11 @@ import { ThreadRepository } from '../store/threadRepository'
 import { VectorStore } from '../store/vectorStore'
 import { ChatService } from './chatService'
 import { SummaryRepository } from '../store/summaryRepository'
+import { ForkRepository } from '../store/forkRepository'
 import { SummaryService } from './summaryService'
+import { ForkService } from './forkService'
+import { BackupService, type BackupServiceDeps } from './backup/backupService'
+import { backupsDirFor } from './backup/backupFiles'
 import { EncryptedSecretStore, type Cipher } from './providers/secretStore'
 import { ProviderService } from './providers/providerService'
 import type { OllamaDetection } from './providers/ollamaDetector'
@@ -36,6 +40,8 @@ import { FileRepository } from '../store/fileRepository'
 import { ChunkRelevance } from './files/chunkRelevance'
 import { fileJobRunner } from './files/fileJobs'
 import { FileService } from './files/fileService'
+import { HistoryService } from './history/historyService'
+import { inProcessImportRunner, type ImportRunner } from './history/importRunner'
 
 export interface Services {
   info: AppInfo
@@ -57,6 +63,12 @@ export interface Services {
   memoryExtraction: AutomaticMemoryExtraction
   /** Files attached to messages and threads (content-addressed, chunked, embedded). */
   files: FileService
+  /** Import (ChatGPT, Claude, our own JSON) and export (JSON, Markdown). */
+  history: HistoryService
+  /** "Branch from here": a new thread with the history up to a message. */
+  forks: ForkService
+  /** Online backups (manual, before migrations and imports) and restore. */
+  backup: BackupService
 }
 
 export interface ServiceOptions {
@@ -89,6 +101,24 @@ export interface ServiceOptions {
   fileWorkerPath?: string | null
   /** The system's open-file dialog (Electron's); absent in tests and the browser harness. */
   pickFiles?: () => Promise<string[] | null>
+  /**
+   * Import and export: the file dialogs (main's in the app, a fixed path in tests), where
+   * imports run (a worker thread in the app; in process by default), and a hook run before an
+   * import writes anything (the backup).
+   */
+  history?: {
+    pickImportFile?: () => Promise<string | null>
+    pickExportFile?: (suggestedName: string) => Promise<string | null>
+    runImport?: ImportRunner
+    beforeImport?: () => Promise<void>
+  }
+  /**
+   * How a restore reopens the store (index.ts relaunches, the e2e harness reopens), the file
+   * dialog it picks from, and the backups folder (default: `backups/` beside the database).
+   */
+  backup?: Partial<
+    Pick<BackupServiceDeps, 'dir' | 'keep' | 'nativeBinding' | 'reopen' | 'pickFile' | 'check'>
+  >
 }
 
 /** Used when no Cipher is given: reports encryption as unavailable, so keys are refused. */
@@ -126,7 +156,9 @@ export function createServices({
   streamTimeouts,
   summaryMinTokens,
   fileWorkerPath = null,
-  pickFiles
+  pickFiles,
+  history: historyOptions = {},
+  backup = {}
 }: ServiceOptions): Services {
   const recall = new RecallRepository(db)
   const vectors = new VectorStore(db)
@@ -141,6 +173,8 @@ export function createServices({
     now,
     log,
     changed: publishStatus,
+    // Load the vector index and run the model once at start-up, not on the first send.
+    activated: (model) => void memoryService.warmUp(model),
     ...indexing
   })
   // Stored messages wake the indexer; a deleted thread's queued embedding work is cancelled
@@ -179,8 +213,10 @@ export function createServices({
     changed: (providerId) => emit('providers:changed', { providerId }),
     ...(detectOllama && { detect: detectOllama })
   })
+  const summaryRepository = new SummaryRepository(db)
+  const forkRepository = new ForkRepository(db)
   const summaries = new SummaryService({
-    summaries: new SummaryRepository(db),
+    summaries: summaryRepository,
     cache,
     providers,
     publish,
@@ -235,6 +271,7 @@ export function createServices({
     publish,
     summary: (threadId) => summaries.forBuild(threadId),
     attachments: (threadId, input, query) => files.forBuild(threadId, input, query),
+    lineage: forkRepository,
     chatModel: (threadId) => {
       const target = chat?.targetFor(threadId)
       if (!target) return null
@@ -261,8 +298,35 @@ export function createServices({
     ...(streamTimeouts && { timeouts: streamTimeouts }),
     userMessageStored: (message) => files.claimDrafts(message.threadId, message.id)
   })
+  const backupService = new BackupService({
+    db,
+    databasePath: info.databasePath,
+    dir: backupsDirFor(info.databasePath),
+    now,
+    publish,
+    ...backup
+  })
+  const history = new HistoryService({
+    db,
+    runImport: historyOptions.runImport ?? inProcessImportRunner(db, now),
+    publish: emit,
+    newId: randomUUID,
+    log,
+    pickImportFile: historyOptions.pickImportFile ?? (async () => null),
+    pickExportFile: historyOptions.pickExportFile ?? (async () => null),
+    // An import writes thousands of rows: a backup first, unless the caller brings its own hook.
+    beforeImport:
+      historyOptions.beforeImport ?? (() => backupService.backupNow('pre-import').then(() => {})),
+    wakeIndexer: () => memoryIndexer.wake(),
+    locale: () => {
+      const chosen = settings.get().locale
+      return (chosen === 'system' ? info.systemLocale : chosen).startsWith('zh') ? 'zh-CN' : 'en'
+    },
+    now
+  })
   return {
     info,
+    history,
     threads,
     context,
     memory: memoryService,
@@ -272,6 +336,16 @@ export function createServices({
     chat,
     providers,
     summaries,
+    forks: new ForkService({
+      threads: threadRepository,
+      messages,
+      summaries: summaryRepository,
+      forks: forkRepository,
+      now,
+      newId: randomUUID,
+      publish
+    }),
+    backup: backupService,
     search: new SearchService(new SearchRepository(db)),
     settings,
     files

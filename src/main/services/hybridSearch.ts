@@ -16,7 +16,7 @@ import {
 import type { VectorHit, VectorStore } from '../store/vectorStore'
 import { calibratedSimilarity } from '../workers/embeddingModels'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
-import { hasStrongTerm, matchedShare, orExpression, recallTerms, rrfScore } from './memoryRanking'
+import { hasStrongTerm, matchedShare, quotedTerms, recallTerms, rrfScore } from './memoryRanking'
 
 export interface MemorySearchOptions {
   limit?: number
@@ -86,6 +86,14 @@ export const NEAREST_FLOOR = 0.5
  * supported hit's fused score (a conversation-only rank of 400 still scores 0.0166).
  */
 const NEAREST_SCORE = 0.02
+/**
+ * A build's per-model rank floor (EmbeddingModelSpec.rankFloor) applies while its budget holds
+ * at most this many items: there a weak vector-only hit takes the place of a text-supported one
+ * one for one. With room for hundreds, demoting those hits to fill pushed evidence past the
+ * limit instead (LoCoMo per session at 8,000 tokens: −0.016 with the floor at 0.7; the
+ * variants are in docs/EVALUATION.md).
+ */
+const RANK_FLOOR_LIMIT = 100
 /** A neighbour's score as a share of its hit's: just under the hits ranked near it. */
 const NEIGHBOUR_WEIGHT = 0.5
 
@@ -139,7 +147,11 @@ export class HybridSearch {
     const started = performance.now()
     const limit = options.limit ?? DEFAULT_LIMIT
     const perList = Math.max(CANDIDATES_PER_LIST, limit)
-    const minSimilarity = options.minSimilarity ?? DEFAULT_MIN_SIMILARITY
+    const model = this.deps.indexer.active()
+    const minSimilarity =
+      options.minSimilarity ??
+      (options.fillBudget && limit <= RANK_FLOOR_LIMIT ? model?.spec.rankFloor : undefined) ??
+      DEFAULT_MIN_SIMILARITY
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     const kinds = new Set(options.kinds ?? ['memory', 'message'])
     const threadFilter = options.scope === 'thread' ? options.threadId : undefined
@@ -152,32 +164,28 @@ export class HybridSearch {
     if (!text) return { hits: [], mode: 'text_only', warnings, tookMs: 0 }
 
     const context = options.context?.trim() || null
-    const model = this.deps.indexer.active()
+    // The worker embeds the query while this thread reads the full-text list (issue #16).
+    const embedStarted = performance.now()
+    let embedMs = 0
+    const embedding = model
+      ? withDeadline(this.embedQueries(model, context ? [text, context] : [text]), timeoutMs * 0.8)
+          .then(
+            (vectors) => ({ vectors, error: null }),
+            (error: unknown) => ({ vectors: [] as Float32Array[], error })
+          )
+          .finally(() => (embedMs = performance.now() - embedStarted))
+      : null
+    const textStarted = performance.now()
+    const terms = recallTerms(text)
+    const textList = this.textList(terms, perList, kinds, threadFilter)
+    const textMs = performance.now() - textStarted
+
     let vector: Float32Array | null = null
     let contextVector: Float32Array | null = null
-    if (model) {
-      try {
-        ;[vector = null, contextVector = null] = await withDeadline(
-          this.embedQueries(model, context ? [text, context] : [text]),
-          timeoutMs * 0.8
-        )
-      } catch (error) {
-        const ms = Math.round(timeoutMs * 0.8)
-        const reason = error instanceof Error ? error.message : String(error)
-        warnings.push(
-          error instanceof DeadlineError
-            ? {
-                code: 'embed_slow',
-                message: `The query could not be embedded within ${ms} ms; full-text results only.`,
-                ms
-              }
-            : {
-                code: 'embed_failed',
-                message: `The query could not be embedded (${reason}); full-text results only.`,
-                reason
-              }
-        )
-      }
+    if (model && embedding) {
+      const { vectors, error } = await embedding
+      ;[vector = null, contextVector = null] = vectors
+      if (error) warnings.push(embedWarning(error, Math.round(timeoutMs * 0.8)))
     } else {
       warnings.push(this.unavailableWarning())
     }
@@ -200,28 +208,25 @@ export class HybridSearch {
     }
 
     // Vector lists, one per query vector: memories and messages share one space, so their
-    // cosines rank together.
+    // cosines rank together. The conversation's list counts a quarter, and is read as deep.
+    const vectorStarted = performance.now()
     const queryVectors = [vector, contextVector].filter((v): v is Float32Array => v !== null)
     if (space) {
       queryVectors.forEach((query, list) => {
+        const depth = list === 0 ? perList : contextDepth(perList)
         const hits: { kind: Candidate['kind']; hit: VectorHit }[] = []
         if (kinds.has('memory')) {
           for (const hit of this.deps.vectors.nearestMemories(
             space,
             query,
-            perList,
+            depth,
             options.categories
           )) {
             hits.push({ kind: 'memory', hit })
           }
         }
         if (kinds.has('message')) {
-          for (const hit of this.deps.vectors.nearestMessages(
-            space,
-            query,
-            perList,
-            threadFilter
-          )) {
+          for (const hit of this.deps.vectors.nearestMessages(space, query, depth, threadFilter)) {
             hits.push({ kind: 'message', hit })
           }
         }
@@ -234,25 +239,11 @@ export class HybridSearch {
         })
       })
     }
+    const vectorMs = performance.now() - vectorStarted
 
-    // Full-text list: BM25 of both indexes, interleaved by rank.
-    const terms = recallTerms(text)
-    if (terms.length > 0) {
-      const match = orExpression(terms)
-      const memoryIds = kinds.has('memory') ? this.deps.memories.ftsSearch(match, perList) : []
-      const messageIds = kinds.has('message')
-        ? this.deps.recall.ftsMessages(match, perList, threadFilter)
-        : []
-      const interleaved: { kind: Candidate['kind']; id: number }[] = []
-      for (let i = 0; i < Math.max(memoryIds.length, messageIds.length); i++) {
-        if (i < memoryIds.length) interleaved.push({ kind: 'memory', id: memoryIds[i] as number })
-        if (i < messageIds.length)
-          interleaved.push({ kind: 'message', id: messageIds[i] as number })
-      }
-      interleaved.forEach(({ kind, id }, index) => {
-        upsert(kind, id).textRank = index + 1
-      })
-    }
+    textList.forEach(({ kind, id }, index) => {
+      upsert(kind, id).textRank = index + 1
+    })
 
     // Full-text hits the KNN did not return: score them against their stored vector, if any.
     if (space && queryVectors.length > 0) {
@@ -320,8 +311,30 @@ export class HybridSearch {
       hits: options.fillBudget ? this.addNeighbours(top, exclude, threadFilter, sources) : top,
       mode: vector ? 'hybrid' : 'text_only',
       warnings,
-      tookMs: performance.now() - started
+      tookMs: performance.now() - started,
+      timings: { embedMs, textMs, vectorMs }
     }
+  }
+
+  /** Full-text list: the best of both indexes (store/fullTextTopK.ts), interleaved by rank. */
+  private textList(
+    terms: readonly string[],
+    perList: number,
+    kinds: ReadonlySet<string>,
+    threadFilter: string | undefined
+  ): { kind: Candidate['kind']; id: number }[] {
+    if (terms.length === 0) return []
+    const match = quotedTerms(terms)
+    const memoryIds = kinds.has('memory') ? this.deps.memories.ftsSearch(match, perList) : []
+    const messageIds = kinds.has('message')
+      ? this.deps.recall.ftsMessages(match, perList, threadFilter)
+      : []
+    const interleaved: { kind: Candidate['kind']; id: number }[] = []
+    for (let i = 0; i < Math.max(memoryIds.length, messageIds.length); i++) {
+      if (i < memoryIds.length) interleaved.push({ kind: 'memory', id: memoryIds[i] as number })
+      if (i < messageIds.length) interleaved.push({ kind: 'message', id: messageIds[i] as number })
+    }
+    return interleaved
   }
 
   /** Why search is full text only right now (the inspector and the memory manager say it). */
@@ -432,6 +445,32 @@ export class HybridSearch {
     }
     return texts.map((text) => this.queryCache.get(keyOf(text)) as Float32Array)
   }
+}
+
+/** The warning a build shows when the query could not be embedded: full text only. */
+function embedWarning(error: unknown, ms: number): MemoryWarning {
+  if (error instanceof DeadlineError) {
+    return {
+      code: 'embed_slow',
+      message: `The query could not be embedded within ${ms} ms; full-text results only.`,
+      ms
+    }
+  }
+  const reason = error instanceof Error ? error.message : String(error)
+  return {
+    code: 'embed_failed',
+    message: `The query could not be embedded (${reason}); full-text results only.`,
+    reason
+  }
+}
+
+/**
+ * How deep the conversation's vector list is read: a quarter of the input's (its weight in the
+ * fusion), at least CANDIDATES_PER_LIST. Its deep ranks score under a quarter of a text rank of
+ * the same depth, so reading them cost re-scoring (issue #16) and found little.
+ */
+function contextDepth(perList: number): number {
+  return Math.max(CANDIDATES_PER_LIST, Math.ceil(perList * CONTEXT_WEIGHT))
 }
 
 /**

@@ -22,6 +22,8 @@ export interface MemoryIndexerDeps {
   batchSize?: number
   /** How often an idle indexer looks at the queue again (new messages also wake it). */
   idleMs?: number
+  /** A model's space became active: searches can start (createServices warms them up). */
+  activated?: (model: ActiveModel) => void
 }
 
 /**
@@ -73,6 +75,8 @@ export class MemoryIndexer {
         runtime.space = space
         this.deps.changed()
         this.wake()
+        const model = this.active()
+        if (model) this.deps.activated?.(model)
       })
       .catch((error: unknown) => {
         this.deps.log('the embedding model could not be loaded; recall uses full text only', error)

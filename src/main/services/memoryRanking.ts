@@ -50,9 +50,12 @@ export function recallTerms(query: string): string[] {
   return [...new Set(terms)].slice(0, MAX_TERMS)
 }
 
-/** Any term may match (BM25 ranks by how many and how rare); every term is a quoted literal. */
-export function orExpression(terms: readonly string[]): string {
-  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ')
+/**
+ * Each term as a quoted FTS5 literal (so FTS syntax in a query is inert); any term may match,
+ * and full-text search ranks by how many and how rare (store/fullTextTopK.ts).
+ */
+export function quotedTerms(terms: readonly string[]): string[] {
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"`)
 }
 
 /** The share of `terms` that occur in `content` (case-insensitive). */

@@ -13,7 +13,7 @@ import { contentHash, normalizeMemoryText, type MemoryRepository } from '../stor
 import type { RecallRepository } from '../store/recallRepository'
 import type { VectorSpace, VectorStore } from '../store/vectorStore'
 import { HybridSearch, withDeadline, type MemorySearchOptions } from './hybridSearch'
-import type { MemoryIndexer } from './memoryIndexer'
+import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
 
 export { DEFAULT_MIN_SIMILARITY, type MemorySearchOptions } from './hybridSearch'
 
@@ -45,6 +45,7 @@ interface Probe {
  */
 export class MemoryService {
   private readonly hybrid: HybridSearch
+  private warming: Promise<void> = Promise.resolve()
 
   constructor(private readonly deps: MemoryServiceDeps) {
     this.hybrid = new HybridSearch(deps)
@@ -204,6 +205,27 @@ export class MemoryService {
   /** Hybrid recall over memories and messages (hybridSearch.ts). */
   search(query: string, options: MemorySearchOptions = {}): Promise<MemorySearchResult> {
     return this.hybrid.search(query, options)
+  }
+
+  /**
+   * Readies search for the model that just became active, in the background: the message code
+   * index loads in slices and the model answers one query (its first run costs ~180 ms more).
+   */
+  warmUp(model: ActiveModel): Promise<void> {
+    this.warming = (async () => {
+      try {
+        await this.deps.vectors.preload(model.space, () => new Promise((r) => setImmediate(r)))
+        await model.embedder.embed(['warm-up'], { priority: 'background', role: 'query' })
+      } catch (error) {
+        this.deps.log('warming up memory search failed; the first search will be slower', error)
+      }
+    })()
+    return this.warming
+  }
+
+  /** Resolves once the newest warm-up is done (tests, the evaluator). */
+  warmedUp(): Promise<void> {
+    return this.warming
   }
 
   // ---- status -------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import { accessSync, constants, copyFileSync, existsSync, mkdirSync, statSync } 
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import { quickCheck, QUICK_CHECK_AT_OPEN_MAX_BYTES } from './integrity'
-import { migrate, SchemaTooNewError } from './migrations'
+import { LATEST_VERSION, migrate, schemaVersion, SchemaTooNewError } from './migrations'
 import { loadSqliteVec } from './sqliteVec'
 import { sqliteCode, storageFaultOf } from './storageFaults'
 
@@ -65,6 +65,11 @@ export interface OpenOptions {
   nativeBinding?: string
   /** Files up to this size get quick_check at open (default QUICK_CHECK_AT_OPEN_MAX_BYTES). */
   quickCheckMaxBytes?: number
+  /**
+   * Runs before migrations change an existing file (schema older than the app's, not a new
+   * file); the app takes its pre-migration backup here. A throw leaves the file unmigrated.
+   */
+  beforeMigrate?: (db: Database.Database, fromVersion: number) => void
 }
 
 /** A file that exists with 0 bytes and no WAL that could still hold its pages. */
@@ -102,6 +107,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
       if (problems.length > 0) throw new DamagedPagesError(problems)
     }
     if (options.loadVectorExtension ?? true) loadSqliteVec(db)
+    const from = schemaVersion(db)
+    if (options.beforeMigrate && from > 0 && from < LATEST_VERSION) options.beforeMigrate(db, from)
     migrate(db)
     return db
   } catch (error) {

@@ -7,6 +7,7 @@ import type {
   MemoryHistoryEntry,
   MemorySourceMessage
 } from '@shared/domain'
+import { fullTextCap, fullTextTopK } from './fullTextTopK'
 import { toLikePattern } from './searchRepository'
 
 interface MemoryRow {
@@ -251,11 +252,14 @@ export class MemoryRepository {
   }
 
   /** BM25-ranked ids for an FTS5 expression over memory content. */
-  ftsSearch(match: string, limit: number): number[] {
-    return this.db
-      .prepare('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?')
-      .pluck()
-      .all(match, limit) as number[]
+  /** The best `limit` memories for quoted FTS5 terms, without ranking every match. */
+  ftsSearch(terms: readonly string[], limit: number): number[] {
+    return fullTextTopK(this.db, {
+      table: 'memories_fts',
+      terms,
+      limit,
+      cap: fullTextCap(limit)
+    })
   }
 
   /** Where a memory came from: its source message, if it still exists. */

@@ -338,6 +338,20 @@ export const MIGRATIONS: readonly Migration[] = [
     `
   },
   {
+    version: 10,
+    name: 'import keys: which conversation of which export file made which thread',
+    // One row per imported conversation (or abandoned branch), so importing the same file twice
+    // adds nothing. The key goes with its thread: a deleted import comes back if imported again.
+    sql: `
+      CREATE TABLE import_keys (
+        key         TEXT PRIMARY KEY,
+        thread_id   TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        imported_at INTEGER NOT NULL
+      );
+      CREATE INDEX import_keys_by_thread ON import_keys (thread_id);
+    `
+  },
+  {
     version: 12,
     name: 'attached files: content-addressed bytes and text, attachments, chunk vectors',
     // A file is stored once by the SHA-256 of its bytes, whatever its name or how often it is

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
 import type { Role } from '@shared/domain'
+import { fullTextCap, fullTextTopK } from './fullTextTopK'
 
 /** A stored message as recall reads it. */
 export interface RecallMessage {
@@ -78,18 +79,24 @@ export class RecallRepository {
     return rows.map(toRecallMessage)
   }
 
-  /** BM25-ranked ids of recallable messages (never excluded ones) matching an FTS5 expression. */
-  ftsMessages(match: string, limit: number, threadId?: string): number[] {
+  /**
+   * The best `limit` recallable messages (never excluded ones) for quoted FTS5 terms, without
+   * ranking every match (fullTextTopK.ts).
+   */
+  ftsMessages(terms: readonly string[], limit: number, threadId?: string): number[] {
     const roles = RECALLED_ROLES.map((r) => `'${r}'`).join(',')
-    return this.db
-      .prepare(
-        `SELECT m.id FROM messages_fts f JOIN messages m ON m.id = f.rowid
-          WHERE messages_fts MATCH ? AND m.excluded = 0 AND m.role IN (${roles})
-                ${threadId === undefined ? '' : 'AND m.thread_id = ?'}
-          ORDER BY f.rank LIMIT ?`
-      )
-      .pluck()
-      .all(...(threadId === undefined ? [match, limit] : [match, threadId, limit])) as number[]
+    return fullTextTopK(this.db, {
+      table: 'messages_fts',
+      terms,
+      limit,
+      cap: fullTextCap(limit),
+      where: {
+        sql: `EXISTS (SELECT 1 FROM messages m WHERE m.id = messages_fts.rowid AND m.excluded = 0
+                 AND m.role IN (${roles}) ${threadId === undefined ? '' : 'AND m.thread_id = ?'})`,
+        params: threadId === undefined ? [] : [threadId]
+      },
+      narrow: threadId !== undefined
+    })
   }
 
   totals(): { messages: number; memories: number } {

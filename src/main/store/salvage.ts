@@ -22,6 +22,7 @@ import { openDatabase, type OpenOptions } from './database'
  */
 const TABLES = [
   'threads',
+  'import_keys',
   'messages',
   'thread_summaries',
   'message_usage',
@@ -257,6 +258,7 @@ function repairReferences(db: Database.Database): number {
       .run(RECOVERED_THREAD_TITLE).changes
     db.exec(`
       DELETE FROM thread_summaries WHERE thread_id NOT IN (SELECT id FROM threads);
+      DELETE FROM import_keys WHERE thread_id NOT IN (SELECT id FROM threads);
       DELETE FROM context_builds WHERE thread_id NOT IN (SELECT id FROM threads);
       -- The sidebar's per-thread stats are derived from the newest build: rebuilt, not copied.
       INSERT INTO thread_build_stats (thread_id, build_id, created_at, stats)

@@ -26,9 +26,16 @@ interface ThreadListRow extends ThreadRow {
   cost: number | null
   unpriced: number
   summary_at: number | null
+  forked_from_thread_id: string | null
+  forked_from_seq: number | null
+  origin_title: string | null
+  origin_message_id: number | null
+  origin_excerpt: string | null
 }
 
 const PREVIEW_CHARS = 120
+/** The origin message's start, shown under a fork's title. */
+const ORIGIN_EXCERPT_CHARS = 80
 
 export function toThread(row: ThreadRow): Thread {
   return {
@@ -85,11 +92,15 @@ export class ThreadRepository {
                   WHERE m.thread_id = t.id ORDER BY m.seq DESC LIMIT 1) AS preview,
                 b.build_id, b.created_at AS build_at, b.stats AS build_stats,
                 c.cost AS cost, coalesce(c.unpriced, 0) AS unpriced,
-                s.updated_at AS summary_at
+                s.updated_at AS summary_at,
+                o.title AS origin_title, om.id AS origin_message_id,
+                substr(om.content, 1, ${ORIGIN_EXCERPT_CHARS}) AS origin_excerpt
            FROM threads t
            LEFT JOIN thread_build_stats b ON b.thread_id = t.id
            LEFT JOIN costs c ON c.thread_id = t.id
            LEFT JOIN thread_summaries s ON s.thread_id = t.id
+           LEFT JOIN threads o ON o.id = t.forked_from_thread_id
+           LEFT JOIN messages om ON om.thread_id = o.id AND om.seq = t.forked_from_seq
           ORDER BY t.updated_at DESC, t.created_at DESC`
       )
       .all() as ThreadListRow[]
@@ -109,7 +120,17 @@ export class ThreadRepository {
         cost: row.cost,
         unpricedReplies: row.unpriced,
         summaryUpdatedAt: row.summary_at
-      }
+      },
+      forkedFrom:
+        row.forked_from_thread_id !== null && row.forked_from_seq !== null
+          ? {
+              threadId: row.forked_from_thread_id,
+              title: row.origin_title ?? '',
+              seq: row.forked_from_seq,
+              messageId: row.origin_message_id,
+              excerpt: row.origin_excerpt
+            }
+          : null
     }))
   }
 

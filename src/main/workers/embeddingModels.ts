@@ -29,6 +29,15 @@ export interface EmbeddingModelSpec {
    */
   relatedCosine: number
   /**
+   * In a build (memory search with `fillBudget`), the calibrated similarity from which the
+   * vector list alone ranks an item by its fused rank; under it, a vector-only hit is placed as
+   * fill (nearest first, after every supported hit) and still sent when budget is left. 0.6,
+   * "related", suits bge; e5 calls most same-language text related, so its weak vector-only
+   * hits crowded out the evidence the text found (docs/EVALUATION.md, issue #10's re-rank).
+   * Interactive searches keep `minSimilarity` (0.6 by default) for every model.
+   */
+  rankFloor: number
+  /**
    * The raw cosine from which a new memory is taken to restate an existing one (and updates it
    * instead of being added). e5 scores distinct facts of the same wording at 0.94-0.96
    * ("我对花生过敏。" / "我对猫毛过敏。"), so its bar sits higher than bge's.
@@ -65,6 +74,7 @@ const KNOWN: Record<string, Omit<EmbeddingModelSpec, 'id'>> = {
     // e5's cosines sit high: a question and the memory that answers it mostly score 0.83-0.90,
     // unrelated pairs 0.70-0.80 (docs/MEMORY.md has the measurements).
     relatedCosine: 0.8,
+    rankFloor: 0.75,
     duplicateCosine: 0.97,
     // Long enough that head+tail sees the real end of most messages.
     maxChars: 8000,
@@ -79,6 +89,7 @@ const KNOWN: Record<string, Omit<EmbeddingModelSpec, 'id'>> = {
     // After centering, paraphrases of one statement mostly score 0.25-0.6 and unrelated
     // pairs 0.0-0.2 (docs/MEMORY.md has the measurements).
     relatedCosine: 0.2,
+    rankFloor: 0.6,
     duplicateCosine: 0.92,
     maxChars: 2000,
     longText: 'head',
@@ -99,6 +110,7 @@ export function modelSpec(
     lowercase: false,
     dtype: 'q8',
     relatedCosine: 0.6,
+    rankFloor: 0.6,
     duplicateCosine: 0.92,
     maxChars: 2000,
     longText: 'head',

@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { RecoveryNotice } from './components/RecoveryNotice'
 import { ChatPane } from './features/chat/ChatPane'
 import { useChatStore } from './features/chat/chatStore'
+import { useHistoryStore } from './features/history/historyStore'
 import { InspectorPanel } from './features/inspector/InspectorPanel'
 import { MemoryManager } from './features/memory/MemoryManager'
 import { useExtractedStore } from './features/memory/extractedStore'
@@ -22,6 +23,8 @@ export function App() {
   useEffect(() => useProvidersStore.getState().watch(), [])
   // Memories the assistant kept on its own appear under the message they came from.
   useEffect(() => useExtractedStore.getState().watch(), [])
+  // An import's progress and summary reach the dialog and the sidebar entry.
+  useEffect(() => useHistoryStore.getState().watch(), [])
   const memoryOpen = useMemoryViewStore((state) => state.open)
 
   return (

@@ -89,8 +89,12 @@ export interface HarnessOptions {
   embeddings?: boolean
   /** Replaces Ollama detection on 127.0.0.1:11434 (point it at a scripted server). */
   detectOllama?: ServiceOptions['detectOllama']
+  /** Stands in for main's file dialogs (and may run imports elsewhere). */
+  history?: ServiceOptions['history']
   /** Tokens of unsummarized history outside the window that trigger a summary (default 2,000). */
   summaryMinTokens?: number
+  /** Stands in for main's file dialog of "Restore from a file". */
+  pickRestoreFile?: () => Promise<string | null>
 }
 
 export interface Harness {
@@ -119,8 +123,6 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const bridge = await bridgeScript()
   const { databasePath } = options
   const embeddings = options.embeddings ? testEmbeddings(await prepareEmbeddings()) : null
-  const db = openDatabase(databasePath)
-
   const sseClients = new Set<ServerResponse>()
   const published: Harness['published'] = []
   const unexpectedErrors: Harness['unexpectedErrors'] = []
@@ -129,30 +131,68 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     const frame = `data: ${JSON.stringify({ event, payload })}\n\n`
     for (const client of sseClients) client.write(frame)
   }
-  const services = createServices({
-    db,
-    publish,
-    embeddings,
-    // Stands in for safeStorage: keys entered in the e2e settings are encrypted at rest.
-    cipher: aesCipher(),
-    // The test polls the queue faster than the app's default, so indexing settles sooner.
-    ...(embeddings && { indexing: { idleMs: 50 } }),
-    ...(options.detectOllama && { detectOllama: options.detectOllama }),
-    ...(options.summaryMinTokens !== undefined && { summaryMinTokens: options.summaryMinTokens }),
-    // The file worker `npm run build` emitted beside the renderer, as the app starts it.
-    fileWorkerPath: join(ROOT, 'out/main/fileWorker.js'),
-    info: {
-      version: 'e2e',
-      systemLocale: options.systemLocale ?? 'en-US',
-      databasePath,
-      recoveredFromBackup: null
-    }
-  })
-  if (embeddings) services.memoryModel.start()
-  const registry = createRegistry(createHandlers(services), (channel, error) => {
-    unexpectedErrors.push({ channel, error })
-    console.error(`[e2e harness] ${channel} failed`, error)
-  })
+  // A restore closes the store, swaps the file and opens it again, as the app's relaunch does.
+  let db = openDatabase(databasePath)
+  let services = open(db)
+  let registry = registryFor(services)
+
+  function open(store: Database.Database): Services {
+    const opened = createServices({
+      db: store,
+      publish,
+      embeddings,
+      // Stands in for safeStorage: keys entered in the e2e settings are encrypted at rest.
+      cipher: aesCipher(),
+      // The test polls the queue faster than the app's default, so indexing settles sooner.
+      ...(embeddings && { indexing: { idleMs: 50 } }),
+      ...(options.detectOllama && { detectOllama: options.detectOllama }),
+      ...(options.history && { history: options.history }),
+      ...(options.summaryMinTokens !== undefined && { summaryMinTokens: options.summaryMinTokens }),
+      // The file worker `npm run build` emitted beside the renderer, as the app starts it.
+      fileWorkerPath: join(ROOT, 'out/main/fileWorker.js'),
+      backup: {
+        ...(options.pickRestoreFile && { pickFile: options.pickRestoreFile }),
+        reopen: async (swap) => {
+          await closeServices()
+          try {
+            swap()
+          } finally {
+            db = openDatabase(databasePath)
+            services = open(db)
+            registry = registryFor(services)
+          }
+        }
+      },
+      info: {
+        version: 'e2e',
+        systemLocale: options.systemLocale ?? 'en-US',
+        databasePath,
+        recoveredFromBackup: null
+      }
+    })
+    if (embeddings) opened.memoryModel.start()
+    return opened
+  }
+
+  function registryFor(opened: Services) {
+    return createRegistry(createHandlers(opened), (channel, error) => {
+      unexpectedErrors.push({ channel, error })
+      console.error(`[e2e harness] ${channel} failed`, error)
+    })
+  }
+
+  async function closeServices() {
+    // An import writes until it ends: stop it before the store closes.
+    await services.history.stop()
+    // A streaming reply writes when it ends: stop it before the store closes.
+    for (const thread of services.threads.list()) services.chat.stop(thread.id)
+    await services.chat.settled()
+    await services.summaries.settled()
+    await services.memoryExtraction.settled()
+    // The indexer may be writing a batch: stop it and the worker before the store closes.
+    if (embeddings) await services.memoryModel.stop()
+    db.close()
+  }
 
   async function handleIpc(channel: string, request: IncomingMessage, response: ServerResponse) {
     const chunks: Buffer[] = []
@@ -211,8 +251,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   return {
     url: `http://127.0.0.1:${port}/`,
     databasePath,
-    db,
-    services,
+    get db() {
+      return db
+    },
+    get services() {
+      return services
+    },
     bridge,
     published,
     unexpectedErrors,
@@ -223,14 +267,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await new Promise<void>((done, reject) =>
         server.close((error) => (error ? reject(error) : done()))
       )
-      // A streaming reply writes when it ends: stop it before the store closes.
-      for (const thread of services.threads.list()) services.chat.stop(thread.id)
-      await services.chat.settled()
-      await services.summaries.settled()
-      await services.memoryExtraction.settled()
-      // The indexer may be writing a batch: stop it and the worker before the store closes.
-      if (embeddings) await services.memoryModel.stop()
-      db.close()
+      await closeServices()
     }
   }
 }

@@ -366,7 +366,22 @@ export function createFakeBackend(): FakeBackend {
           changed(thread.id)
           return ok({ ...thread })
         }
-      )
+      ),
+      // Like the main process: a new thread with copies of the messages up to this one.
+      fork: handle('threads:fork', ({ messageId }: { messageId: number }) => {
+        for (const [threadId, list] of messages) {
+          const at = list.find((m) => m.id === messageId)
+          if (!at) continue
+          const fork = backend.addThread(threads.get(threadId)?.title ?? '')
+          messages.set(
+            fork.id,
+            list.filter((m) => m.seq <= at.seq).map((m) => ({ ...m, threadId: fork.id }))
+          )
+          changed(fork.id)
+          return ok({ ...fork })
+        }
+        return notFound()
+      })
     },
     providers: {
       list: handle('providers:list', () => ok(backend.providers.map((p) => ({ ...p })))),
@@ -651,6 +666,25 @@ export function createFakeBackend(): FakeBackend {
       pick: handle('files:pick', unavailable),
       list: handle('files:list', () => ok([])),
       remove: handle('files:remove', unavailable)
+    },
+    // The file dialogs live in main: the fake answers as if the user closed them.
+    history: {
+      import: handle('history:import', () => ok({ started: false as const })),
+      cancelImport: handle('history:cancelImport', () => ok({ cancelled: false })),
+      export: handle('history:export', () => ok({ saved: false as const }))
+    },
+    backup: {
+      list: handle('backup:list', () => ok([])),
+      create: handle('backup:create', () =>
+        ok({
+          name: 'context-lens-fake-manual.sqlite',
+          reason: 'manual' as const,
+          createdAt: now(),
+          bytes: 0
+        })
+      ),
+      restore: handle('backup:restore', () => notFound()),
+      restoreFile: handle('backup:restoreFile', () => ok(null))
     },
     search: {
       query: handle('search:query', ({ query }: { query: string; limit?: number }) => {

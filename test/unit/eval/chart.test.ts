@@ -62,4 +62,37 @@ describe('the recall chart', () => {
     expect(svg).toContain('Recall &lt;by&gt; budget')
     expect(svg).toContain('16,000')
   })
+
+  it('gives every dataset its own colour: four datasets for two models, eight lines', () => {
+    const names = ['LoCoMo single', 'LoCoMo per session', 'LongMemEval', 'dev set']
+    const labels = names.flatMap((n) => [`${n} (bge)`, `${n} (e5)`])
+    const series = labels.flatMap((label) => [
+      seriesFrom(
+        `before ${label}`,
+        summary([
+          [2000, 0.5],
+          [4000, 0.6]
+        ])
+      ),
+      seriesFrom(
+        label,
+        summary([
+          [2000, 0.7],
+          [4000, 0.8]
+        ])
+      )
+    ])
+    const svg = recallChart(series, 'all')
+    const colours = [...svg.matchAll(/<path d="[^"]*" fill="none" stroke="(#\w+)"/g)].map(
+      (m) => m[1]
+    )
+    expect(colours).toHaveLength(16)
+    // Before and after of one dataset share a colour; no two datasets do.
+    expect(new Set(colours).size).toBe(8)
+    for (let i = 0; i < 16; i += 2) expect(colours[i]).toBe(colours[i + 1])
+    const tooMany = Array.from({ length: 11 }, (_, i) =>
+      seriesFrom(`d${i}`, summary([[2000, 0.5]]))
+    )
+    expect(() => recallChart(tooMany, 'x')).toThrow('11 datasets, 10 colours')
+  })
 })

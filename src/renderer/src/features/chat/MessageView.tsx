@@ -8,6 +8,7 @@ import { formatCost } from '@renderer/lib/formatCost'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { formatActivityTime, formatFullTime } from '@renderer/lib/formatTime'
 import { MarkdownContent } from './MarkdownContent'
+import { ForkAction } from './ForkAction'
 import { MessageFlagToggles } from './MessageFlagToggles'
 import { useChatStore } from './chatStore'
 
@@ -77,6 +78,7 @@ export const MessageView = memo(function MessageView({
           testIdPrefix="message"
         />
         <RememberAction messageId={message.id} />
+        <ForkAction messageId={message.id} disabled={busy} />
         {isLastReply && (
           <button
             type="button"

@@ -3,8 +3,10 @@ import { useTranslation } from 'react-i18next'
 import type { ThreadListItem } from '@shared/domain'
 import { Icon } from '@renderer/components/Icon'
 import { ErrorBanner } from '@renderer/components/ErrorBanner'
+import { HistoryDialog } from '@renderer/features/history/HistoryDialog'
 import { formatActivityTime, formatFullTime } from '@renderer/lib/formatTime'
 import { isImeKeyPress } from '@renderer/lib/ime'
+import { ForkOriginLink } from './ForkOriginLink'
 import { ThreadStatsCard, ThreadStatsLine } from './ThreadStatsLine'
 import { useThreadStatsStore } from './threadStatsStore'
 import { useThreadsStore } from './threadsStore'
@@ -27,6 +29,7 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
   const [editing, setEditing] = useState(false)
   const [draft, setDraft] = useState(thread.title)
   const [saving, setSaving] = useState(false)
+  const [exporting, setExporting] = useState(false)
   const stats = useThreadStatsStore((state) => state.byThread[thread.id])
   // Where the stats card sits while the row is hovered or focused (fixed, so the scrolling
   // list does not clip it); null hides it.
@@ -156,6 +159,7 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
             </span>
             <ThreadStatsLine stats={stats} />
           </button>
+          {thread.forkedFrom && <ForkOriginLink origin={thread.forkedFrom} />}
           {card && (
             <ThreadStatsCard
               id={cardId}
@@ -181,6 +185,16 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
             </button>
             <button
               type="button"
+              className="icon-button"
+              data-testid="thread-export"
+              aria-label={t('threads.export')}
+              title={t('threads.export')}
+              onClick={() => setExporting(true)}
+            >
+              <Icon name="download" />
+            </button>
+            <button
+              type="button"
               className="icon-button icon-button--danger"
               data-testid="thread-delete"
               aria-label={t('threads.delete')}
@@ -190,6 +204,12 @@ export function ThreadItem({ thread, active, onSelect, onRequestDelete }: Thread
               <Icon name="trash" />
             </button>
           </div>
+          {exporting && (
+            <HistoryDialog
+              thread={{ id: thread.id, title: thread.title || t('threads.untitled') }}
+              onClose={() => setExporting(false)}
+            />
+          )}
         </>
       )}
     </li>

@@ -4,6 +4,7 @@ import type { SearchHit, ThreadListItem } from '@shared/domain'
 import { ConfirmDialog } from '@renderer/components/ConfirmDialog'
 import { ErrorBanner } from '@renderer/components/ErrorBanner'
 import { Icon } from '@renderer/components/Icon'
+import { HistorySidebarEntry } from '@renderer/features/history/HistorySidebarEntry'
 import { MemorySidebarEntry } from '@renderer/features/memory/MemorySidebarEntry'
 import { useMemoryViewStore } from '@renderer/features/memory/memoryViewStore'
 import { openThreadAt } from '@renderer/features/memory/navigation'
@@ -117,6 +118,7 @@ export function ThreadSidebar() {
 
       <footer className="sidebar__footer">
         <MemorySidebarEntry />
+        <HistorySidebarEntry />
         <SettingsError />
         <LanguageSelect />
       </footer>

@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import { Icon } from '@renderer/components/Icon'
 import { PromptCacheTtlSelect } from '@renderer/features/settings/PromptCacheTtlSelect'
+import { BackupSection } from '@renderer/features/settings/backup/BackupSection'
 import '@renderer/components/dialog.css'
 import './providers.css'
 import { useProvidersStore } from './providersStore'
@@ -73,6 +74,7 @@ export function ProviderSettings() {
           <DefaultModelSelect />
           <PromptCacheTtlSelect />
         </footer>
+        <BackupSection />
       </div>
     </div>,
     document.body
