@@ -6,7 +6,7 @@ import {
   type ContextConfigPatch,
   type ContextConfigView
 } from '@shared/contextConfig'
-import type { ActiveTaskState, ThreadSummary, TokenCount } from '@shared/context'
+import type { ActiveTaskState, ThreadSummary, TokenCount, ToolInput } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { AppError } from '@shared/result'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
@@ -68,6 +68,8 @@ export interface ContextServiceDeps {
   chatModel?: (threadId: string) => ChatModelLimits | null
   /** The thread's stored summary for the builder's summary section. */
   summary?: (threadId: string) => ThreadSummary | null
+  /** The tools the thread exposes, with their relevance to the input (services/tools). */
+  tools?: (threadId: string, query: string) => Promise<ToolInput[]>
 }
 
 export interface ChatModelLimits {
@@ -328,7 +330,8 @@ export class ContextService {
         input,
         inputCount,
         taskState,
-        warnings: recall.warnings
+        warnings: recall.warnings,
+        tools: (await this.deps.tools?.(threadId, query.text)) ?? []
       },
       config
     )

@@ -32,6 +32,8 @@ import { MemoryService } from './memoryService'
 import { SearchService } from './searchService'
 import { SettingsService } from './settingsService'
 import { ThreadService } from './threadService'
+import { McpServerRepository } from '../store/mcpServerRepository'
+import { ToolService } from './tools/toolService'
 
 export interface Services {
   info: AppInfo
@@ -51,6 +53,8 @@ export interface Services {
   memoryIndexer: MemoryIndexer
   /** After a turn, the thread's model saves preferences and facts from the user's message. */
   memoryExtraction: AutomaticMemoryExtraction
+  /** MCP servers, thread tools, approvals; `startEnabled()` once, `stopAll()` at quit. */
+  tools: ToolService
 }
 
 export interface ServiceOptions {
@@ -190,6 +194,20 @@ export function createServices({
     publish,
     log
   })
+  const tools = new ToolService({
+    servers: new McpServerRepository(db),
+    settings: settingsRepository,
+    threads: threadRepository,
+    builtins: {
+      search: (query, options) => memoryService.search(query, options),
+      messages,
+      threadTitle: (threadId) => threadRepository.get(threadId)?.title ?? null
+    },
+    publish,
+    now,
+    log,
+    embedder: () => memoryIndexer.active()?.embedder ?? null
+  })
   // Set once the chat service exists; the context service asks it for the thread's model.
   let chat: ChatService | null = null
   const context = new ContextService({
@@ -204,6 +222,7 @@ export function createServices({
     now,
     publish,
     summary: (threadId) => summaries.forBuild(threadId),
+    tools: (threadId, query) => tools.forBuild(threadId, query),
     chatModel: (threadId) => {
       const target = chat?.targetFor(threadId)
       if (!target) return null
@@ -227,6 +246,7 @@ export function createServices({
       summaries.afterTurn(threadId, build, input.seq, target)
       memoryExtraction.afterTurn(input, target)
     },
+    tools,
     ...(streamTimeouts && { timeouts: streamTimeouts })
   })
   return {
@@ -240,6 +260,7 @@ export function createServices({
     chat,
     providers,
     summaries,
+    tools,
     search: new SearchService(new SearchRepository(db)),
     settings
   }

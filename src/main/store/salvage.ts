@@ -28,7 +28,8 @@ const TABLES = [
   'context_builds',
   'settings',
   'memories',
-  'memory_history'
+  'memory_history',
+  'mcp_servers'
 ] as const
 
 /** Row ids read per query; a failing range is halved until the unreadable ids are isolated. */
