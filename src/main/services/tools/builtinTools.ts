@@ -20,6 +20,11 @@ const SEARCH_LIMIT_MAX = 20
 const NEIGHBOURS_MAX = 5
 /** A hit's text in a search result; the whole message is one open_message away. */
 const SNIPPET_CHARS = 400
+/**
+ * Below the interactive search's floor (0.6): results are ranked, the model reads them all and
+ * judges, and a paraphrase in another wording than the stored message often lands in between.
+ */
+const TOOL_MIN_SIMILARITY = 0.5
 
 const definitions: Record<
   BuiltinToolName,
@@ -97,6 +102,7 @@ export async function runBuiltinTool(
       limit,
       scope: 'all',
       kinds: ['message'],
+      minSimilarity: TOOL_MIN_SIMILARITY,
       timeoutMs: 2000
     })
     if (result.hits.length === 0) return `No stored message matches "${query}".`

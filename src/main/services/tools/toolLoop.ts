@@ -9,6 +9,7 @@ import type { ProviderMessage } from '@shared/context'
 import type { ToolCall } from '@shared/domain'
 import type { ChatFinishReason, ChatStreamEvent, ChatUsage } from '@shared/providers'
 import { describeToolResult } from '../../context/compressor/toolPruning'
+import { ProviderError } from '../providers/types'
 import type { ToolRun } from './toolService'
 
 export interface ToolLoopDeps {
@@ -83,6 +84,10 @@ export async function runToolLoop(deps: ToolLoopDeps): Promise<ToolLoopResult> {
           isError: true,
           denied: false
         })
+      }
+      // Stop reached the tool (the MCP request was cancelled): report it as the stop it is.
+      if (deps.signal.aborted) {
+        throw new ProviderError({ kind: 'aborted', message: 'The request was stopped.' })
       }
       throw error
     }

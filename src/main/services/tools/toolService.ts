@@ -241,7 +241,12 @@ export class ToolService {
     } catch (error) {
       if (signal.aborted) throw error
       const reason = error instanceof Error ? error.message : String(error)
-      return { content: `Error: ${reason}`, isError: true, denied: false }
+      const gone =
+        tool.source !== 'builtin' && this.connections.get(tool.source)?.status !== 'running'
+      const content = gone
+        ? `Error: the server "${tool.sourceName}" stopped during this call (${reason}).`
+        : `Error: ${reason}`
+      return { content, isError: true, denied: false }
     }
   }
 
