@@ -6,6 +6,7 @@ import { RememberAction } from '@renderer/features/memory/RememberAction'
 import { formatCost } from '@renderer/lib/formatCost'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { formatActivityTime, formatFullTime } from '@renderer/lib/formatTime'
+import { ToolCallList, ToolResult } from '@renderer/features/tools/ToolMessageParts'
 import { MarkdownContent } from './MarkdownContent'
 import { MessageFlagToggles } from './MessageFlagToggles'
 import { useChatStore } from './chatStore'
@@ -139,8 +140,13 @@ export const MessageView = memo(function MessageView({
             canRetry={isLastReply && !superseded}
             busy={busy}
           />
+        ) : message.role === 'tool' ? (
+          <ToolResult message={message} />
         ) : (
-          <MarkdownContent text={message.content} />
+          message.content !== '' && <MarkdownContent text={message.content} />
+        )}
+        {message.toolCalls && message.toolCalls.length > 0 && (
+          <ToolCallList calls={message.toolCalls} />
         )}
         {reply?.usage && <UsageFooter message={message} />}
         {message.role === 'user' && <ExtractedMemories messageId={message.id} />}
