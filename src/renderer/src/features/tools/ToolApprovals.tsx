@@ -1,10 +1,16 @@
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { ToolApprovalRequest } from '@shared/tools'
+import type { ApprovalDecision, ToolApprovalRequest } from '@shared/tools'
 import { useToolsStore } from './toolsStore'
 import './tools.css'
 
 const EMPTY: ToolApprovalRequest[] = []
+
+const DECISIONS = [
+  { decision: 'once', label: 'tools.allowOnce', testId: 'tool-allow-once' },
+  { decision: 'always', label: 'tools.allowAlways', testId: 'tool-allow-always' },
+  { decision: 'deny', label: 'tools.deny', testId: 'tool-deny' }
+] as const satisfies readonly { decision: ApprovalDecision; label: string; testId: string }[]
 
 /** Pretty JSON when the arguments parse; the model's exact text when they do not. */
 function formatArguments(text: string): string {
@@ -42,30 +48,17 @@ export function ToolApprovals({ threadId }: { threadId: string }) {
             {formatArguments(request.arguments)}
           </pre>
           <div className="tool-approval__actions">
-            <button
-              type="button"
-              className="button button--primary"
-              data-testid="tool-allow-once"
-              onClick={() => void useToolsStore.getState().answer(request, 'once')}
-            >
-              {t('tools.allowOnce')}
-            </button>
-            <button
-              type="button"
-              className="button"
-              data-testid="tool-allow-always"
-              onClick={() => void useToolsStore.getState().answer(request, 'always')}
-            >
-              {t('tools.allowAlways')}
-            </button>
-            <button
-              type="button"
-              className="button"
-              data-testid="tool-deny"
-              onClick={() => void useToolsStore.getState().answer(request, 'deny')}
-            >
-              {t('tools.deny')}
-            </button>
+            {DECISIONS.map(({ decision, label, testId }) => (
+              <button
+                key={decision}
+                type="button"
+                className={decision === 'once' ? 'button button--primary' : 'button'}
+                data-testid={testId}
+                onClick={() => void useToolsStore.getState().answer(request, decision)}
+              >
+                {t(label)}
+              </button>
+            ))}
           </div>
         </section>
       ))}

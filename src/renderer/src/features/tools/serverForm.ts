@@ -45,26 +45,25 @@ function pairs(text: string, separator: '=' | ':'): Record<string, string> | { b
   return out
 }
 
+type Pairs = Record<string, string> | { bad: number }
+const isBad = (p: Pairs): p is { bad: number } => typeof p.bad === 'number'
+
 /** The contract's input from the form; main validates it again (names, URL, sizes). */
 export function draftToInput(draft: ServerDraft): DraftResult {
   if (draft.kind === 'http') {
     const headers = pairs(draft.headers, ':')
-    if ('bad' in headers && typeof headers.bad === 'number') {
-      return { ok: false, line: headers.bad, format: 'Name: value' }
-    }
+    if (isBad(headers)) return { ok: false, line: headers.bad, format: 'Name: value' }
     return {
       ok: true,
       input: {
         name: draft.name,
         enabled: draft.enabled,
-        config: { kind: 'http', url: draft.url.trim(), headers: headers as Record<string, string> }
+        config: { kind: 'http', url: draft.url.trim(), headers }
       }
     }
   }
   const env = pairs(draft.env, '=')
-  if ('bad' in env && typeof env.bad === 'number') {
-    return { ok: false, line: env.bad, format: 'NAME=value' }
-  }
+  if (isBad(env)) return { ok: false, line: env.bad, format: 'NAME=value' }
   return {
     ok: true,
     input: {
@@ -74,7 +73,7 @@ export function draftToInput(draft: ServerDraft): DraftResult {
         kind: 'stdio',
         command: draft.command.trim(),
         args: lines(draft.args).filter((a) => a !== ''),
-        env: env as Record<string, string>,
+        env,
         cwd: draft.cwd.trim() === '' ? null : draft.cwd.trim()
       }
     }
