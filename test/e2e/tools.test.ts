@@ -44,6 +44,7 @@ describe('MCP tools', () => {
     )
 
     const dialog = await openProviderSettings(page)
+    await dialog.getByTestId('mcp-settings-toggle').click()
     const form = dialog.getByTestId('mcp-add-form')
     await form.getByTestId('mcp-name').fill('Everything')
     await form.getByTestId('mcp-command').fill('node')

@@ -13,10 +13,11 @@ export function McpServerSettings() {
   useEffect(() => void useToolsStore.getState().loadServers(), [])
 
   return (
-    <section className="mcp" data-testid="mcp-settings" aria-labelledby="mcp-title">
-      <h3 id="mcp-title" className="mcp__title">
+    <details className="mcp" data-testid="mcp-settings">
+      <summary className="mcp__title" data-testid="mcp-settings-toggle">
         {t('tools.settingsTitle')}
-      </h3>
+        {servers.length > 0 && ` · ${servers.length}`}
+      </summary>
       <p className="mcp__intro">{t('tools.settingsIntro')}</p>
       {error && (
         <p className="mcp__error" role="alert" data-testid="mcp-error">
@@ -33,7 +34,7 @@ export function McpServerSettings() {
         </ul>
       )}
       <AddServerForm />
-    </section>
+    </details>
   )
 }
 
