@@ -13,7 +13,7 @@ import type { Publish } from './events'
 import type { ThreadService } from './threadService'
 import type { ResolvedModel } from './providers/catalog'
 import { toProviderError } from './providers/errors'
-import { streamChat, type StreamTimeouts, type ToolSchema } from './providers/modelClient'
+import { streamChat, type StreamTimeouts } from './providers/modelClient'
 import type { ProviderService } from './providers/providerService'
 import { ProviderError, type ProviderRecord } from './providers/types'
 import { costOf, sumUsage } from './providers/usage'
@@ -310,9 +310,8 @@ export class ChatService {
         try {
           const ttl = this.deps.cacheTtl()
           const reserve = build.context.tokenStats.outputReserve
-          const tools = this.deps.tools
-            ? ((build.context as { tools?: ToolSchema[] }).tools ?? [])
-            : []
+          // What the builder chose to send (the tools section), in its order.
+          const tools = this.deps.tools ? build.context.tools : []
           // The tool loop (services/tools/toolLoop.ts); without tools it is one request.
           const result = await runToolLoop({
             maxSteps: MAX_TOOL_STEPS,
