@@ -158,8 +158,7 @@ export const McpServerPatchSchema = z
   })
 export type McpServerPatch = z.input<typeof McpServerPatchSchema>
 
-export const ToolKeySchema = z
-  .string()
-  .min(1)
-  .max(400)
-  .regex(/^(builtin|mcp):/, { message: 'Not a tool key' })
+/** A tool key (`builtin:<name>` or `mcp:<server>:<name>`); the service checks the prefix. */
+export const ToolKeySchema = z.string().min(1).max(400)
+
+export const isToolKey = (key: string): boolean => /^(builtin|mcp):/.test(key)

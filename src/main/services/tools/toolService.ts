@@ -8,6 +8,7 @@ import type { Message, ToolCall } from '@shared/domain'
 import { AppError } from '@shared/result'
 import {
   McpServerInputSchema,
+  isToolKey,
   type ApprovalDecision,
   type BuiltinToolName,
   type McpServerInput,
@@ -158,11 +159,16 @@ export class ToolService {
   /** Keys of tools that are not available now (server stopped) are kept for when they are. */
   setThreadTools(threadId: string, keys: readonly string[]): ThreadToolView[] {
     this.thread(threadId)
+    const unknown = keys.find((key) => !isToolKey(key))
+    if (unknown !== undefined) {
+      throw new AppError('not_found', `No tool has the key "${unknown}".`)
+    }
     this.deps.threads.updateSettings(threadId, { [THREAD_KEY]: [...new Set(keys)] })
     return this.threadTools(threadId)
   }
 
   setAlwaysAllowed(key: string, allowed: boolean): void {
+    if (!isToolKey(key)) throw new AppError('not_found', `No tool has the key "${key}".`)
     const keys = new Set(this.alwaysKeys())
     if (allowed) keys.add(key)
     else keys.delete(key)
