@@ -102,4 +102,28 @@ describe('built-in tools', () => {
     expect(result.content).toContain('searchable words here')
     expect(result.content).toContain('full-text only')
   })
+
+  it('tool relevance comes from the memory model, and is null without it', async () => {
+    const { services } = await withModel()
+    const thread = services.threads.create('R')
+    services.tools.setThreadTools(thread.id, BUILTINS)
+    await services.memoryIndexer.drained()
+    // A build waits at most 300 ms for relevance; the descriptions' vectors are kept once made.
+    let ranked = await services.tools.forBuild(thread.id, 'search my old conversations')
+    for (let i = 0; i < 20 && ranked.some((t) => t.relevance === null); i++) {
+      await new Promise((r) => setTimeout(r, 200))
+      ranked = await services.tools.forBuild(thread.id, 'search my old conversations')
+    }
+    expect(ranked.map((t) => t.name)).toEqual(['search_history', 'open_message'])
+    for (const tool of ranked) {
+      expect(tool.relevance).toBeGreaterThan(0)
+      expect(tool.relevance).toBeLessThanOrEqual(1)
+    }
+
+    const plain = withoutModel()
+    const other = plain.services.threads.create('R')
+    plain.services.tools.setThreadTools(other.id, BUILTINS)
+    const unranked = await plain.services.tools.forBuild(other.id, 'search my old conversations')
+    expect(unranked.map((t) => t.relevance)).toEqual([null, null])
+  })
 })

@@ -4,6 +4,7 @@
  * scripted provider on 127.0.0.1. Approval, denial, a multi-step loop, the step limit, Stop
  * during a tool, a server crash mid-call and the server's environment.
  */
+import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { ChatDone, ChatErrorEvent, Message } from '@shared/domain'
@@ -12,6 +13,7 @@ import { CompressorEngine } from '../../src/main/context/compressor/compressorEn
 import { PRUNED_MARKER } from '../../src/main/context/compressor/toolPruning'
 import { STOPPED_RESULT } from '../../src/main/services/tools/toolLoop'
 import { startScriptedProvider, type ScriptedProvider } from '../support/scriptedProvider'
+import { closedPort } from '../support/closedPort'
 import { servicesIn, type TestServices } from '../support/services'
 import { useTempDir } from '../support/tempDir'
 
@@ -425,5 +427,65 @@ describe('MCP tools in a conversation', () => {
     const stored = s.services.tools.output(result.id)
     expect(stored.content).toBe(result.content)
     expect(JSON.parse(stored.content)).toEqual(env)
+  })
+
+  it('quitting stops every server process', async () => {
+    const s = await setup(['echo'])
+    const pid = s.services.tools.pidOf(s.server.id) as number
+    expect(() => process.kill(pid, 0)).not.toThrow()
+    await s.services.tools.stopAll()
+    expect(() => process.kill(pid, 0)).toThrow()
+    expect(s.services.tools.listServers()[0]?.status).toBe('stopped')
+  })
+})
+
+describe('an MCP server over HTTP', () => {
+  it('connects to a Streamable HTTP server, lists and calls its tools; a refused URL shows as failed', async () => {
+    const port = await closedPort()
+    const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+      env: { PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe']
+    })
+    try {
+      await new Promise<void>((ready, failed) => {
+        child.stderr?.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('listening')) ready()
+        })
+        child.once('exit', () => failed(new Error('the HTTP server exited')))
+      })
+      const test = servicesIn(tempDir())
+      open.push(test)
+      const { tools, threads } = test.services
+      const server = await tools.addServer({
+        name: 'remote',
+        enabled: true,
+        config: {
+          kind: 'http',
+          url: `http://127.0.0.1:${port}/mcp`,
+          headers: { Authorization: 'Bearer test' }
+        }
+      })
+      expect(server.status, server.error ?? '').toBe('running')
+      expect(server.tools.map((t) => t.name)).toContain('echo')
+      const thread = threads.create()
+      tools.setThreadTools(thread.id, [`mcp:${server.id}:echo`])
+      tools.setAlwaysAllowed(`mcp:${server.id}:echo`, true)
+      const run = await tools.execute(
+        thread.id,
+        { id: 'h1', name: 'echo', arguments: '{"message":"over http"}' },
+        new AbortController().signal
+      )
+      expect(run).toMatchObject({ content: 'Echo: over http', isError: false })
+
+      const refused = await tools.addServer({
+        name: 'nobody home',
+        enabled: true,
+        config: { kind: 'http', url: `http://127.0.0.1:${await closedPort()}/mcp`, headers: {} }
+      })
+      expect(refused.status).toBe('error')
+      expect(refused.error).toMatch(/fetch failed|ECONNREFUSED/i)
+    } finally {
+      child.kill('SIGKILL')
+    }
   })
 })
