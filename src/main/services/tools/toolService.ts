@@ -325,6 +325,8 @@ export class ToolService {
       const timeout = new Promise<null>((done) =>
         setTimeout(() => done(null), RELEVANCE_TIMEOUT_MS).unref?.()
       )
+      // Past the timeout the work goes on (its vectors are kept) and may still fail: logged.
+      work.catch((error: unknown) => this.deps.log('tool relevance failed', error))
       return await Promise.race([work, timeout])
     } catch (error) {
       this.deps.log('tool relevance failed', error)
