@@ -325,12 +325,11 @@ export class ToolService {
       const timeout = new Promise<null>((done) =>
         setTimeout(() => done(null), RELEVANCE_TIMEOUT_MS).unref?.()
       )
-      // Past the timeout the work goes on (its vectors are kept) and may still fail: logged.
+      // The work may outlive the wait (its vectors are kept); a failure is logged here, once.
       work.catch((error: unknown) => this.deps.log('tool relevance failed', error))
       return await Promise.race([work, timeout])
-    } catch (error) {
-      this.deps.log('tool relevance failed', error)
-      return null
+    } catch {
+      return null // logged above
     }
   }
 
