@@ -140,7 +140,14 @@ export const useToolsStore = create<ToolsState>()((set, get) => {
 
     async loadPending(threadId) {
       const pending = await call(window.api.tools.pending({ threadId })).catch(() => null)
-      if (pending) set((state) => ({ approvals: { ...state.approvals, [threadId]: pending } }))
+      if (!pending) return
+      // An approval event may have arrived while this was on its way: keep it too. (A stale
+      // card that was answered meanwhile is cleared by its answer, which says settled: false.)
+      set((state) => {
+        const known = state.approvals[threadId] ?? []
+        const added = pending.filter((p) => !known.some((k) => k.callId === p.callId))
+        return { approvals: { ...state.approvals, [threadId]: [...known, ...added] } }
+      })
     },
 
     answer: (request, decision) =>
