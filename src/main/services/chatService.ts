@@ -324,7 +324,11 @@ export class ChatService {
                 messages: [...build.context.messages, ...exchange],
                 ...(reserve > 0 && { maxOutputTokens: reserve }),
                 signal,
-                anthropicCache: (messages) => applyCacheBreakpoints(messages, { ttl }),
+                anthropicCache: (messages) =>
+                  applyCacheBreakpoints(messages, {
+                    ttl,
+                    stablePrefixMessages: build.context.window.stablePrefixMessages
+                  }),
                 ...(this.deps.timeouts && { timeouts: this.deps.timeouts }),
                 ...(tools.length > 0 && { tools, ...(final && { toolChoice: 'none' as const }) })
               }),
