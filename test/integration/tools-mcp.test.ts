@@ -429,6 +429,35 @@ describe('MCP tools in a conversation', () => {
     expect(JSON.parse(stored.content)).toEqual(env)
   })
 
+  it('regenerating a reply that used tools retires its tool steps with it', async () => {
+    const s = await setup(['echo'])
+    s.services.tools.setAlwaysAllowed(`mcp:${s.server.id}:echo`, true)
+    provider.enqueue(
+      { type: 'tool_calls', calls: [{ id: 'old', name: 'echo', arguments: { message: 'v1' } }] },
+      { type: 'reply', chunks: ['First answer.'] },
+      { type: 'reply', chunks: ['Second answer, no tools.'] },
+      { type: 'reply', chunks: ['Later.'] }
+    )
+    await s.services.chat.send(s.threadId, 'Echo v1')
+    await s.services.chat.settled(s.threadId)
+    await s.services.chat.regenerate(s.threadId)
+    await s.services.chat.settled(s.threadId)
+    await s.services.chat.send(s.threadId, 'And now?')
+    await s.services.chat.settled(s.threadId)
+
+    const sent = bodyOf(3).messages
+    expect(JSON.stringify(sent)).not.toContain('Echo: v1')
+    expect(sent.some((m) => m.tool_calls !== undefined)).toBe(false)
+    expect(sent.map((m) => m.content)).toContain('Second answer, no tools.')
+    const build = s.services.context.builds(s.threadId)[0]
+    expect(build?.context.metadata.warnings.map((w) => w.code)).not.toContain('orphan_tool_result')
+    // Nothing is deleted: the old steps stay in the thread, marked.
+    const old = thread(s).filter((m) => m.role === 'tool' || m.toolCalls)
+    expect(old.map((m) => m.role)).toEqual(['assistant', 'tool'])
+    expect(old[0]?.reply?.supersededBy).not.toBeNull()
+    expect(old[1]?.excluded).toBe(true)
+  })
+
   it('quitting stops every server process', async () => {
     const s = await setup(['echo'])
     const pid = s.services.tools.pidOf(s.server.id) as number

@@ -158,8 +158,11 @@ export class ChatService {
     if (!target) {
       throw new AppError('invalid_input', 'No model is configured; add a provider in Settings.')
     }
+    // Earlier replies, with the tool steps they took (their results go with their calls).
     const replaces = all.filter(
-      (m) => m.seq > input.seq && m.role === 'assistant' && !m.reply?.supersededBy
+      (m) =>
+        m.seq > input.seq &&
+        ((m.role === 'assistant' && !m.reply?.supersededBy) || (m.role === 'tool' && !m.excluded))
     )
     const build = await this.context.buildTurn(threadId, input, { retry: true })
     const streamId = this.start({
@@ -442,7 +445,10 @@ export class ChatService {
     )
     this.cache.appended(message)
     for (const old of job.replaces) {
-      const updated = this.messages.supersede(old.id, message.id)
+      const updated =
+        old.role === 'tool'
+          ? this.messages.setFlags(old.id, { excluded: true })
+          : this.messages.supersede(old.id, message.id)
       if (updated) this.cache.updated(updated)
     }
     this.deps.publish('threads:changed', { threadId: job.threadId })
