@@ -343,7 +343,15 @@ export class ChatService {
               stored.calls(stepText, calls, stepUsage, stepFinish)
               text = ''
             },
-            run: (call): Promise<ToolRun> => this.deps.tools!.execute(threadId, call, signal),
+            // Without tools declared a call can only be made up by the model: never run.
+            run: (call): Promise<ToolRun> =>
+              this.deps.tools && tools.length > 0
+                ? this.deps.tools.execute(threadId, call, signal)
+                : Promise.resolve({
+                    content: 'Error: no tools are available.',
+                    isError: true,
+                    denied: false
+                  }),
             storeResult: (call, run) => stored.result(call, run),
             // An estimate: a guard against overflowing the window, run on every step.
             fit: (exchange) =>
