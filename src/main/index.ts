@@ -267,6 +267,9 @@ async function start(): Promise<void> {
     }
   })
   services.memoryModel.start()
+  void services.tools.startEnabled()
+  // MCP servers are children of this process: none may outlive it, however it ends.
+  process.once('exit', () => services.tools.killAll())
   const registry = createRegistry(createHandlers(services), (channel, error) => {
     console.error(`[ipc] ${channel} failed`, error)
     corruption?.report(error)
@@ -287,6 +290,7 @@ async function start(): Promise<void> {
     } catch (error) {
       console.error('[store] listing threads at quit failed', error) // a damaged store
     }
+    await services.tools.stopAll().catch((error: unknown) => console.error('[tools]', error))
     await services.history
       .stop()
       .then(() => services.chat.settled())

@@ -46,6 +46,16 @@ import { MAX_FOCUS_CHARS, type SummaryCompressResult } from './summaryCompressio
 import { EMBEDDING_MODEL_IDS } from './embeddingModelIds'
 import { MAX_FILE_BYTES, type AttachOutcome, type AttachmentView, type PickOutcome } from './files'
 import type { ExportOutcome, ImportDone, ImportProgress, StartImportResult } from './history'
+import {
+  McpServerInputSchema,
+  McpServerPatchSchema,
+  ToolKeySchema,
+  type ApprovalDecision,
+  type McpServerView,
+  type ThreadToolView,
+  type ToolApprovalRequest,
+  type ToolStepEvent
+} from './tools'
 
 /** An endpoint's result type is carried as a phantom; only the input needs a runtime schema. */
 const endpoint =
@@ -351,6 +361,37 @@ export const contract = {
     /** The same for a file the user picks in main's dialog; null when cancelled. */
     restoreFile: endpoint<RestoreOutcome | null>()(NoInput)
   },
+  tools: {
+    /** MCP servers with their status, last error and tools. */
+    listServers: endpoint<McpServerView[]>()(NoInput),
+    /** Starts it at once when `enabled`; a failed start shows as its status, not as an error. */
+    addServer: endpoint<McpServerView>()(McpServerInputSchema),
+    updateServer: endpoint<McpServerView>()(
+      z.strictObject({ id: z.uuid(), patch: McpServerPatchSchema })
+    ),
+    removeServer: endpoint<{ removed: true }>()(z.strictObject({ id: z.uuid() })),
+    restartServer: endpoint<McpServerView>()(z.strictObject({ id: z.uuid() })),
+    /** Every available tool (built-in and running servers') and whether the thread exposes it. */
+    threadTools: endpoint<ThreadToolView[]>()(z.strictObject({ threadId: ThreadId })),
+    setThreadTools: endpoint<ThreadToolView[]>()(
+      z.strictObject({ threadId: ThreadId, keys: z.array(ToolKeySchema).max(1000) })
+    ),
+    setAlwaysAllowed: endpoint<{ ok: true }>()(
+      z.strictObject({ key: ToolKeySchema, allowed: z.boolean() })
+    ),
+    /** Calls of the thread waiting for approval (after a reload, say). */
+    pending: endpoint<ToolApprovalRequest[]>()(z.strictObject({ threadId: ThreadId })),
+    /** The user's answer to a waiting call; `settled: false` when nothing waits under that id. */
+    approve: endpoint<{ settled: boolean }>()(
+      z.strictObject({
+        threadId: ThreadId,
+        callId: z.string().min(1).max(200),
+        decision: z.enum(['once', 'always', 'deny'])
+      })
+    ),
+    /** A stored tool result word for word (what the compressor may have shortened when sent). */
+    output: endpoint<Message>()(z.strictObject({ messageId: MessageId }))
+  },
   search: {
     query: endpoint<SearchHit[]>()(
       z.strictObject({
@@ -391,7 +432,19 @@ export const events = {
   /** An import ended (done, cancelled or stopped on malformed input), with its summary. */
   'history:done': event<ImportDone>(),
   /** An online backup copied another step of pages. */
-  'backup:progress': event<BackupProgress>()
+  'backup:progress': event<BackupProgress>(),
+  /** An MCP server was added, changed, removed, started or stopped. */
+  'tools:changed': event<{ serverId: string }>(),
+  /** A tool call waits for the user's consent. */
+  'tools:approval': event<ToolApprovalRequest>(),
+  /** A waiting call was answered (or Stop cancelled it). */
+  'tools:approvalSettled': event<{
+    threadId: string
+    callId: string
+    decision: ApprovalDecision
+  }>(),
+  /** The tool loop stored a step: the model's calls, or one tool's result. */
+  'tools:step': event<ToolStepEvent>()
 } as const
 
 export type Contract = typeof contract

@@ -69,6 +69,8 @@ export type ChatStreamEvent =
   | { type: 'text'; delta: string }
   | { type: 'usage'; usage: ChatUsage }
   | { type: 'finish'; reason: ChatFinishReason }
+  /** The model asks for a tool; nothing runs it here (the tool loop asks the user first). */
+  | { type: 'tool-call'; call: { id: string; name: string; arguments: string } }
 
 export const PROVIDER_ERROR_KINDS = [
   'auth',

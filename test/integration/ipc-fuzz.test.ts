@@ -22,7 +22,15 @@ import { join } from 'node:path'
 // Channels whose valid payloads reach a network: a plausible payload could name a provider's
 // real default host. Their hostile whole payloads are still fuzzed here; the provider fault
 // tests cover their network failures.
-const NETWORK = new Set(['providers:test', 'providers:listRemoteModels'])
+const NETWORK = new Set([
+  'providers:test',
+  'providers:listRemoteModels',
+  // A valid, enabled MCP server is started: a process spawned or a URL connected to.
+  // test/integration/tools-mcp.test.ts runs a real one.
+  'tools:addServer',
+  'tools:updateServer',
+  'tools:restartServer'
+])
 
 const schemaOf = (domain: string, method: string): z.ZodType =>
   (contract as unknown as Record<string, Record<string, { input: z.ZodType }>>)[domain]![method]!

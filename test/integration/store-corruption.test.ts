@@ -124,11 +124,34 @@ describe('corruption matrix: what the user sees and what is saved', () => {
 
   it('recovers everything from a file whose header was overwritten', async () => {
     const store = await populatedStore(tempDir(), 20)
+    // An MCP server the user added (migration 13) comes back with everything else.
+    const server = {
+      id: '7d3c1f0e-1111-4a2b-9c3d-000000000013',
+      name: 'files',
+      enabled: 1,
+      config: JSON.stringify({
+        kind: 'stdio',
+        command: 'node',
+        args: ['s.js'],
+        env: {},
+        cwd: null
+      }),
+      created_at: 1
+    }
+    const writer = new Database(store.path)
+    writer
+      .prepare('INSERT INTO mcp_servers VALUES (@id, @name, @enabled, @config, @created_at)')
+      .run(server)
+    writer.close()
     overwrite(store.path, 0, Buffer.from('garbage garbage!'))
     expect(openError(store.path).kind).toBe('corrupt')
     const { report, salvaged } = await recoverAndCheck(store)
     expect(report.headerRepaired).toBe(true)
     expect(salvaged.size).toBe(store.messages.size)
+    expect(report.tables.find((t) => t.table === 'mcp_servers')?.copied).toBe(1)
+    const reader = new Database(store.path, { readonly: true })
+    expect(reader.prepare('SELECT * FROM mcp_servers').all()).toEqual([server])
+    reader.close()
     // The sidebar's per-thread bars come back with the builds they are derived from.
     const db = new Database(store.path, { readonly: true })
     const stats = db

@@ -47,6 +47,17 @@ export type Script =
   | { type: 'stream_error'; chunks: string[]; message: string; plain?: boolean }
   /** Never answers: with `headers`, sends 200 and the SSE headers first, then nothing. */
   | { type: 'hang'; headers?: boolean }
+  /**
+   * The model asks for tools (OpenAI dialect): optional text first, then each call's arguments
+   * streamed in two pieces, finish reason `tool_calls`.
+   */
+  | { type: 'tool_calls'; calls: ScriptedToolCall[]; chunks?: string[]; usage?: ScriptedUsage }
+
+export interface ScriptedToolCall {
+  id: string
+  name: string
+  arguments: Record<string, unknown>
+}
 
 export interface RecordedRequest {
   method: string
@@ -204,6 +215,7 @@ export async function startScriptedProvider(
       if (script.headers) startStream(res, dialect)
       return // the connection stays open until the client gives up or the server closes
     }
+    if (script.type === 'tool_calls') return playToolCalls(res, dialect, model, script)
     const usage =
       (script.type === 'reply' ? script.usage : undefined) ?? defaultUsage(script.chunks)
     const stream = new StreamWriter(res, dialect, model, usage)
@@ -246,6 +258,33 @@ export async function startScriptedProvider(
   provider.v1 = `${provider.url}/v1`
   provider.ollama = `${provider.url}/api`
   return provider
+}
+
+async function playToolCalls(
+  res: ServerResponse,
+  dialect: Dialect,
+  model: string,
+  script: Extract<Script, { type: 'tool_calls' }>
+): Promise<void> {
+  if (dialect !== 'openai') return json(res, 501, { error: 'tool calls are scripted for OpenAI' })
+  const chunks = script.chunks ?? []
+  const stream = new StreamWriter(res, dialect, model, script.usage ?? defaultUsage(chunks))
+  stream.start()
+  for (const chunk of chunks) {
+    await sleep(5)
+    stream.text(chunk)
+  }
+  for (const [index, call] of script.calls.entries()) {
+    const args = JSON.stringify(call.arguments)
+    const half = Math.floor(args.length / 2)
+    await sleep(5)
+    stream.toolCallDelta(index, { id: call.id, name: call.name, arguments: args.slice(0, half) })
+    await sleep(5)
+    stream.toolCallDelta(index, { arguments: args.slice(half) })
+  }
+  await sleep(5)
+  stream.finish('tool_calls')
+  res.end()
 }
 
 const unauthorized = { kind: 'auth', status: 401 } as const
@@ -432,7 +471,23 @@ class StreamWriter {
     this.textStarted = true
   }
 
-  finish(reason: 'stop' | 'length'): void {
+  toolCallDelta(index: number, part: { id?: string; name?: string; arguments: string }): void {
+    const fn = { ...(part.name && { name: part.name }), arguments: part.arguments }
+    this.sse({
+      ...this.openaiBase(),
+      choices: [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [{ index, ...(part.id && { id: part.id, type: 'function' }), function: fn }]
+          },
+          finish_reason: null
+        }
+      ]
+    })
+  }
+
+  finish(reason: 'stop' | 'length' | 'tool_calls'): void {
     const usage = this.usage
     if (this.dialect === 'openai') {
       this.sse({ ...this.openaiBase(), choices: [{ index: 0, delta: {}, finish_reason: reason }] })

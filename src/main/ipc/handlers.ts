@@ -29,6 +29,26 @@ export function createHandlers(services: Services): Handlers {
         ),
       fork: ({ messageId }) => services.forks.fork(messageId)
     },
+    tools: {
+      listServers: () => services.tools.listServers(),
+      addServer: (input) => services.tools.addServer(input),
+      updateServer: ({ id, patch }) => services.tools.updateServer(id, patch),
+      removeServer: async ({ id }) => {
+        await services.tools.removeServer(id)
+        return { removed: true as const }
+      },
+      restartServer: ({ id }) => services.tools.restartServer(id),
+      threadTools: ({ threadId }) => services.tools.threadTools(threadId),
+      setThreadTools: ({ threadId, keys }) => services.tools.setThreadTools(threadId, keys),
+      setAlwaysAllowed: ({ key, allowed }) => {
+        services.tools.setAlwaysAllowed(key, allowed)
+        return { ok: true as const }
+      },
+      pending: ({ threadId }) => services.tools.approvals.pending(threadId),
+      approve: ({ threadId, callId, decision }) =>
+        services.tools.answer(threadId, callId, decision),
+      output: ({ messageId }) => services.tools.output(messageId)
+    },
     providers: {
       list: () => providers.list(),
       catalog: () => providers.catalog(),

@@ -18,6 +18,11 @@ import type { ProviderService } from './providers/providerService'
 import { ProviderError, type ProviderRecord } from './providers/types'
 import { costOf, sumUsage } from './providers/usage'
 import { runSliced } from './slicedWork'
+import { MAX_TOOL_STEPS } from '@shared/tools'
+import { fitExchange, runToolLoop } from './tools/toolLoop'
+import { estimateTokens } from '../context/tokenEstimate'
+import type { ToolRun } from './tools/toolService'
+import { toolMessages, type ToolExecutor } from './tools/toolMessages'
 
 /** The context-length retry rebuilds with this share of the failed build's budget. */
 export const RETRY_BUDGET_SHARE = 0.8
@@ -36,6 +41,8 @@ export interface ChatServiceDeps {
   timeouts?: Partial<StreamTimeouts>
   /** A user message was stored (the composer's draft files become its attachments). */
   userMessageStored?: (message: Message) => void
+  /** Runs a tool call after the user's approval (services/tools); without it no tool runs. */
+  tools?: ToolExecutor
   /** After each turn (summary, memory extraction: background work); must not throw or block. */
   afterTurn?: (
     threadId: string,
@@ -67,6 +74,12 @@ interface StreamJob {
   target: ChatTarget
   /** Earlier replies to the same input (regenerate): superseded once the new one is stored. */
   replaces: Message[]
+}
+
+/** Tokens the tool loop's exchange may add to a build: what the window leaves after it. */
+function exchangeAllowance(context: BuiltContext): number {
+  const { contextWindow, outputReserve, total } = context.tokenStats
+  return Math.max(1_000, Math.floor(contextWindow * 0.95) - outputReserve - total)
 }
 
 export class ChatService {
@@ -147,8 +160,11 @@ export class ChatService {
     if (!target) {
       throw new AppError('invalid_input', 'No model is configured; add a provider in Settings.')
     }
+    // Earlier replies, with the tool steps they took (their results go with their calls).
     const replaces = all.filter(
-      (m) => m.seq > input.seq && m.role === 'assistant' && !m.reply?.supersededBy
+      (m) =>
+        m.seq > input.seq &&
+        ((m.role === 'assistant' && !m.reply?.supersededBy) || (m.role === 'tool' && !m.excluded))
     )
     const build = await this.context.buildTurn(threadId, input, { retry: true })
     const streamId = this.start({
@@ -295,35 +311,62 @@ export class ChatService {
     let retried = false
     try {
       const apiKey = this.key(target)
+      const stored = toolMessages(this.messages, this.cache, this.deps, job, () => build)
       for (;;) {
         try {
           const ttl = this.deps.cacheTtl()
           const reserve = build.context.tokenStats.outputReserve
-          for await (const event of streamChat({
-            provider: target.provider,
-            modelId: target.ref.modelId,
-            ...(apiKey !== undefined && { apiKey }),
-            messages: build.context.messages,
-            ...(reserve > 0 && { maxOutputTokens: reserve }),
+          // What the builder chose to send (the tools section), in its order.
+          const tools = this.deps.tools ? build.context.tools : []
+          // The tool loop (services/tools/toolLoop.ts); without tools it is one request.
+          const result = await runToolLoop({
+            maxSteps: MAX_TOOL_STEPS,
             signal,
-            anthropicCache: (messages) =>
-              applyCacheBreakpoints(messages, {
-                ttl,
-                stablePrefixMessages: build.context.window.stablePrefixMessages
+            request: (exchange, final) =>
+              streamChat({
+                provider: target.provider,
+                modelId: target.ref.modelId,
+                ...(apiKey !== undefined && { apiKey }),
+                messages: [...build.context.messages, ...exchange],
+                ...(reserve > 0 && { maxOutputTokens: reserve }),
+                signal,
+                anthropicCache: (messages) =>
+                  applyCacheBreakpoints(messages, {
+                    ttl,
+                    stablePrefixMessages: build.context.window.stablePrefixMessages
+                  }),
+                ...(this.deps.timeouts && { timeouts: this.deps.timeouts }),
+                ...(tools.length > 0 && { tools, ...(final && { toolChoice: 'none' as const }) })
               }),
-            ...(this.deps.timeouts && { timeouts: this.deps.timeouts })
-          })) {
-            if (event.type === 'text') {
-              text += event.delta
-              this.deps.publish('chat:delta', { threadId, messageId: streamId, delta: event.delta })
-            } else if (event.type === 'usage') usage = event.usage
-            else finish = event.reason
-          }
+            onText: (delta) => {
+              text += delta
+              this.deps.publish('chat:delta', { threadId, messageId: streamId, delta })
+            },
+            storeCalls: (stepText, calls, stepUsage, stepFinish) => {
+              stored.calls(stepText, calls, stepUsage, stepFinish)
+              text = ''
+            },
+            // Without tools declared a call can only be made up by the model: never run.
+            run: (call): Promise<ToolRun> =>
+              this.deps.tools && tools.length > 0
+                ? this.deps.tools.execute(threadId, call, signal)
+                : Promise.resolve({
+                    content: 'Error: no tools are available.',
+                    isError: true,
+                    denied: false
+                  }),
+            storeResult: (call, run) => stored.result(call, run),
+            // An estimate: a guard against overflowing the window, run on every step.
+            fit: (exchange) =>
+              fitExchange(exchange, exchangeAllowance(build.context), estimateTokens)
+          })
+          usage = result.usage
+          finish = result.finish
           break
         } catch (error) {
           const failure = toProviderError(error)
           // Too long for the model: rebuild with a smaller budget and try once more.
-          if (failure.kind === 'context_length' && !retried && text === '') {
+          if (failure.kind === 'context_length' && !retried && text === '' && !stored.any()) {
             retried = true
             const budget = Math.max(
               1,
@@ -413,7 +456,10 @@ export class ChatService {
     )
     this.cache.appended(message)
     for (const old of job.replaces) {
-      const updated = this.messages.supersede(old.id, message.id)
+      const updated =
+        old.role === 'tool'
+          ? this.messages.setFlags(old.id, { excluded: true })
+          : this.messages.supersede(old.id, message.id)
       if (updated) this.cache.updated(updated)
     }
     this.deps.publish('threads:changed', { threadId: job.threadId })

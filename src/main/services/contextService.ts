@@ -6,7 +6,7 @@ import {
   type ContextConfigPatch,
   type ContextConfigView
 } from '@shared/contextConfig'
-import type { ActiveTaskState, ThreadSummary, TokenCount } from '@shared/context'
+import type { ActiveTaskState, ThreadSummary, TokenCount, ToolInput } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { AppError } from '@shared/result'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
@@ -81,6 +81,8 @@ export interface ContextServiceDeps {
   ) => Promise<BuildAttachments>
   /** Fork lineage: recall in a fork leaves out the branches it did not take. */
   lineage?: ForkLineage
+  /** The tools the thread exposes, with their relevance to the input (services/tools). */
+  tools?: (threadId: string, query: string) => Promise<ToolInput[]>
 }
 
 export interface ChatModelLimits {
@@ -356,7 +358,8 @@ export class ContextService {
         inputCount,
         taskState,
         warnings: recall.warnings,
-        ...(files && files.attachments.length > 0 && { attachments: files.attachments })
+        ...(files && files.attachments.length > 0 && { attachments: files.attachments }),
+        tools: (await this.deps.tools?.(threadId, query.text)) ?? []
       },
       config
     )

@@ -42,6 +42,8 @@ import { fileJobRunner } from './files/fileJobs'
 import { FileService } from './files/fileService'
 import { HistoryService } from './history/historyService'
 import { inProcessImportRunner, type ImportRunner } from './history/importRunner'
+import { McpServerRepository } from '../store/mcpServerRepository'
+import { ToolService } from './tools/toolService'
 
 export interface Services {
   info: AppInfo
@@ -69,6 +71,8 @@ export interface Services {
   forks: ForkService
   /** Online backups (manual, before migrations and imports) and restore. */
   backup: BackupService
+  /** MCP servers, thread tools, approvals; `startEnabled()` once, `stopAll()` at quit. */
+  tools: ToolService
 }
 
 export interface ServiceOptions {
@@ -256,6 +260,20 @@ export function createServices({
     log,
     pickFiles: pickFiles ?? null
   })
+  const tools = new ToolService({
+    servers: new McpServerRepository(db),
+    settings: settingsRepository,
+    threads: threadRepository,
+    builtins: {
+      search: (query, options) => memoryService.search(query, options),
+      messages,
+      threadTitle: (threadId) => threadRepository.get(threadId)?.title ?? null
+    },
+    publish,
+    now,
+    log,
+    embedder: () => memoryIndexer.active()?.embedder ?? null
+  })
   // Set once the chat service exists; the context service asks it for the thread's model.
   let chat: ChatService | null = null
   const context = new ContextService({
@@ -272,6 +290,7 @@ export function createServices({
     summary: (threadId) => summaries.forBuild(threadId),
     attachments: (threadId, input, query) => files.forBuild(threadId, input, query),
     lineage: forkRepository,
+    tools: (threadId, query) => tools.forBuild(threadId, query),
     chatModel: (threadId) => {
       const target = chat?.targetFor(threadId)
       if (!target) return null
@@ -295,6 +314,7 @@ export function createServices({
       summaries.afterTurn(threadId, build, input.seq, target)
       memoryExtraction.afterTurn(input, target)
     },
+    tools,
     ...(streamTimeouts && { timeouts: streamTimeouts }),
     userMessageStored: (message) => files.claimDrafts(message.threadId, message.id)
   })
@@ -346,6 +366,7 @@ export function createServices({
       publish
     }),
     backup: backupService,
+    tools,
     search: new SearchService(new SearchRepository(db)),
     settings,
     files

@@ -186,6 +186,14 @@ export class MessageRepository {
     })
   }
 
+  /** Messages of a thread with `fromSeq <= seq <= toSeq` (the thread's unique seq index). */
+  listSeqRange(threadId: string, fromSeq: number, toSeq: number): Message[] {
+    const rows = this.db
+      .prepare('SELECT * FROM messages WHERE thread_id = ? AND seq BETWEEN ? AND ? ORDER BY seq')
+      .all(threadId, fromSeq, toSeq) as MessageRow[]
+    return this.withReplies(rows.map(toMessage))
+  }
+
   /** Served by a partial index, so pinned messages are found without scanning the thread. */
   listPinned(threadId: string): Message[] {
     const rows = this.db

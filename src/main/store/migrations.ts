@@ -406,6 +406,22 @@ export const MIGRATIONS: readonly Migration[] = [
     `
   },
   {
+    version: 13,
+    name: 'MCP servers the user added in Settings',
+    // The whole launch description is one JSON value (stdio: command, args, env, folder; http:
+    // URL, headers), validated by the contract before it is written. Thread tool choices and
+    // "always allow" live in settings JSON; only servers need rows of their own.
+    sql: `
+      CREATE TABLE mcp_servers (
+        id         TEXT PRIMARY KEY,
+        name       TEXT NOT NULL,
+        enabled    INTEGER NOT NULL DEFAULT 0 CHECK (enabled IN (0, 1)),
+        config     TEXT NOT NULL CHECK (json_valid(config)),
+        created_at INTEGER NOT NULL
+      );
+    `
+  },
+  {
     version: 17,
     name: 'budgets saved before the attachments and tools sections keep their meaning',
     // The new sections have default shares (attachments 10 %, tools 5 %). A saved budget whose

@@ -32,7 +32,8 @@ const TABLES = [
   'memory_history',
   // Attached files (migration 12): their chunks and vectors are derived and rebuilt on use.
   'files',
-  'attachments'
+  'attachments',
+  'mcp_servers'
 ] as const
 
 /** Row ids read per query; a failing range is halved until the unreadable ids are isolated. */

@@ -11,6 +11,7 @@ import { useMemoryViewStore } from './features/memory/memoryViewStore'
 import { ProviderSettings } from './features/settings/providers/ProviderSettings'
 import { useProvidersStore } from './features/settings/providers/providersStore'
 import { ThreadSidebar } from './features/threads/ThreadSidebar'
+import { useToolsStore } from './features/tools/toolsStore'
 import { useThreadsStore } from './features/threads/threadsStore'
 
 export function App() {
@@ -21,6 +22,8 @@ export function App() {
   // Replies stream in as events; provider changes refresh the model lists.
   useEffect(() => useChatStore.getState().watch(), [])
   useEffect(() => useProvidersStore.getState().watch(), [])
+  // Tool calls waiting for consent and MCP server changes arrive as events.
+  useEffect(() => useToolsStore.getState().watch(), [])
   // Memories the assistant kept on its own appear under the message they came from.
   useEffect(() => useExtractedStore.getState().watch(), [])
   // An import's progress and summary reach the dialog and the sidebar entry.

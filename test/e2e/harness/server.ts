@@ -189,6 +189,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     await services.chat.settled()
     await services.summaries.settled()
     await services.memoryExtraction.settled()
+    // MCP servers are child processes: none may outlive the test.
+    await services.tools.stopAll()
     // The indexer may be writing a batch: stop it and the worker before the store closes.
     if (embeddings) await services.memoryModel.stop()
     db.close()

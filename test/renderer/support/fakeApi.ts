@@ -240,6 +240,8 @@ export function createFakeBackend(): FakeBackend {
   const invalid = (path: string, message: string) =>
     fail({ code: 'invalid_input', message: 'Invalid input', issues: [{ path, message }] })
   const notFound = () => fail({ code: 'not_found', message: 'Thread not found' })
+  const noServers = () =>
+    fail({ code: 'storage_error', message: 'The fake backend runs no MCP servers.' })
   const changed = (threadId: string) => backend.emit('threads:changed', { threadId })
 
   /** Like main: defaults, global, thread, then the what-if, validated as a whole. */
@@ -310,6 +312,20 @@ export function createFakeBackend(): FakeBackend {
   ) as Api['memory']
 
   backend.api = {
+    // No MCP servers here (test/integration and test/e2e run real ones); built-ins only.
+    tools: {
+      listServers: handle('tools:listServers', () => ok([])),
+      addServer: handle('tools:addServer', () => noServers()),
+      updateServer: handle('tools:updateServer', () => noServers()),
+      removeServer: handle('tools:removeServer', () => noServers()),
+      restartServer: handle('tools:restartServer', () => noServers()),
+      threadTools: handle('tools:threadTools', () => ok([])),
+      setThreadTools: handle('tools:setThreadTools', () => ok([])),
+      setAlwaysAllowed: handle('tools:setAlwaysAllowed', () => ok({ ok: true as const })),
+      pending: handle('tools:pending', () => ok([])),
+      approve: handle('tools:approve', () => ok({ settled: false })),
+      output: handle('tools:output', () => notFound())
+    },
     app: {
       info: handle('app:info', () =>
         ok({

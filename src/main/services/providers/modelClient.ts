@@ -7,7 +7,15 @@
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAI } from '@ai-sdk/openai'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
-import { streamText, type LanguageModel, type LanguageModelUsage } from 'ai'
+import {
+  jsonSchema,
+  streamText,
+  tool,
+  type JSONSchema7,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ToolSet
+} from 'ai'
 import { createOllama } from 'ollama-ai-provider-v2'
 import { resolveModel } from './catalog'
 import { toProviderError } from './errors'
@@ -48,6 +56,30 @@ export interface StreamChatRequest {
   signal?: AbortSignal
   anthropicCache?: CacheMarkerPlacement
   timeouts?: Partial<StreamTimeouts>
+  /** Tools the model may call, as the builder chose them; calls come back as events. */
+  tools?: readonly ToolSchema[]
+  /** 'none': the tools stay declared (the history has calls) but the model must answer. */
+  toolChoice?: 'none'
+}
+
+export interface ToolSchema {
+  name: string
+  description: string
+  parameters: Record<string, unknown>
+}
+
+/** Tools without `execute`: the SDK ends the step at a call and the tool loop decides. */
+function toToolSet(tools: readonly ToolSchema[] | undefined): ToolSet | undefined {
+  if (!tools || tools.length === 0) return undefined
+  return Object.fromEntries(
+    tools.map((t) => [
+      t.name,
+      tool({
+        description: t.description,
+        inputSchema: jsonSchema(t.parameters as JSONSchema7)
+      })
+    ])
+  )
 }
 
 /** Ollama's root URL from whatever the user typed ("…:11434", "…:11434/api", "…/v1"). */
@@ -187,6 +219,8 @@ export async function* streamChat(
       // The builder's later system blocks are trusted app text, never user input.
       allowSystemInMessages: true,
       maxOutputTokens,
+      tools: toToolSet(request.tools),
+      ...(request.toolChoice && request.tools?.length ? { toolChoice: request.toolChoice } : {}),
       providerOptions: providerOptionsFor(
         request,
         model.contextWindow,
@@ -212,6 +246,16 @@ export async function* streamChat(
       switch (part.type) {
         case 'text-delta':
           if (part.text.length > 0) yield { type: 'text', delta: part.text }
+          break
+        case 'tool-call':
+          yield {
+            type: 'tool-call',
+            call: {
+              id: part.toolCallId,
+              name: part.toolName,
+              arguments: JSON.stringify(part.input ?? {})
+            }
+          }
           break
         case 'error':
           throw stopped() ?? toProviderError(part.error, context)

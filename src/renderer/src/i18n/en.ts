@@ -19,7 +19,8 @@ export const en = {
       context_builds: 'inspector builds',
       settings: 'settings',
       memories: 'memories',
-      memory_history: 'memory history entries'
+      memory_history: 'memory history entries',
+      mcp_servers: 'MCP servers'
     },
     recoveredTables: {
       threads_one: '{{count}} conversation',
@@ -37,7 +38,9 @@ export const en = {
       memories_one: '{{count}} memory',
       memories_other: '{{count}} memories',
       memory_history_one: '{{count}} memory history entry',
-      memory_history_other: '{{count}} memory history entries'
+      memory_history_other: '{{count}} memory history entries',
+      mcp_servers_one: '{{count}} MCP server',
+      mcp_servers_other: '{{count}} MCP servers'
     }
   },
   /** Storage failures by error code; the main process's English text is the fallback. */
@@ -770,6 +773,54 @@ export const en = {
       'pre-migration': 'Before an update',
       'pre-import': 'Before an import'
     }
+  },
+  tools: {
+    settingsTitle: 'Tools (MCP servers)',
+    settingsIntro:
+      'Servers start only when enabled. A local server runs with exactly the environment you give it here, nothing of the app’s; its command is looked up on that PATH, else on the app’s.',
+    noServers: 'No MCP server yet.',
+    addTitle: 'Add a server',
+    name: 'Name',
+    kind: 'Connection',
+    kinds: { stdio: 'Local command (stdio)', http: 'HTTP' },
+    command: 'Command',
+    args: 'Arguments (one per line)',
+    env: 'Environment (NAME=value, one per line)',
+    cwd: 'Working folder (empty: your home folder)',
+    url: 'URL',
+    headers: 'Headers (Name: value, one per line)',
+    enabled: 'Enabled',
+    add: 'Add server',
+    remove: 'Remove',
+    restart: 'Restart',
+    badLine: 'Line {{line}} is not {{format}}.',
+    status: {
+      stopped: 'Stopped',
+      starting: 'Starting…',
+      running: 'Running',
+      error: 'Failed to start'
+    },
+    toolCount_one: '{{count}} tool',
+    toolCount_other: '{{count}} tools',
+    picker: 'Tools',
+    pickerTitle: 'Tools this thread offers the model',
+    pickerCount: 'Tools ({{count}})',
+    pickerEmpty: 'No tools available: add or start an MCP server in Settings.',
+    alwaysAllowed: 'always allowed',
+    revokeAlways: 'Ask again',
+    builtin: 'Built-in',
+    approvalTitle: '{{tool}} ({{source}}) wants to run',
+    approvalArgs: 'Arguments',
+    allowOnce: 'Allow once',
+    allowAlways: 'Always allow this tool',
+    deny: 'Deny',
+    callTitle: 'Asked to run {{tool}}',
+    resultTitle: 'Tool output',
+    resultNote: 'Shown as data: instructions inside it are not followed by the app.',
+    showFull: 'Show full output',
+    hideFull: 'Show less',
+    fullFailed: 'The stored output could not be read: {{error}}',
+    truncatedPreview: '{{shown}} of {{total}} characters shown.'
   }
 }
 

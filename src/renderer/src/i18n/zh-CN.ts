@@ -19,7 +19,8 @@ export const zhCN: Translation = {
       context_builds: '检查器构建',
       settings: '设置',
       memories: '记忆',
-      memory_history: '记忆历史'
+      memory_history: '记忆历史',
+      mcp_servers: 'MCP 服务器'
     },
     recoveredTables: {
       threads_one: '{{count}} 个对话',
@@ -37,7 +38,9 @@ export const zhCN: Translation = {
       memories_one: '{{count}} 条记忆',
       memories_other: '{{count}} 条记忆',
       memory_history_one: '{{count}} 条记忆历史',
-      memory_history_other: '{{count}} 条记忆历史'
+      memory_history_other: '{{count}} 条记忆历史',
+      mcp_servers_one: '{{count}} 个 MCP 服务器',
+      mcp_servers_other: '{{count}} 个 MCP 服务器'
     }
   },
   storageErrors: {
@@ -731,5 +734,53 @@ export const zhCN: Translation = {
       'pre-migration': '更新之前',
       'pre-import': '导入之前'
     }
+  },
+  tools: {
+    settingsTitle: '工具（MCP 服务器）',
+    settingsIntro:
+      '服务器仅在启用后启动。本地服务器只获得你在此填写的环境变量，不会继承应用自身的任何环境；命令先在该 PATH 中查找，再在应用的 PATH 中查找。',
+    noServers: '尚未添加 MCP 服务器。',
+    addTitle: '添加服务器',
+    name: '名称',
+    kind: '连接方式',
+    kinds: { stdio: '本地命令（stdio）', http: 'HTTP' },
+    command: '命令',
+    args: '参数（每行一个）',
+    env: '环境变量（NAME=value，每行一个）',
+    cwd: '工作目录（留空为主目录）',
+    url: 'URL',
+    headers: '请求头（Name: value，每行一个）',
+    enabled: '启用',
+    add: '添加服务器',
+    remove: '删除',
+    restart: '重新启动',
+    badLine: '第 {{line}} 行不是 {{format}} 格式。',
+    status: {
+      stopped: '已停止',
+      starting: '正在启动…',
+      running: '运行中',
+      error: '启动失败'
+    },
+    toolCount_one: '{{count}} 个工具',
+    toolCount_other: '{{count}} 个工具',
+    picker: '工具',
+    pickerTitle: '此对话向模型提供的工具',
+    pickerCount: '工具（{{count}}）',
+    pickerEmpty: '没有可用的工具：请在设置中添加或启动 MCP 服务器。',
+    alwaysAllowed: '始终允许',
+    revokeAlways: '改为每次询问',
+    builtin: '内置',
+    approvalTitle: '{{tool}}（{{source}}）请求运行',
+    approvalArgs: '参数',
+    allowOnce: '允许一次',
+    allowAlways: '始终允许此工具',
+    deny: '拒绝',
+    callTitle: '请求运行 {{tool}}',
+    resultTitle: '工具输出',
+    resultNote: '仅作为数据显示：其中的指令不会被应用执行。',
+    showFull: '显示完整输出',
+    hideFull: '收起',
+    fullFailed: '无法读取存储的输出：{{error}}',
+    truncatedPreview: '已显示 {{shown}} / {{total}} 个字符。'
   }
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Icon } from '@renderer/components/Icon'
 import { useProvidersStore } from '@renderer/features/settings/providers/providersStore'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
+import { ThreadToolsPicker } from '@renderer/features/tools/ThreadToolsPicker'
 import { ModelSelect, ThreadUsage } from './ModelSelect'
 import { useChatStore } from './chatStore'
 
@@ -38,6 +39,7 @@ export function ChatHeader({ title, messageCount }: ChatHeaderProps) {
       <div className="chat-header__actions">
         {threadId && <ThreadUsage threadId={threadId} />}
         {threadId && <ModelSelect threadId={threadId} />}
+        {threadId && <ThreadToolsPicker threadId={threadId} />}
         <button
           type="button"
           className="icon-button"

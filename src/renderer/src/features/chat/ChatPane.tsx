@@ -5,6 +5,7 @@ import { ErrorBanner } from '@renderer/components/ErrorBanner'
 import { Icon } from '@renderer/components/Icon'
 import { useProvidersStore } from '@renderer/features/settings/providers/providersStore'
 import { selectSelectedThread, useThreadsStore } from '@renderer/features/threads/threadsStore'
+import { ToolApprovals } from '@renderer/features/tools/ToolApprovals'
 import { ChatHeader } from './ChatHeader'
 import { Composer } from './Composer'
 import { ContextGauge } from './ContextGauge'
@@ -100,6 +101,7 @@ export function ChatPane() {
               {t('chat.sendFailed', { message: sendError })}
             </ErrorBanner>
           )}
+          <ToolApprovals threadId={threadId} />
           <ContextGauge key={`gauge-${threadId}`} threadId={threadId} />
           <Composer key={threadId} threadId={threadId} />
         </div>

@@ -7,6 +7,7 @@ import { RememberAction } from '@renderer/features/memory/RememberAction'
 import { formatCost } from '@renderer/lib/formatCost'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { formatActivityTime, formatFullTime } from '@renderer/lib/formatTime'
+import { ToolCallList, ToolResult } from '@renderer/features/tools/ToolMessageParts'
 import { MarkdownContent } from './MarkdownContent'
 import { ForkAction } from './ForkAction'
 import { MessageFlagToggles } from './MessageFlagToggles'
@@ -142,8 +143,13 @@ export const MessageView = memo(function MessageView({
             canRetry={isLastReply && !superseded}
             busy={busy}
           />
+        ) : message.role === 'tool' ? (
+          <ToolResult message={message} />
         ) : (
-          <MarkdownContent text={message.content} />
+          message.content !== '' && <MarkdownContent text={message.content} />
+        )}
+        {message.toolCalls && message.toolCalls.length > 0 && (
+          <ToolCallList calls={message.toolCalls} />
         )}
         {message.role === 'user' && (
           <MessageFiles threadId={message.threadId} messageId={message.id} />

@@ -235,6 +235,16 @@ export const useChatStore = create<ChatState>()((set, get) => {
                   }
           }))
         }),
+        // A tool-loop step was stored: the text streamed so far belongs to it, not to the reply.
+        window.api.on('tools:step', ({ threadId, streamId, message }) => {
+          upsert(threadId, message)
+          if (message.role !== 'assistant') return
+          set((state) =>
+            state.streams[threadId]?.streamId === streamId
+              ? { streams: { ...state.streams, [threadId]: { streamId, text: '' } } }
+              : {}
+          )
+        }),
         window.api.on('chat:retry', ({ threadId, streamId, budget }) =>
           set((state) => ({
             retries: { ...state.retries, [threadId]: budget },

@@ -11,6 +11,7 @@ import { useProviderEditor } from './useProviderEditor'
 import { ProviderList } from './ProviderList'
 import { ProviderForm } from './ProviderForm'
 import { DefaultModelSelect } from './DefaultModelSelect'
+import { McpServerSettings } from '@renderer/features/tools/McpServerSettings'
 
 /**
  * The model providers: add, edit and remove them, test the connection, detect a local
@@ -69,6 +70,8 @@ export function ProviderSettings() {
           <ProviderList editor={editor} />
           <ProviderForm editor={editor} />
         </div>
+
+        <McpServerSettings />
 
         <footer className="providers__footer">
           <DefaultModelSelect />
