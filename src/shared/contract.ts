@@ -39,7 +39,14 @@ import {
   type ProviderView,
   type UsageTotals
 } from './providers'
-import { MAX_FOCUS_CHARS, type SummaryCompressResult } from './summaryCompression'
+import {
+  MAX_FOCUS_CHARS,
+  type SummaryAutomationStatus,
+  type SummaryComparison,
+  type SummaryCompressResult,
+  type SummaryVersionView
+} from './summaryCompression'
+import type { ThreadCostReport } from './costReport'
 import { EMBEDDING_MODEL_IDS } from './embeddingModelIds'
 
 /** An endpoint's result type is carried as a phantom; only the input needs a runtime schema. */
@@ -150,7 +157,9 @@ export const contract = {
      */
     regenerate: endpoint<{ streamId: string; build: StoredBuild }>()(
       z.strictObject({ threadId: ThreadId })
-    )
+    ),
+    /** Each reply's cost by part and where its prefix broke; the thread total and the what-if. */
+    costReport: endpoint<ThreadCostReport>()(z.strictObject({ threadId: ThreadId }))
   },
   messages: {
     list: endpoint<Message[]>()(z.strictObject({ threadId: ThreadId })),
@@ -164,7 +173,9 @@ export const contract = {
       z.strictObject({
         id: MessageId,
         pinned: z.boolean().optional(),
-        excluded: z.boolean().optional()
+        excluded: z.boolean().optional(),
+        /** Kept out of summary rewrites; exempting a covered message makes the summary stale. */
+        summaryExempt: z.boolean().optional()
       })
     ),
     /** "Remember this": the message's text becomes a memory linked to it (deduplicated). */
@@ -227,7 +238,21 @@ export const contract = {
           })
           .optional()
       })
-    )
+    ),
+    /** Every stored version of the thread's summary, newest first. */
+    versions: endpoint<SummaryVersionView[]>()(z.strictObject({ threadId: ThreadId })),
+    /** One version beside what it replaced (the previous version and the folded messages). */
+    compare: endpoint<SummaryComparison>()(
+      z.strictObject({ threadId: ThreadId, version: z.number().int().positive() })
+    ),
+    /** Makes an older version the newest one again; the history keeps every version. */
+    restore: endpoint<ThreadSummaryView>()(
+      z.strictObject({ threadId: ThreadId, version: z.number().int().positive() })
+    ),
+    /** Whether automatic summaries run (or stopped after failures), and whether one is due. */
+    status: endpoint<SummaryAutomationStatus>()(z.strictObject({ threadId: ThreadId })),
+    /** Resumes automatic summaries after they stopped, and runs one now when due. */
+    retry: endpoint<SummaryAutomationStatus>()(z.strictObject({ threadId: ThreadId }))
   },
   memory: {
     /** The memory manager's list: newest activity first, by category and/or substring. */
@@ -326,7 +351,9 @@ export const events = {
   /** The provider said the prompt was too long; rebuilt smaller and retried once. */
   'chat:retry': event<ChatRetry>(),
   /** A thread's summary was updated (in the background after a turn, or by the user). */
-  'summary:changed': event<ThreadSummaryView>()
+  'summary:changed': event<ThreadSummaryView>(),
+  /** Automatic summaries of a thread started, finished, failed, stopped or became due. */
+  'summary:status': event<SummaryAutomationStatus>()
 } as const
 
 export type Contract = typeof contract

@@ -1,3 +1,4 @@
+import type { ContextConfigPatch } from '@shared/contextConfig'
 import { randomUUID } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import type { AppInfo, Message } from '@shared/domain'
@@ -16,6 +17,7 @@ import { VectorStore } from '../store/vectorStore'
 import { ChatService } from './chatService'
 import { SummaryRepository } from '../store/summaryRepository'
 import { SummaryService } from './summaryService'
+import { CostReportService } from './costReportService'
 import { EncryptedSecretStore, type Cipher } from './providers/secretStore'
 import { ProviderService } from './providers/providerService'
 import type { OllamaDetection } from './providers/ollamaDetector'
@@ -42,6 +44,8 @@ export interface Services {
   settings: SettingsService
   /** Thread summaries, updated in the background after turns. */
   summaries: SummaryService
+  /** Each reply's cost explained, the thread's total and the what-if without cache-aware order. */
+  costs: CostReportService
   /** Model providers (keys encrypted with the Cipher) and the connection test. */
   providers: ProviderService
   /** Long-term memory: curated memories and hybrid recall over every message. */
@@ -227,7 +231,18 @@ export function createServices({
       summaries.afterTurn(threadId, build, input.seq, target)
       memoryExtraction.afterTurn(input, target)
     },
+    messageChanged: (threadId, seq) => summaries.messageChanged(threadId, seq),
     ...(streamTimeouts && { timeouts: streamTimeouts })
+  })
+  const chatService = chat
+  const costs = new CostReportService({
+    messages: (threadId) => chatService.list(threadId),
+    builds: (threadId) => context.builds(threadId),
+    prices: (providerId, modelId) =>
+      providerId === null ? null : (providers.describeModel(providerId, modelId)?.model ?? null),
+    replay: (threadId, message, patch) => context.replayTurn(threadId, message, patch),
+    slidingPatch: SLIDING_WINDOW_PATCH,
+    log
   })
   return {
     info,
@@ -240,10 +255,17 @@ export function createServices({
     chat,
     providers,
     summaries,
+    costs,
     search: new SearchService(new SearchRepository(db)),
     settings
   }
 }
+
+/**
+ * The window without cache-aware ordering, for the cost what-if. Empty until the builder's
+ * `window.policy` lands: today's window is the sliding one.
+ */
+const SLIDING_WINDOW_PATCH: ContextConfigPatch = {}
 
 /** The newest model reply before `message` that still counts (not superseded or excluded). */
 function previousReply(messages: readonly Message[], message: Message): string | null {

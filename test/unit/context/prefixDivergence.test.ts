@@ -34,7 +34,9 @@ describe('prefixDivergence', () => {
       expect(String(point.seq)).toBe(point.itemId)
     }
     // The history is sent oldest first, as the trace's included messages.
-    expect(history.map((p) => p.seq)).toEqual([...history.map((p) => p.seq)].sort((a, b) => a! - b!))
+    expect(history.map((p) => p.seq)).toEqual(
+      [...history.map((p) => p.seq)].sort((a, b) => a! - b!)
+    )
   })
 
   it('when the window slid, points at the history message that left and the one now first', () => {

@@ -4,6 +4,7 @@ import { Icon } from '@renderer/components/Icon'
 import { isImeKeyPress } from '@renderer/lib/ime'
 import { useChatStore } from './chatStore'
 import { COMPRESS_COMMAND, looksLikeCommand, parseCompressCommand } from './compressCommand'
+import { SummaryStatusNotice } from '@renderer/features/summaries/SummaryStatusNotice'
 import { CompressNotice } from './CompressNotice'
 import { useCompressStore } from './compressStore'
 
@@ -53,6 +54,7 @@ export function Composer({ threadId }: { threadId: string }) {
   return (
     <form className="composer" onSubmit={onSubmit}>
       <CompressNotice threadId={threadId} />
+      <SummaryStatusNotice threadId={threadId} />
       {looksLikeCommand(text) && (
         <button
           type="button"

@@ -8,6 +8,7 @@ import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { formatActivityTime, formatFullTime } from '@renderer/lib/formatTime'
 import { MarkdownContent } from './MarkdownContent'
 import { MessageFlagToggles } from './MessageFlagToggles'
+import { ReplyCostLine } from './ReplyCostLine'
 import { useChatStore } from './chatStore'
 
 interface MessageViewProps {
@@ -69,10 +70,16 @@ export const MessageView = memo(function MessageView({
             </span>
           )
         )}
+        {message.summaryExempt && (
+          <span className="message__not-sent" title={t('summaries.exemptHint')}>
+            {t('summaries.exemptLabel')}
+          </span>
+        )}
         <MessageFlagToggles
           messageId={message.id}
           pinned={message.pinned}
           excluded={message.excluded}
+          summaryExempt={message.summaryExempt ?? false}
           testIdPrefix="message"
         />
         <RememberAction messageId={message.id} />
@@ -143,6 +150,7 @@ export const MessageView = memo(function MessageView({
           <MarkdownContent text={message.content} />
         )}
         {reply?.usage && <UsageFooter message={message} />}
+        {reply?.usage && <ReplyCostLine reply={reply} />}
         {message.role === 'user' && <ExtractedMemories messageId={message.id} />}
       </div>
     </article>
