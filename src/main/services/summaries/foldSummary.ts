@@ -16,6 +16,9 @@ import { toProviderMessage } from '../../context/summary/summaryUpdate'
 import type { TokenCounter } from '../../context/tokenCounter'
 import { batchRoom, batchesWithin } from './summaryHeadroom'
 
+/** The longest summary asked for, as a share of the tokens it replaces. */
+export const TARGET_SHARE_OF_REPLACED = 0.6
+
 export interface FoldInput {
   previousSummary: string | null
   messages: readonly ContextMessage[]
@@ -50,20 +53,25 @@ export async function foldSummary(
 ): Promise<FoldOutcome> {
   const previousTokens = input.previousSummary ? tokens.count(input.previousSummary) : 0
   const replacedTokens = previousTokens + input.messages.reduce((sum, m) => sum + m.tokenCount, 0)
-  const replyTokens = Math.ceil(input.maxTokens * 1.25)
+  // Never ask for more than a share of what is replaced: a summary must come out smaller.
+  const maxTokens = Math.max(
+    1,
+    Math.min(input.maxTokens, Math.floor(replacedTokens * TARGET_SHARE_OF_REPLACED))
+  )
+  const replyTokens = Math.ceil(maxTokens * 1.25)
   let summary = input.previousSummary
   let source: 'model' | 'fallback' = summarizer.source
   let modelError: string | null = null
   const room =
     input.contextWindow === null
       ? Number.POSITIVE_INFINITY
-      : batchRoom(input.contextWindow, replyTokens, input.maxTokens)
+      : batchRoom(input.contextWindow, replyTokens, maxTokens)
   for (const batch of batchesWithin(input.messages, room)) {
     const request = prepareSummaryRequest({
       previousSummary: summary,
       newMessages: batch.map(toProviderMessage),
       focusTopic: input.focusTopic ?? null,
-      maxTokens: input.maxTokens
+      maxTokens
     })
     const outcome =
       input.mode === 'now'
