@@ -13,6 +13,7 @@ import type {
 } from '@shared/summaryCompression'
 import { createHandlers } from '../../src/main/ipc/handlers'
 import { createRegistry } from '../../src/main/ipc/registry'
+import { o200kCounter } from '../../src/main/context/tokenCounter'
 import { MAX_CONSECUTIVE_FAILURES } from '../../src/main/services/summaries/summaryAutomation'
 import { startScriptedProvider, type ScriptedProvider } from '../support/scriptedProvider'
 import { servicesIn, type TestServices } from '../support/services'
@@ -35,7 +36,7 @@ type Setup = TestServices & {
   prompts: string[]
 }
 
-function setup(options: { minTokens?: number } = {}): Setup {
+function setup(options: { minTokens?: number; contextWindow?: number } = {}): Setup {
   const test = servicesIn(tempDir(), Date.now, undefined, {
     summaryMinTokens: options.minTokens ?? 100,
     streamTimeouts: { firstChunkMs: 5_000, idleMs: 5_000 }
@@ -46,7 +47,9 @@ function setup(options: { minTokens?: number } = {}): Setup {
     kind: 'openai-compatible',
     name: 'Scripted',
     baseUrl: server.v1,
-    models: [{ id: 'scripted-model', contextWindow: 32_000, maxOutput: 2_000 }]
+    models: [
+      { id: 'scripted-model', contextWindow: options.contextWindow ?? 32_000, maxOutput: 2_000 }
+    ]
   })
   test.services.threads.setModel(thread.id, { providerId: provider.id, modelId: 'scripted-model' })
   const registry = createRegistry(createHandlers(test.services), () => {})
@@ -191,6 +194,41 @@ describe('summaries the user can check', () => {
       expect(resumed).toMatchObject({ paused: false, failures: 0 })
       await s.services.summaries.settled(s.threadId)
       expect(s.services.summaries.get(s.threadId)).toMatchObject({ source: 'model', version: 1 })
+    } finally {
+      server.route = null
+    }
+    s.db.close()
+  })
+
+  it('/compress always fits: what it folds goes to the model in batches within its window', async () => {
+    const contextWindow = 5_000
+    const s = setup({ minTokens: 1_000_000_000, contextWindow })
+    answerSummaries(s, short)
+    try {
+      for (let i = 1; i <= 40; i++) await turn(s, LONG(i))
+      s.prompts.length = 0
+      const result = await s.invoke<SummaryCompressResult>('summary:compress', {
+        threadId: s.threadId
+      })
+      expect(result.status).toBe('compressed')
+      if (result.status !== 'compressed') return
+      expect(result.compressedTokens).toBeGreaterThan(contextWindow)
+      expect(s.prompts.length).toBeGreaterThan(1)
+      for (const prompt of s.prompts) {
+        const body = JSON.parse(prompt) as {
+          messages: { content: string }[]
+          max_tokens?: number
+          max_completion_tokens?: number
+        }
+        const sent = o200kCounter.count(body.messages[0]!.content)
+        const reply = body.max_tokens ?? body.max_completion_tokens ?? 0
+        expect(sent + reply).toBeLessThanOrEqual(contextWindow)
+      }
+      // Every folded message reached the model once, in order.
+      const folded = s.prompts.join('\n')
+      for (let i = 1; i <= 5; i++) expect(folded).toContain(`Message ${i}:`)
+      // Each batch after the first carries the summary so far (iterative).
+      expect(s.prompts[1]).toContain('Parser refactor (v1)')
     } finally {
       server.route = null
     }
