@@ -5,8 +5,20 @@
  */
 import type { MemoryCategory, Role, ToolCall } from '@shared/domain'
 
-export const SECTIONS = ['system', 'summary', 'retrieved', 'recent', 'input', 'pinning'] as const
+export const SECTIONS = [
+  'system',
+  'summary',
+  'retrieved',
+  'recent',
+  'input',
+  'pinning',
+  'attachments',
+  'tools'
+] as const
 export type SectionName = (typeof SECTIONS)[number]
+
+/** How the recent window moves once the thread outgrows it (docs/CONTEXT.md, "The window"). */
+export type WindowPolicy = 'chunked' | 'sliding'
 
 /**
  * Requests over this share of the model's window are shrunk before sending (windowSafetyNet);
@@ -167,7 +179,20 @@ export type Decision =
   /** A model reply with no text and no tool calls: kept in the thread, never sent back. */
   | 'empty_reply'
 
-export type TraceKind = 'message' | 'memory' | 'summary' | 'system' | 'input' | 'pinning'
+export type TraceKind =
+  'message' | 'memory' | 'summary' | 'system' | 'input' | 'pinning' | 'attachment' | 'tool'
+
+/** An attachment chunk's place in its file, on its trace entry. */
+export interface TraceAttachment {
+  attachmentId: string
+  name: string
+  chunkIndex: number
+  /** How many chunks the file was cut into; 1 when it is sent (or dropped) whole. */
+  chunkCount: number
+  /** 1-based, inclusive line range in the file's text. */
+  startLine: number
+  endLine: number
+}
 
 /** One candidate item and what the build did with it. */
 export interface TraceEntry {
@@ -190,6 +215,10 @@ export interface TraceEntry {
   note?: string
   /** The input's entry: how its tokens were counted. */
   counting?: CountMethod
+  /** An attachment chunk's entry (id `attachment:<id>#<chunkIndex>`): where it sits. */
+  attachment?: TraceAttachment
+  /** A tool's entry (id `tool:<name>`): 'builtin' or the MCP server that lists it. */
+  toolSource?: string
 }
 
 /**
@@ -241,6 +270,8 @@ export type WarningCode =
   | 'upstream'
   | 'input_estimated'
   | 'input_chunked'
+  | 'attachments_dropped'
+  | 'tools_dropped'
 
 /** A code the renderer can translate, and an English sentence for logs and the CLI. */
 export interface BuildWarning {
@@ -287,12 +318,39 @@ export interface BuildMetadata {
   warnings: BuildWarning[]
 }
 
+/** Where the recent window starts and which leading messages repeat the previous request. */
+export interface WindowReport {
+  policy: WindowPolicy
+  /** Seq of the oldest history message sent verbatim by the window; null when none is. */
+  firstKeptSeq: number | null
+  /**
+   * How many of `messages`, from the start, form the stable prefix: system prompt, summary and
+   * the history the window keeps. They stay byte-identical from turn to turn until the window
+   * cuts or the summary changes; cache markers go at its end (promptCache.ts).
+   */
+  stablePrefixMessages: number
+}
+
 export interface BuiltContext {
   messages: ProviderMessage[]
+  /** The tools the provider receives, in the order it receives them; empty when none. */
+  tools: ToolInput[]
   tokenStats: TokenStats
   metadata: BuildMetadata
   trace: TraceEntry[]
   collapsed: CollapsedRange[]
+  window: WindowReport
+}
+
+/** Zero stats for a section, so builds stored before it existed still read whole. */
+export function withEverySection(
+  sections: Partial<Record<SectionName, SectionStats>>
+): Record<SectionName, SectionStats> {
+  const full = {} as Record<SectionName, SectionStats>
+  for (const section of SECTIONS) {
+    full[section] = sections[section] ?? { share: 0, budget: 0, used: 0, items: 0 }
+  }
+  return full
 }
 
 /** A build that was sent, as the inspector's history lists it. */
@@ -303,4 +361,18 @@ export interface StoredBuild {
   messageId: number | null
   createdAt: number
   context: BuiltContext
+}
+
+/**
+ * A stored build as this version reads it: builds saved before the attachments and tools
+ * sections and the window report existed get empty ones, so every reader sees one shape.
+ */
+export function withCurrentShape(context: BuiltContext): BuiltContext {
+  const stored = context as Partial<BuiltContext> & Pick<BuiltContext, 'tokenStats'>
+  return {
+    ...context,
+    tools: stored.tools ?? [],
+    window: stored.window ?? { policy: 'sliding', firstKeptSeq: null, stablePrefixMessages: 0 },
+    tokenStats: { ...context.tokenStats, sections: withEverySection(context.tokenStats.sections) }
+  }
 }

@@ -4,16 +4,31 @@
  */
 import { z } from 'zod'
 
-export const BUDGETED_SECTIONS = ['system', 'summary', 'retrieved', 'recent', 'input'] as const
+export const BUDGETED_SECTIONS = [
+  'system',
+  'summary',
+  'retrieved',
+  'recent',
+  'input',
+  'attachments',
+  'tools'
+] as const
 export type BudgetedSection = (typeof BUDGETED_SECTIONS)[number]
 export type SectionPercentages = Record<BudgetedSection, number>
 
+/**
+ * Shares only matter when sections compete: what one leaves unused flows on (budget.ts), so a
+ * chat without files or tools builds as it did when recent had 55 %. Why these numbers:
+ * docs/CONTEXT.md, "The budget".
+ */
 export const DEFAULT_PERCENTAGES: SectionPercentages = {
-  system: 20,
+  system: 15,
   summary: 10,
   retrieved: 10,
-  recent: 55,
-  input: 5
+  recent: 45,
+  input: 5,
+  attachments: 10,
+  tools: 5
 }
 
 const Percentage = z
@@ -26,14 +41,16 @@ const PercentagesShape = z.strictObject({
   summary: Percentage,
   retrieved: Percentage,
   recent: Percentage,
-  input: Percentage
+  input: Percentage,
+  attachments: Percentage,
+  tools: Percentage
 })
 
 function sumOf(percentages: Partial<SectionPercentages>): number {
   return BUDGETED_SECTIONS.reduce((sum, section) => sum + (percentages[section] ?? 0), 0)
 }
 
-/** All five shares; each 0-100 and together at most 100 (less leaves headroom unallocated). */
+/** All seven shares; each 0-100 and together at most 100 (less leaves headroom unallocated). */
 export const SectionPercentagesSchema = PercentagesShape.superRefine((value, ctx) => {
   const sum = sumOf(value)
   // A share out of range is already reported on its own field; a sum over it is noise.
@@ -58,6 +75,8 @@ const fields = {
   outputReserve: TokenCount.nonnegative({ message: 'must not be negative' }),
   /** The final "current goal" block. */
   pinning: z.boolean({ error: 'must be true or false' }),
+  /** How the recent window moves once the thread outgrows it. */
+  windowPolicy: z.enum(['chunked', 'sliding'], { error: 'must be "chunked" or "sliding"' }),
   /** Provider-reported tokens divided by our count, per model id; 1 until calibrated. */
   tokenCorrections: z.record(
     z.string(),
@@ -73,6 +92,7 @@ export const ContextConfigSchema = z.strictObject({
   outputReserve: fields.outputReserve.optional(),
   percentages: SectionPercentagesSchema,
   pinning: fields.pinning,
+  window: z.strictObject({ policy: fields.windowPolicy }),
   tokenCorrections: fields.tokenCorrections
 })
 export type ContextConfig = z.infer<typeof ContextConfigSchema>
@@ -91,11 +111,14 @@ export const ContextConfigPatchSchema = z.strictObject({
       summary: Percentage.nullable(),
       retrieved: Percentage.nullable(),
       recent: Percentage.nullable(),
-      input: Percentage.nullable()
+      input: Percentage.nullable(),
+      attachments: Percentage.nullable(),
+      tools: Percentage.nullable()
     })
     .partial()
     .optional(),
   pinning: fields.pinning.optional(),
+  window: z.strictObject({ policy: fields.windowPolicy.optional() }).optional(),
   tokenCorrections: fields.tokenCorrections.optional()
 })
 export type ContextConfigPatch = z.infer<typeof ContextConfigPatchSchema>
@@ -105,6 +128,7 @@ export const DEFAULT_CONTEXT_CONFIG: ContextConfig = {
   model: 'gpt-4o',
   percentages: DEFAULT_PERCENTAGES,
   pinning: true,
+  window: { policy: 'chunked' },
   tokenCorrections: {}
 }
 
@@ -134,6 +158,7 @@ function applyPatch(base: ContextConfig, patch: ContextConfigPatch): ContextConf
   if (patch.engine !== undefined) next.engine = patch.engine
   if (patch.model !== undefined) next.model = patch.model
   if (patch.pinning !== undefined) next.pinning = patch.pinning
+  if (patch.window?.policy !== undefined) next.window = { policy: patch.window.policy }
   for (const key of ['totalBudget', 'contextWindow', 'outputReserve'] as const) {
     const value = patch[key]
     if (value === null) delete next[key]
@@ -180,6 +205,7 @@ export function mergeConfigPatches(
     ...base,
     ...change,
     percentages: withoutNulls({ ...base.percentages, ...change.percentages }),
+    window: { ...base.window, ...change.window },
     tokenCorrections: { ...base.tokenCorrections, ...change.tokenCorrections }
   }
   for (const [key, value] of Object.entries(merged)) {

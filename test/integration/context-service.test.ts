@@ -100,7 +100,7 @@ describe('building the request for a send', () => {
     )
     const outcome = await services.chat.send(thread.id, 'this must not be lost')
     expect(outcome.build).toBeNull()
-    expect(outcome.buildError).toMatch(/add up to 165 %/)
+    expect(outcome.buildError).toMatch(/add up to 180 %/)
     expect(services.chat.list(thread.id).at(-1)?.content).toBe('this must not be lost')
     expect(logged).toEqual([`context build for message ${outcome.message.id} failed`])
   })
@@ -129,24 +129,24 @@ describe('previews and configuration', () => {
     services.context.updateConfig('global', { totalBudget: 8_000 })
     services.context.updateConfig(
       'thread',
-      { totalBudget: 2_000, percentages: { recent: 50 } },
+      { totalBudget: 2_000, percentages: { recent: 40 } },
       thread.id
     )
     expect(services.context.getConfig(thread.id).effective).toMatchObject({
       totalBudget: 2_000,
-      percentages: { recent: 50, system: 20 }
+      percentages: { recent: 40, system: 15 }
     })
     expect((await services.context.preview(thread.id, '')).tokenStats.budget).toBe(2_000)
     const cleared = services.context.updateConfig('thread', { totalBudget: null }, thread.id)
     expect(cleared.effective.totalBudget).toBe(8_000)
-    expect(cleared.thread).toEqual({ percentages: { recent: 50 } })
+    expect(cleared.thread).toEqual({ percentages: { recent: 40 } })
   })
 
   it('rejects a change that makes the shares add up to more than 100 % and saves nothing', async () => {
     const { services, thread } = await threadWithHistory()
     expect(() =>
       services.context.updateConfig('thread', { percentages: { recent: 80 } }, thread.id)
-    ).toThrow(/add up to 125 %/)
+    ).toThrow(/add up to 135 %/)
     expect(services.context.getConfig(thread.id).thread).toEqual({})
   })
 })
@@ -161,14 +161,14 @@ describe('resetting and protecting overrides', () => {
       thread.id
     )
     expect(view.thread).toEqual({ percentages: { summary: 5 } })
-    expect(view.effective.percentages).toMatchObject({ recent: 55, summary: 5 })
+    expect(view.effective.percentages).toMatchObject({ recent: 45, summary: 5 })
   })
 
   it('refuses a new default that would push a thread override over 100 %, naming the thread', async () => {
     const { services, thread } = await threadWithHistory()
-    services.context.updateConfig('thread', { percentages: { recent: 60, summary: 5 } }, thread.id)
+    services.context.updateConfig('thread', { percentages: { recent: 50, summary: 5 } }, thread.id)
     // Valid on its own (100 %), but the thread's own shares would then add up to 105 %.
-    const change = { percentages: { retrieved: 15, recent: 50 } }
+    const change = { percentages: { retrieved: 15, recent: 40 } }
     expect(() => services.context.updateConfig('global', change)).toThrow(
       /would break the thread "Trip".*105 %/
     )

@@ -35,7 +35,9 @@ describe('budget bar and section rows', () => {
       'retrieved',
       'recent',
       'input',
-      'pinning'
+      'pinning',
+      'attachments',
+      'tools'
     ])
     const recent = segments.find((segment) => segment.dataset.section === 'recent')!
     expect(numeric(recent, 'data-used')).toBe(61_000)
@@ -57,7 +59,7 @@ describe('budget bar and section rows', () => {
     render(<SectionLegend stats={sampleBuild().tokenStats} />)
 
     const rows = screen.getAllByTestId('section-row')
-    expect(rows).toHaveLength(6)
+    expect(rows).toHaveLength(8)
     const recent = rows.find((row) => row.dataset.section === 'recent')!
     expect(numeric(recent, 'data-used')).toBe(61_000)
     expect(numeric(recent, 'data-budget')).toBe(70_000)
@@ -307,7 +309,7 @@ describe('inspector panel', () => {
     const recent = screen
       .getAllByTestId('percentage-input')
       .find((input) => input.dataset.section === 'recent')!
-    expect(recent).toHaveValue(55)
+    expect(recent).toHaveValue(45)
     expect(screen.getByTestId('percentage-sum')).toHaveTextContent('Sum 100 %')
     expect(screen.queryByTestId('whatif-reset')).toBeNull()
     expect(screen.getByTestId('save-thread-config')).toBeDisabled()
@@ -315,7 +317,7 @@ describe('inspector panel', () => {
     fireEvent.change(recent, { target: { value: '90' } })
 
     expect(screen.getByTestId('percentage-sum')).toHaveAttribute('data-invalid', 'true')
-    expect(screen.getByTestId('percentage-sum')).toHaveTextContent('Sum 135 %: at most 100 %')
+    expect(screen.getByTestId('percentage-sum')).toHaveTextContent('Sum 145 %: at most 100 %')
     expect(await screen.findByTestId('config-error')).toHaveTextContent('at most 100 %')
     expect(screen.getByTestId('inspector-source')).toHaveTextContent(
       'Live preview with unsaved budget settings'
@@ -327,13 +329,11 @@ describe('inspector panel', () => {
     await vi.waitFor(() =>
       expect(numeric(screen.getByTestId('budget-bar'), 'data-budget')).toBe(2_000)
     )
-    expect(screen.getByTestId('percentage-sum')).toHaveTextContent(
-      'Sum 85 %: 15 % left unallocated'
-    )
+    expect(screen.getByTestId('percentage-sum')).toHaveTextContent('Sum 95 %: 5 % left unallocated')
 
     await user.click(screen.getByTestId('whatif-reset'))
 
-    expect(recent).toHaveValue(55)
+    expect(recent).toHaveValue(45)
     expect(screen.getByTestId('total-budget-input')).toHaveValue(null)
     expect(screen.getByTestId('total-budget-input')).toHaveAttribute('placeholder', 'Auto: 6,000')
     await vi.waitFor(() =>

@@ -41,7 +41,7 @@ describe('inspector store: live preview', () => {
     const { thread } = await openedThread(['hello'])
 
     expect(previewCalls()).toEqual([{ threadId: thread.id, draft: '' }])
-    expect(inspector().config?.effective.percentages.recent).toBe(55)
+    expect(inspector().config?.effective.percentages.recent).toBe(45)
     expect(inspector().builds).toEqual([])
     expect(inspector().preview?.trace.map((entry) => entry.kind)).toEqual([
       'system',
@@ -158,7 +158,7 @@ describe('inspector store: what-if settings', () => {
     await openedThread()
 
     inspector().changeWhatIf({ percentages: { recent: 30 }, pinning: false })
-    inspector().changeWhatIf({ percentages: { recent: 55 } })
+    inspector().changeWhatIf({ percentages: { recent: 45 } })
     inspector().changeWhatIf({ pinning: true })
 
     expect(inspector().whatIf).toEqual({})
@@ -172,15 +172,15 @@ describe('inspector store: what-if settings', () => {
     inspector().changeWhatIf({ percentages: { recent: 90 } })
     await vi.advanceTimersByTimeAsync(PREVIEW_DELAY_MS)
 
-    expect(inspector().configError).toMatch(/add up to 135 %, at most 100 %/)
+    expect(inspector().configError).toMatch(/add up to 145 %, at most 100 %/)
     expect(inspector().preview).toBe(good)
     expect(inspector().error).toBeNull()
 
-    inspector().changeWhatIf({ percentages: { recent: 50 } })
+    inspector().changeWhatIf({ percentages: { recent: 40 } })
     await vi.advanceTimersByTimeAsync(PREVIEW_DELAY_MS)
 
     expect(inspector().configError).toBeNull()
-    expect(inspector().preview?.tokenStats.sections.recent.share).toBe(3_000)
+    expect(inspector().preview?.tokenStats.sections.recent.share).toBe(2_400)
   })
 
   it('names the setting when main rejects a value in the what-if itself', async () => {

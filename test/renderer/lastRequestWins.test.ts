@@ -178,14 +178,14 @@ describe('inspector', () => {
     await flush()
     useInspectorStore.getState().openThread(other.id, '')
     // Saved elsewhere (another window, the default for every thread) between the visits.
-    backend.contextConfig.threads.set(notes.id, { percentages: { summary: 5, recent: 60 } })
+    backend.contextConfig.threads.set(notes.id, { percentages: { summary: 5, recent: 50 } })
     useInspectorStore.getState().openThread(notes.id, '')
     const recent = () => useInspectorStore.getState().config?.thread?.percentages?.recent
-    await vi.waitFor(() => expect(recent()).toBe(60))
+    await vi.waitFor(() => expect(recent()).toBe(50))
 
     releaseOld()
     await flush()
-    expect(recent()).toBe(60)
+    expect(recent()).toBe(50)
   })
 })
 

@@ -40,6 +40,8 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
   const messages: ProviderMessage[] = []
   if (build.system.text !== null) messages.push({ role: 'system', content: build.system.text })
   if (build.summary.text !== null) messages.push({ role: 'system', content: build.summary.text })
+  // Until the window moves in chunks (#13), only the system prompt and the summary are stable.
+  const stablePrefixMessages = messages.length
   const memoriesBlock = renderMemoriesBlock(build.memories)
   if (memoriesBlock !== null) messages.push({ role: 'system', content: memoriesBlock })
   messages.push(...recent.map(toProvider))
@@ -76,6 +78,7 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
 
   return {
     messages,
+    tools: [],
     tokenStats: {
       sections: tracker.stats(build.budget),
       total: tracker.total,
@@ -95,6 +98,11 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
       warnings: build.warnings
     },
     trace,
-    collapsed: window.collapsed
+    collapsed: window.collapsed,
+    window: {
+      policy: build.config.window.policy,
+      firstKeptSeq: window.units.at(-1)?.[0]?.seq ?? null,
+      stablePrefixMessages
+    }
   }
 }

@@ -140,6 +140,9 @@ export class ContextBuild {
     this.budget.hold('summary', this.summary.demand)
     this.budget.hold('retrieved', memoriesDemand(this.memories, meter))
     this.budget.hold('recent', Infinity)
+    // Until they are placed (#12), attachments and tools give their whole share to the pool.
+    this.budget.hold('attachments', 0)
+    this.budget.hold('tools', 0)
   }
 
   warn(code: WarningCode, message: string): void {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3'
-import type { BuiltContext, StoredBuild } from '@shared/context'
+import { withCurrentShape, type BuiltContext, type StoredBuild } from '@shared/context'
 
 interface BuildRow {
   id: number
@@ -14,7 +14,7 @@ const toStoredBuild = (row: BuildRow): StoredBuild => ({
   threadId: row.thread_id,
   messageId: row.message_id,
   createdAt: row.created_at,
-  context: JSON.parse(row.built) as BuiltContext
+  context: withCurrentShape(JSON.parse(row.built) as BuiltContext)
 })
 
 /** The builds that were actually sent, per thread; only the newest `keep` are retained. */

@@ -1,6 +1,12 @@
 import type Database from 'better-sqlite3'
-import type { TokenStats } from '@shared/context'
+import { withEverySection, type TokenStats } from '@shared/context'
 import type { Thread, ThreadListItem } from '@shared/domain'
+
+/** Stats stored before a section existed read with that section empty. */
+const storedStats = (stats: TokenStats): TokenStats => ({
+  ...stats,
+  sections: withEverySection(stats.sections)
+})
 
 interface ThreadRow {
   id: string
@@ -97,7 +103,7 @@ export class ThreadRepository {
             ? {
                 buildId: row.build_id,
                 createdAt: row.build_at,
-                tokenStats: JSON.parse(row.build_stats) as TokenStats
+                tokenStats: storedStats(JSON.parse(row.build_stats) as TokenStats)
               }
             : null,
         cost: row.cost,

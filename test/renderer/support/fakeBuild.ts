@@ -91,6 +91,7 @@ export function fakeBuild(
       ...kept.map((message) => ({ role: message.role, content: message.content })),
       { role: 'user', content: input }
     ],
+    tools: [],
     tokenStats: {
       sections,
       total: SECTIONS.reduce((sum, section) => sum + sections[section].used, 0),
@@ -111,6 +112,11 @@ export function fakeBuild(
       warnings: []
     },
     trace,
-    collapsed: []
+    collapsed: [],
+    window: {
+      policy: config.window.policy,
+      firstKeptSeq: kept[0]?.seq ?? null,
+      stablePrefixMessages: systemPrompt ? 1 : 0
+    }
   }
 }

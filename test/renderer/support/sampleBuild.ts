@@ -22,6 +22,7 @@ export function sampleBuild(): BuiltContext {
       { role: 'tool', content: 'export const a = 1\n', toolCallId: 'call_1' },
       { role: 'user', content: 'Write a test for 1.234,56' }
     ],
+    tools: [],
     tokenStats: {
       sections: {
         system: { share: 22_323, budget: 22_323, used: 12, items: 1 },
@@ -29,7 +30,9 @@ export function sampleBuild(): BuiltContext {
         retrieved: { share: 11_161, budget: 11_500, used: 24, items: 1 },
         recent: { share: 61_388, budget: 70_000, used: 61_000, items: 3 },
         input: { share: 5_580, budget: 5_580, used: 14, items: 1 },
-        pinning: { share: 0, budget: 48, used: 48, items: 1 }
+        pinning: { share: 0, budget: 48, used: 48, items: 1 },
+        attachments: { share: 0, budget: 0, used: 0, items: 0 },
+        tools: { share: 0, budget: 0, used: 0, items: 0 }
       },
       total: 62_298,
       budget: 111_616,
@@ -133,6 +136,7 @@ export function sampleBuild(): BuiltContext {
       { id: 'input', kind: 'input', section: 'input', tokens: 14, decision: 'included' },
       { id: 'pinning', kind: 'pinning', section: 'pinning', tokens: 48, decision: 'included' }
     ],
-    collapsed: [{ decision: 'covered_by_summary', fromSeq: 1, toSeq: 9_800, count: 9_800 }]
+    collapsed: [{ decision: 'covered_by_summary', fromSeq: 1, toSeq: 9_800, count: 9_800 }],
+    window: { policy: 'chunked', firstKeptSeq: 9_801, stablePrefixMessages: 2 }
   }
 }

@@ -23,12 +23,14 @@ function used(built: BuiltContext): Record<string, number> {
 describe('percentages', () => {
   it('splits the total by the default shares', () => {
     expect(sectionShares(10_000, DEFAULT_PERCENTAGES)).toEqual({
-      system: 2000,
+      system: 1500,
       summary: 1000,
       retrieved: 1000,
-      recent: 5500,
+      recent: 4500,
       input: 500,
-      pinning: 0
+      pinning: 0,
+      attachments: 1000,
+      tools: 500
     })
   })
 
@@ -48,7 +50,7 @@ describe('percentages', () => {
   })
 
   it('rejects shares that add up to more than 100, with the sum', () => {
-    const result = resolveContextConfig({ percentages: { recent: 70 } })
+    const result = resolveContextConfig({ percentages: { recent: 60 } })
     expect(result).toEqual({
       ok: false,
       issues: ['percentages: the sections add up to 115 %, at most 100 %']
@@ -57,12 +59,20 @@ describe('percentages', () => {
 
   it('merges a thread override over the global config, and null restores a default', () => {
     const result = resolveContextConfig(
-      { totalBudget: 4000, percentages: { recent: 50, summary: 15 } },
+      { totalBudget: 4000, percentages: { recent: 40, summary: 15 } },
       { percentages: { system: 10 }, model: 'gpt-4.1', totalBudget: null }
     )
     expect(result.ok && result.config).toMatchObject({
       model: 'gpt-4.1',
-      percentages: { system: 10, summary: 15, retrieved: 10, recent: 50, input: 5 }
+      percentages: {
+        system: 10,
+        summary: 15,
+        retrieved: 10,
+        recent: 40,
+        input: 5,
+        attachments: 10,
+        tools: 5
+      }
     })
     expect(result.ok && 'totalBudget' in result.config).toBe(false)
   })
@@ -72,9 +82,20 @@ describe('percentages', () => {
   })
 })
 
+/** The shares before attachments and tools existed, which the allocator tests reason in. */
+const FIVE_SECTIONS = {
+  system: 20,
+  summary: 10,
+  retrieved: 10,
+  recent: 55,
+  input: 5,
+  attachments: 0,
+  tools: 0
+}
+
 describe('the allocator', () => {
   it('pools what sections do not need and hands it out, mandatory needs first', () => {
-    const budget = new BudgetAllocator(1000, DEFAULT_PERCENTAGES)
+    const budget = new BudgetAllocator(1000, FIVE_SECTIONS)
     budget.hold('input', 80) // share 50: needs 30 more
     budget.hold('system', 100) // share 200: gives 100
     budget.hold('summary', 0) // gives 100
@@ -86,7 +107,7 @@ describe('the allocator', () => {
   })
 
   it('reclaims from summary, then retrieved, then recent when the pool runs dry', () => {
-    const budget = new BudgetAllocator(1000, DEFAULT_PERCENTAGES)
+    const budget = new BudgetAllocator(1000, FIVE_SECTIONS)
     budget.hold('input', 50)
     budget.hold('system', 200)
     budget.hold('summary', 100)
@@ -102,7 +123,7 @@ describe('the allocator', () => {
 
   it('offers the pool to retrieved first, whichever section is placed first', () => {
     expect(REDISTRIBUTION_ORDER).toEqual(['retrieved', 'recent', 'summary'])
-    const budget = new BudgetAllocator(1000, DEFAULT_PERCENTAGES)
+    const budget = new BudgetAllocator(1000, FIVE_SECTIONS)
     budget.hold('input', 50)
     budget.hold('system', 100) // gives 100
     budget.hold('summary', 0) // gives 100
@@ -116,7 +137,7 @@ describe('the allocator', () => {
   })
 
   it('gives recent the whole pool when retrieved needs no more than its share', () => {
-    const budget = new BudgetAllocator(1000, DEFAULT_PERCENTAGES)
+    const budget = new BudgetAllocator(1000, FIVE_SECTIONS)
     budget.hold('input', 50)
     budget.hold('system', 200)
     budget.hold('summary', 0)
@@ -126,7 +147,7 @@ describe('the allocator', () => {
   })
 
   it("lowers a section's claim when it releases: duplicates free budget for the window", () => {
-    const budget = new BudgetAllocator(1000, DEFAULT_PERCENTAGES)
+    const budget = new BudgetAllocator(1000, FIVE_SECTIONS)
     budget.hold('input', 50)
     budget.hold('system', 0) // gives 200
     budget.hold('summary', 100)
@@ -139,7 +160,7 @@ describe('the allocator', () => {
   })
 
   it('keeps an unassigned percentage as headroom', () => {
-    const budget = new BudgetAllocator(1000, { ...DEFAULT_PERCENTAGES, recent: 45 })
+    const budget = new BudgetAllocator(1000, { ...FIVE_SECTIONS, recent: 45 })
     budget.hold('recent', 0)
     expect(budget.unallocated).toBe(450)
   })
@@ -244,7 +265,15 @@ describe('redistribution in builds', () => {
       request({ messages: [message(1, 'user', 'old question')] }),
       config({
         totalBudget: 1000,
-        percentages: { system: 0, summary: 0, retrieved: 0, recent: 0, input: 100 }
+        percentages: {
+          system: 0,
+          summary: 0,
+          retrieved: 0,
+          recent: 0,
+          input: 100,
+          attachments: 0,
+          tools: 0
+        }
       })
     )
     expect(built.tokenStats.sections.recent.share).toBe(0)

@@ -77,7 +77,9 @@ describe('npm run ctx -- build', () => {
       [46, 54, 54, 3],
       [253, 253, 246, 7],
       [23, 35, 35, 1],
-      [0, 48, 48, 1]
+      [0, 48, 48, 1],
+      [0, 0, 0, 0],
+      [0, 0, 0, 0]
     ])
   })
 
@@ -120,7 +122,7 @@ describe('npm run ctx -- build', () => {
       '--input',
       file('sum.json', JSON.stringify({ input: 'x', config: bad.config }))
     )
-    expect(sum.stderr).toContain('config.percentages: the sections add up to 135 %, at most 100 %')
+    expect(sum.stderr).toContain('config.percentages: the sections add up to 145 %, at most 100 %')
   })
 
   it('explains its usage on a bad command line', () => {

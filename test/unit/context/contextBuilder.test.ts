@@ -15,7 +15,15 @@ const inputCost = (input: string): number => meter.message(input) + REPLY_PRIMIN
 const recentOnly = (totalBudget: number) =>
   config({
     totalBudget,
-    percentages: { system: 0, summary: 0, retrieved: 0, recent: 100, input: 0 }
+    percentages: {
+      system: 0,
+      summary: 0,
+      retrieved: 0,
+      recent: 100,
+      input: 0,
+      attachments: 0,
+      tools: 0
+    }
   })
 
 function decisions(built: BuiltContext): Record<string, string> {

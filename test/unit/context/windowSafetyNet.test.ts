@@ -17,6 +17,7 @@ const paste = (lines: number, text: (i: number) => string) =>
 function built(total: number, inputTokens: number, contextWindow = 10_000): BuiltContext {
   return {
     messages: [],
+    tools: [],
     tokenStats: {
       sections: {} as BuiltContext['tokenStats']['sections'],
       total,
@@ -38,7 +39,8 @@ function built(total: number, inputTokens: number, contextWindow = 10_000): Buil
     trace: [
       { id: 'input', kind: 'input', section: 'input', tokens: inputTokens, decision: 'included' }
     ],
-    collapsed: []
+    collapsed: [],
+    window: { policy: 'chunked', firstKeptSeq: null, stablePrefixMessages: 0 }
   }
 }
 

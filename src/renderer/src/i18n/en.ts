@@ -269,7 +269,9 @@ export const en = {
       retrieved: 'Retrieved',
       recent: 'Recent',
       input: 'Input',
-      pinning: 'Pinning'
+      pinning: 'Pinning',
+      attachments: 'Attachments',
+      tools: 'Tools'
     },
     budget: {
       barLabel: 'Tokens used by section',
@@ -312,7 +314,11 @@ export const en = {
       input_estimated:
         'This long draft is counted with an estimate while you type; it is counted exactly when you send it.',
       input_chunked:
-        'Your message has long runs without a break (base64, a hash, text without spaces); they were counted in chunks, within about 0.5 % of the exact count.'
+        'Your message has long runs without a break (base64, a hash, text without spaces); they were counted in chunks, within about 0.5 % of the exact count.',
+      attachments_dropped:
+        'Parts of the attached files did not fit their budget and were not sent; the trace lists every chunk.',
+      tools_dropped:
+        'Some tools did not fit their budget and were not offered to the model; the trace lists which.'
     },
     decisions: {
       included: 'included',
@@ -330,8 +336,11 @@ export const en = {
         system: 'System prompt',
         summary: 'Thread summary',
         input: 'Your input',
-        pinning: 'Current-goal block'
+        pinning: 'Current-goal block',
+        attachment: 'File chunk',
+        tool: 'Tool schema'
       },
+      attachmentChunk: '{{name}} · lines {{start}}–{{end}}',
       message: '#{{seq}} · {{role}}',
       messageMissing: 'message no longer in this thread',
       score: 'score {{score}}',

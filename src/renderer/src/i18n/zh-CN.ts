@@ -257,7 +257,9 @@ export const zhCN: Translation = {
       retrieved: '检索',
       recent: '近期消息',
       input: '输入',
-      pinning: '目标提示'
+      pinning: '目标提示',
+      attachments: '附件',
+      tools: '工具'
     },
     budget: {
       barLabel: '各部分已用的 token',
@@ -296,7 +298,9 @@ export const zhCN: Translation = {
       upstream: '记忆检索未正常完成，悬停查看详情。',
       input_estimated: '这段长草稿在输入时按估算计数，发送时会精确计数。',
       input_chunked:
-        '你的消息中有很长的无分隔字符串（base64、哈希、无空格文本），已分块计数，与精确计数相差约 0.5 % 以内。'
+        '你的消息中有很长的无分隔字符串（base64、哈希、无空格文本），已分块计数，与精确计数相差约 0.5 % 以内。',
+      attachments_dropped: '附件中有部分内容超出其预算，未被发送；追踪列表列出了每个片段。',
+      tools_dropped: '部分工具超出其预算，未提供给模型；追踪列表列出了是哪些。'
     },
     decisions: {
       included: '已包含',
@@ -314,8 +318,11 @@ export const zhCN: Translation = {
         system: '系统提示词',
         summary: '对话摘要',
         input: '你的输入',
-        pinning: '目标提示块'
+        pinning: '目标提示块',
+        attachment: '文件片段',
+        tool: '工具定义'
       },
+      attachmentChunk: '{{name}} · 第 {{start}}–{{end}} 行',
       message: '#{{seq}} · {{role}}',
       messageMissing: '此消息已不在对话中',
       score: '得分 {{score}}',

@@ -100,6 +100,19 @@ function describe(
       }
     case 'memory':
       return { label: entry.preview ? snippetOf(entry.preview) : entry.id, detail: null }
+    case 'attachment':
+      return {
+        label: entry.attachment
+          ? t('inspector.trace.attachmentChunk', {
+              name: entry.attachment.name,
+              start: format(entry.attachment.startLine),
+              end: format(entry.attachment.endLine)
+            })
+          : entry.id,
+        detail: entry.preview ? snippetOf(entry.preview) : null
+      }
+    case 'tool':
+      return { label: entry.id.replace(/^tool:/, ''), detail: entry.preview ?? null }
     default:
       return { label: t(`inspector.trace.kinds.${entry.kind}`), detail: null }
   }
