@@ -2,7 +2,6 @@
  * Cost explained per reply and per thread: real services on a real SQLite file, the scripted
  * HTTP server speaking Anthropic's and OpenAI's wire formats with cache usage.
  */
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ThreadCostReport } from '@shared/costReport'
 import type { ProviderInput } from '@shared/providers'
@@ -120,7 +119,10 @@ describe('cost explained', () => {
     expect(report.replies[0]!.divergence).toBeNull()
     expect(divergence.sharedMessages).toBeGreaterThanOrEqual(1)
     expect(divergence.first).toMatchObject({ section: 'recent', role: 'assistant' })
-    expect(report.whatIf).not.toBeNull()
+    // The what-if replays the second turn and its predecessor; it never reads more from the
+    // cache than the provider cached.
+    expect(report.whatIf).toMatchObject({ turns: 1 })
+    expect(report.whatIf!.cacheReadTokens).toBeLessThanOrEqual(report.totals.cacheReadTokens)
     s.db.close()
   })
 
@@ -151,6 +153,35 @@ describe('cost explained', () => {
       perMillion(1_500 + 576 + 1_700, 3) + perMillion(1_024, 0.3) + perMillion(15, 15),
       12
     )
+    s.db.close()
+  })
+
+  it('what-if: when the sliding window would have cut every turn, less is read from the cache', async () => {
+    const s = setup('openai', 'gpt-4o-mini')
+    s.services.context.updateConfig('global', { totalBudget: 700 })
+    const long = (n: number) =>
+      `Question ${n}: ${'how should the parser handle this case '.repeat(12)}`
+    server.route = (body) => {
+      const prompt = Math.round(JSON.stringify(body).length / 4)
+      // The provider says it served 80 % of every prompt after the first from its cache.
+      const turn = (body as { messages: unknown[] }).messages.length > 2 ? 1 : 0
+      return {
+        type: 'reply',
+        chunks: ['noted'],
+        usage: { prompt, completion: 5, cacheRead: Math.floor(prompt * 0.8 * turn) }
+      }
+    }
+    try {
+      for (let i = 1; i <= 6; i++) await turn(s, long(i))
+    } finally {
+      server.route = null
+    }
+    const report = await s.report()
+    const whatIf = report.whatIf!
+    expect(whatIf.turns).toBe(5)
+    // One message at a time, the window's start moves every turn: only the system prompt repeats.
+    expect(whatIf.cacheReadTokens).toBeLessThan(report.totals.cacheReadTokens)
+    expect(whatIf.cost).toBeGreaterThan(report.totals.cost!)
     s.db.close()
   })
 })

@@ -56,7 +56,10 @@ export function locateMessages(build: BuiltContext): Located[] {
     if (block) {
       const [, section] = block
       if (section === 'retrieved') {
-        return { ...point('retrieved', undefined), tokens: build.tokenStats.sections.retrieved.used }
+        return {
+          ...point('retrieved', undefined),
+          tokens: build.tokenStats.sections.retrieved.used
+        }
       }
       return point(section, byId.get(section))
     }

@@ -261,11 +261,8 @@ export function createServices({
   }
 }
 
-/**
- * The window without cache-aware ordering, for the cost what-if. Empty until the builder's
- * `window.policy` lands: today's window is the sliding one.
- */
-const SLIDING_WINDOW_PATCH: ContextConfigPatch = {}
+/** The window without cache-aware ordering (one message at a time), for the cost what-if. */
+const SLIDING_WINDOW_PATCH: ContextConfigPatch = { window: { policy: 'sliding' } }
 
 /** The newest model reply before `message` that still counts (not superseded or excluded). */
 function previousReply(messages: readonly Message[], message: Message): string | null {

@@ -23,17 +23,6 @@ interface ThreadState {
   firstKeptSeq?: number | null
 }
 
-/** The window fields the cache-aware builder adds; read defensively so older builds work. */
-interface WindowInfo {
-  policy: string
-  firstKeptSeq: number | null
-}
-
-export function windowInfo(build: BuiltContext): WindowInfo | null {
-  const window = (build as BuiltContext & { window?: WindowInfo }).window
-  return window && typeof window.policy === 'string' ? window : null
-}
-
 export class SummaryAutomation {
   private readonly threads = new Map<string, ThreadState>()
 
@@ -52,15 +41,15 @@ export class SummaryAutomation {
   }
 
   /**
-   * Notes the turn's window and says whether this turn is a cut: always true without a
-   * chunked window (the sliding window moves every turn anyway) and for the first turn seen.
+   * Notes the turn's window and says whether this turn is a cut: always true for the sliding
+   * window (it moves every turn anyway) and for the first turn seen.
    */
   observeTurn(threadId: string, build: BuiltContext): boolean {
-    const window = windowInfo(build)
+    const { window } = build
     const state = this.state(threadId)
     const previous = state.firstKeptSeq
-    state.firstKeptSeq = window?.firstKeptSeq ?? null
-    if (!window || window.policy !== 'chunked') return true
+    state.firstKeptSeq = window.firstKeptSeq
+    if (window.policy !== 'chunked') return true
     return previous === undefined || previous !== state.firstKeptSeq
   }
 
