@@ -158,8 +158,13 @@ export const contract = {
     regenerate: endpoint<{ streamId: string; build: StoredBuild }>()(
       z.strictObject({ threadId: ThreadId })
     ),
-    /** Each reply's cost by part and where its prefix broke; the thread total and the what-if. */
-    costReport: endpoint<ThreadCostReport>()(z.strictObject({ threadId: ThreadId }))
+    /**
+     * Each reply's cost by part and where its prefix broke, and the thread total; with `whatIf`
+     * also the cost without cache-aware ordering (rebuilds up to 40 turns, so only on request).
+     */
+    costReport: endpoint<ThreadCostReport>()(
+      z.strictObject({ threadId: ThreadId, whatIf: z.boolean().optional() })
+    )
   },
   messages: {
     list: endpoint<Message[]>()(z.strictObject({ threadId: ThreadId })),

@@ -75,7 +75,8 @@ export interface ThreadCostReport {
   }
   /**
    * The same replies priced as if the window had slid a message at a time (each turn and its
-   * predecessor rebuilt with `window.policy: 'sliding'`); null when nothing could be priced.
+   * predecessor rebuilt with `window.policy: 'sliding'`); null when not asked for or when
+   * nothing could be priced.
    */
   whatIf: { cost: number; cacheReadTokens: number; turns: number } | null
 }

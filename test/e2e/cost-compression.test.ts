@@ -43,14 +43,16 @@ const TEXT = {
     missed: 'The cache missed',
     sections: { system: 'System', summary: 'Summary', recent: 'Recent', input: 'Input' },
     before: 'Before: what it replaced',
-    folded: 'messages folded in'
+    folded: 'messages folded in',
+    whatIf: 'Without cache-aware ordering: $'
   },
   'zh-CN': {
     served: '缓存命中',
     missed: '缓存未命中',
     sections: { system: '系统', summary: '摘要', recent: '近期消息', input: '输入' },
     before: '压缩前：被替换的内容',
-    folded: '折叠了'
+    folded: '折叠了',
+    whatIf: '如果不按缓存友好的顺序组织：$'
   }
 } as const
 
@@ -122,6 +124,9 @@ describe('cost explained and compression checked', () => {
         '0'
       )
       expect(await panel.getByTestId('cost-thread-total').innerText()).toContain('$')
+      // The what-if replays the turns with the sliding window, on request.
+      await panel.getByTestId('cost-what-if-ask').click()
+      await eventually(() => panel.getByTestId('cost-what-if').innerText()).toContain(text.whatIf)
       window.assertHealthy()
       await window.screenshot(join(SCREENSHOTS, `cost-${locale}.png`))
 

@@ -27,7 +27,7 @@ const PRICES = { inputPrice: 3, outputPrice: 15, cacheReadPrice: 0.3, cacheWrite
 interface Setup extends TestServices {
   dir: string
   threadId: string
-  report: () => Promise<ThreadCostReport>
+  report: (whatIf?: boolean) => Promise<ThreadCostReport>
 }
 
 function setup(kind: ProviderInput['kind'], modelId: string): Setup {
@@ -49,9 +49,10 @@ function setup(kind: ProviderInput['kind'], modelId: string): Setup {
     ...test,
     dir,
     threadId: thread.id,
-    report: async () => {
+    report: async (whatIf = true) => {
       const result = (await registry.invoke('chat:costReport', {
-        threadId: thread.id
+        threadId: thread.id,
+        whatIf
       })) as IpcResult<ThreadCostReport>
       if (!result.ok) throw new Error(result.error.message)
       return result.data
@@ -142,6 +143,8 @@ describe('cost explained', () => {
 
     const report = await s.report()
     expect(report.replies.map((r) => r.usage.cacheReadTokens)).toEqual([0, 1_024, 0])
+    // The what-if rebuilds turns, so it is computed only when asked for.
+    expect((await s.report(false)).whatIf).toBeNull()
     expect(report.replies.map((r) => r.cacheMissed)).toEqual([false, false, true])
     const miss = report.replies[2]!.divergence!
     // Where the prefix broke: the history position that held "Alpha" now holds its reply.

@@ -90,7 +90,7 @@ export function createHandlers(services: Services): Handlers {
       usage: ({ threadId }) => chat.usage(threadId),
       stop: ({ threadId }) => chat.stop(threadId),
       regenerate: ({ threadId }) => chat.regenerate(threadId),
-      costReport: ({ threadId }) => services.costs.report(threadId)
+      costReport: ({ threadId, whatIf }) => services.costs.report(threadId, whatIf ?? false)
     },
     messages: {
       list: ({ threadId }) => chat.list(threadId),

@@ -45,7 +45,7 @@ interface PricedTurn {
 export class CostReportService {
   constructor(private readonly deps: CostReportDeps) {}
 
-  async report(threadId: string): Promise<ThreadCostReport> {
+  async report(threadId: string, withWhatIf = false): Promise<ThreadCostReport> {
     const messages = this.deps.messages(threadId)
     // Oldest first: a build's predecessor is the build sent just before it.
     const builds = [...this.deps.builds(threadId)].sort((a, b) => a.id - b.id)
@@ -91,7 +91,7 @@ export class CostReportService {
     return {
       replies,
       totals: totalsOf(replies),
-      whatIf: await this.whatIf(threadId, replies, turns)
+      whatIf: withWhatIf ? await this.whatIf(threadId, replies, turns) : null
     }
   }
 

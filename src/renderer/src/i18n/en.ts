@@ -680,6 +680,8 @@ export const en = {
     savingsNegative: 'Cache writes cost ${{amount}} more than cache reads saved.',
     whatIf_one: 'Without cache-aware ordering: ${{cost}} (replayed {{count}} turn).',
     whatIf_other: 'Without cache-aware ordering: ${{cost}} (replayed {{count}} turns).',
+    whatIfAsk: 'What would it have cost without cache-aware ordering?',
+    whatIfRunning: 'Replaying the turns…',
     loading: 'Working out the cost…',
     failed: 'Could not explain the cost: {{message}}'
   },

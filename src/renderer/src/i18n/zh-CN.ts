@@ -646,6 +646,8 @@ export const zhCN: Translation = {
     savingsNegative: '缓存写入比缓存读取节省的多花了 ${{amount}}。',
     whatIf_one: '如果不按缓存友好的顺序组织：${{cost}}（重放了 {{count}} 轮）。',
     whatIf_other: '如果不按缓存友好的顺序组织：${{cost}}（重放了 {{count}} 轮）。',
+    whatIfAsk: '如果不按缓存友好的顺序组织，会花多少？',
+    whatIfRunning: '正在重放各轮…',
     loading: '正在计算费用…',
     failed: '无法解释费用：{{message}}'
   },

@@ -1,6 +1,8 @@
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { PrefixPoint, ReplyCost, ThreadCostReport } from '@shared/costReport'
 import { SECTIONS } from '@shared/context'
+import { call, describeError } from '@renderer/lib/call'
 import { formatCost } from '@renderer/lib/formatCost'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { useCostReport } from './costReportStore'
@@ -29,7 +31,8 @@ export function CostExplain({ threadId }: { threadId: string }) {
     <section className="cost-explain" data-testid="cost-explain">
       {reply && <ReplyCostTable reply={reply} />}
       {reply && <PrefixExplain reply={reply} />}
-      <ThreadTotals report={report} />
+      {/* A new reply changes the thread's cost: an earlier what-if no longer applies. */}
+      <ThreadTotals key={report.replies.length} report={report} threadId={threadId} />
     </section>
   )
 }
@@ -132,9 +135,21 @@ function PrefixExplain({ reply }: { reply: ReplyCost }) {
   )
 }
 
-function ThreadTotals({ report }: { report: ThreadCostReport }) {
+function ThreadTotals({ report, threadId }: { report: ThreadCostReport; threadId: string }) {
   const { t } = useTranslation()
-  const { totals, whatIf } = report
+  const { totals } = report
+  const [whatIf, setWhatIf] = useState<WhatIfState>({ status: 'idle' })
+
+  const ask = async () => {
+    setWhatIf({ status: 'running' })
+    try {
+      const full = await call(window.api.chat.costReport({ threadId, whatIf: true }))
+      setWhatIf({ status: 'ready', result: full.whatIf })
+    } catch (cause) {
+      setWhatIf({ status: 'error', message: describeError(cause) })
+    }
+  }
+
   return (
     <div className="cost-explain__thread" data-testid="cost-thread">
       <span className="cost-explain__label">{t('cost.thread')}</span>
@@ -152,11 +167,30 @@ function ThreadTotals({ report }: { report: ThreadCostReport }) {
               : t('cost.savingsNegative', { amount: formatCost(-totals.savings) }))}
         </p>
       )}
-      {whatIf && (
+      {whatIf.status === 'ready' && whatIf.result && (
         <p data-testid="cost-what-if">
-          {t('cost.whatIf', { cost: formatCost(whatIf.cost), count: whatIf.turns })}
+          {t('cost.whatIf', { cost: formatCost(whatIf.result.cost), count: whatIf.result.turns })}
         </p>
+      )}
+      {whatIf.status === 'error' && (
+        <p className="cost-explain__error">{t('cost.failed', { message: whatIf.message })}</p>
+      )}
+      {totals.cost !== null && (whatIf.status === 'idle' || whatIf.status === 'running') && (
+        <button
+          type="button"
+          className="button message__action"
+          data-testid="cost-what-if-ask"
+          disabled={whatIf.status === 'running'}
+          onClick={() => void ask()}
+        >
+          {whatIf.status === 'running' ? t('cost.whatIfRunning') : t('cost.whatIfAsk')}
+        </button>
       )}
     </div>
   )
 }
+
+type WhatIfState =
+  | { status: 'idle' | 'running' }
+  | { status: 'ready'; result: ThreadCostReport['whatIf'] }
+  | { status: 'error'; message: string }
