@@ -53,6 +53,10 @@ describe('the cost-parts and summary-versions migration', () => {
     expect(summaries.markStale('t1', 2)?.staleSinceSeq).toBe(2)
     expect(summaries.markStale('t1', 1)?.staleSinceSeq).toBe(1)
     expect(summaries.versions('t1').map((v) => v.version)).toEqual([5, 4])
+    // A stale rewrite starts from the newest version that covers only unchanged messages.
+    expect(summaries.newestVersionBefore('t1', 2)?.version).toBe(4)
+    expect(summaries.newestVersionBefore('t1', 3)?.version).toBe(5)
+    expect(summaries.newestVersionBefore('t1', 1)).toBeNull()
     db.close()
   })
 })

@@ -263,11 +263,16 @@ export class SummaryService {
     const stale = stored?.staleSinceSeq != null
     let work: { previous: string | null; messages: ContextMessage[]; lastMessageSeq: number }
     if (stale) {
-      // Rewritten from the messages as they are now, not from the text that is out of date.
+      // Rewritten from the messages as they are now, not from the text that is out of date:
+      // from the newest version written before the changed message, else from the start.
       const lastMessageSeq = Math.max(stored.lastMessageSeq, plan.lastMessageSeq)
+      const base = this.deps.summaries.newestVersionBefore(threadId, stored.staleSinceSeq!)
+      const from = base?.lastMessageSeq ?? 0
       work = {
-        previous: null,
-        messages: messages.filter((m) => m.seq <= lastMessageSeq && summarizable(m)),
+        previous: base?.content ?? null,
+        messages: messages.filter(
+          (m) => m.seq > from && m.seq <= lastMessageSeq && summarizable(m)
+        ),
         lastMessageSeq
       }
     } else {

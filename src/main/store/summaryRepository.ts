@@ -144,6 +144,17 @@ export class SummaryRepository {
     return row ? toVersion(row) : null
   }
 
+  /** The newest version that covers only messages before `seq` (a stale rewrite starts there). */
+  newestVersionBefore(threadId: string, seq: number): SummaryVersionView | null {
+    const row = this.db
+      .prepare(
+        `SELECT * FROM summary_versions WHERE thread_id = ? AND last_message_seq < ?
+          ORDER BY version DESC LIMIT 1`
+      )
+      .get(threadId, seq) as VersionRow | undefined
+    return row ? toVersion(row) : null
+  }
+
   /**
    * Marks the summary stale when it covers `seq` (keeping the oldest such seq); returns the
    * summary when this changed it, null when it does not cover that message.
