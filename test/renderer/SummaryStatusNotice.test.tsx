@@ -56,8 +56,15 @@ describe('the summary status notice', () => {
     backend.summaries.set(thread.id, summary)
     render(<SummaryStatusNotice threadId={thread.id} />)
     expect(await screen.findByTestId('summary-stale')).toHaveTextContent('message #3 changed')
-    const { staleSinceSeq: _stale, ...current } = summary
-    backend.emit('summary:changed', { ...current, version: 3 })
+    // The rewritten version is current again: it carries no staleSinceSeq.
+    backend.emit('summary:changed', {
+      threadId: thread.id,
+      content: 'We use the hand-written parser.',
+      lastMessageSeq: 8,
+      version: 3,
+      source: 'model',
+      updatedAt: 2
+    })
     await waitFor(() => expect(screen.queryByTestId('summary-stale')).toBeNull())
   })
 })
