@@ -6,6 +6,7 @@ import { DatabaseOpenError, openDatabase } from '../../src/main/store/database'
 import { LATEST_VERSION, migrate, schemaVersion } from '../../src/main/store/migrations'
 import { discardDamagedDatabase } from '../../src/main/store/recovery'
 import { SearchRepository } from '../../src/main/store/searchRepository'
+import { resolveContextConfig } from '@shared/contextConfig'
 import { useTempDir } from '../support/tempDir'
 
 const tempDir = useTempDir()
@@ -109,6 +110,48 @@ describe('migration 7: empty model replies', () => {
     db.prepare("UPDATE message_usage SET status = 'empty' WHERE message_id = 3").run()
     db.prepare('DELETE FROM messages WHERE id = 4').run()
     expect(db.prepare('SELECT count(*) FROM message_usage').pluck().get()).toBe(2)
+    db.close()
+  })
+  it('keeps budgets saved before attachments and tools valid, giving the new sections what is left', () => {
+    const path = join(tempDir(), 'store.sqlite')
+    const old = new Database(path)
+    migrate(old, 9)
+    const thread = (id: string, settings: object) =>
+      old
+        .prepare(
+          'INSERT INTO threads (id, title, created_at, updated_at, settings) VALUES (?, ?, 1, 1, ?)'
+        )
+        .run(id, id, JSON.stringify(settings))
+    old
+      .prepare("INSERT INTO settings (key, value) VALUES ('context', ?)")
+      .run(JSON.stringify({ totalBudget: 8000, percentages: { recent: 50 } }))
+    thread('over', { context: { percentages: { recent: 55, system: 15 } } })
+    thread('fits', { context: { percentages: { summary: 5 } } })
+    thread('plain', { taskState: { goals: [] } })
+    old.close()
+
+    const db = openDatabase(path)
+    const global = JSON.parse(
+      db.prepare("SELECT value FROM settings WHERE key = 'context'").pluck().get() as string
+    )
+    expect(global).toEqual({
+      totalBudget: 8000,
+      percentages: { recent: 50, attachments: 10, tools: 0 }
+    })
+    const settings = (id: string) =>
+      JSON.parse(db.prepare('SELECT settings FROM threads WHERE id = ?').pluck().get(id) as string)
+    expect(settings('over').context.percentages).toEqual({
+      recent: 55,
+      system: 15,
+      attachments: 5,
+      tools: 0
+    })
+    expect(settings('fits').context.percentages).toEqual({ summary: 5 })
+    expect(settings('plain')).toEqual({ taskState: { goals: [] } })
+    for (const id of ['over', 'fits']) {
+      const resolved = resolveContextConfig(global, settings(id).context)
+      expect(resolved.ok).toBe(true)
+    }
     db.close()
   })
 })

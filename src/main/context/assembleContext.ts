@@ -1,14 +1,17 @@
 /**
  * Turns a finished build into the one structure both the provider and the inspector read.
- * Message order: system prompt, summary, memories (the parts that change least, first, so
- * provider prompt caches keep hitting), the recent messages oldest first, the pinning block,
- * and the user's input last: the model answers the final user message, and some providers
- * require the conversation to end with one.
+ * Message order: the stable prefix first (system prompt, summary, the recent messages oldest
+ * first), which stays byte-identical from turn to turn while the chunked window holds its cut,
+ * so provider prompt caches keep hitting; then what is chosen for this input (memories, the
+ * pinning block); and the user's input last: the model answers the final user message, and
+ * some providers require the conversation to end with one. The `sliding` policy keeps the
+ * order from before the chunked window (memories before the history), for comparison.
  */
 import type { ContextBuild, PlacedText } from './contextBuilder'
 import { memoryEntry, renderMemoriesBlock } from './retrievedMemories'
 import { pinnedGroupEntries } from './slidingWindow'
 import { toolCallProblems } from './toolCallGroups'
+import { toolEntry } from './toolsSection'
 import type { BuiltContext, ContextMessage, ProviderMessage, TraceEntry } from '@shared/context'
 
 function toProvider(message: ContextMessage): ProviderMessage {
@@ -40,17 +43,28 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
   const messages: ProviderMessage[] = []
   if (build.system.text !== null) messages.push({ role: 'system', content: build.system.text })
   if (build.summary.text !== null) messages.push({ role: 'system', content: build.summary.text })
-  // Until the window moves in chunks (#13), only the system prompt and the summary are stable.
-  const stablePrefixMessages = messages.length
   const memoriesBlock = renderMemoriesBlock(build.memories)
-  if (memoriesBlock !== null) messages.push({ role: 'system', content: memoriesBlock })
-  messages.push(...recent.map(toProvider))
+  const memories: ProviderMessage[] =
+    memoriesBlock === null ? [] : [{ role: 'system', content: memoriesBlock }]
+  let stablePrefixMessages: number
+  if (build.config.window.policy === 'sliding') {
+    // Memories change every turn: only the system prompt and the summary stay put.
+    stablePrefixMessages = messages.length
+    messages.push(...memories, ...recent.map(toProvider))
+  } else {
+    messages.push(...recent.map(toProvider))
+    stablePrefixMessages = messages.length
+    messages.push(...memories)
+  }
+  const attachments = build.attachments.block
+  if (attachments !== null) messages.push({ role: 'user', content: attachments })
   if (build.pinning.text !== null) messages.push({ role: 'system', content: build.pinning.text })
   messages.push({ role: 'user', content: request.input })
 
   const trace: TraceEntry[] = []
   if (build.system.demand > 0) trace.push(singletonEntry('system', build.system))
   if (build.summary.demand > 0) trace.push(singletonEntry('summary', build.summary))
+  trace.push(...build.tools.map(toolEntry))
   trace.push(...build.memories.map(memoryEntry))
   trace.push(
     ...build.pinned
@@ -67,6 +81,7 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
     counting: build.inputCounting,
     ...(build.inputNote === undefined ? {} : { note: build.inputNote })
   })
+  trace.push(...build.attachments.entries())
   if (build.pinning.demand > 0) trace.push(singletonEntry('pinning', build.pinning))
 
   if (tracker.total > build.contextWindow) {
@@ -78,7 +93,7 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
 
   return {
     messages,
-    tools: [],
+    tools: build.tools.filter((item) => item.included).map((item) => item.tool),
     tokenStats: {
       sections: tracker.stats(build.budget),
       total: tracker.total,

@@ -7,7 +7,7 @@ import { SECTIONS, type SectionName, type SectionStats } from '@shared/context'
 import { defaultOutputReserve, describeModel } from './modelCatalog'
 
 /** Sections whose size adapts to the budget; the others (system, input, pinning) are mandatory. */
-export type FlexibleSection = 'recent' | 'retrieved' | 'summary'
+export type FlexibleSection = 'tools' | 'attachments' | 'recent' | 'retrieved' | 'summary'
 
 /**
  * Budget a section leaves unused is offered to the flexible sections in this order: a section
@@ -15,7 +15,13 @@ export type FlexibleSection = 'recent' | 'retrieved' | 'summary'
  * whichever section the builder happens to place first. Every section has already kept its own
  * share, so the pool is only what others left unused.
  *
- * Retrieved first: its candidates were chosen for this input, ranked, and are few (the recall
+ * Tools first: the thread's chosen schemas, few and the same every turn, and a model that
+ * cannot see a tool cannot use it; their demand is bounded by what the user enabled.
+ * Attachments next: the user attached those files for this conversation, and a file that fits
+ * goes whole; a file larger than the pool is chunked to what is left, and the recent window
+ * still keeps its own share.
+ *
+ * Retrieved then: its candidates were chosen for this input, ranked, and are few (the recall
  * limit follows the budget, below), so what it can take from the pool is bounded; on LoCoMo
  * the evidence a question needs sits in the recalled turns far more often than in the turns
  * just before the oldest one the window's share already holds (docs/EVALUATION.md). Recent
@@ -23,14 +29,27 @@ export type FlexibleSection = 'recent' | 'retrieved' | 'summary'
  * on most), and takes everything else, extending the verbatim history without gaps. Summary
  * last: its writer targets its share, and one over it is better fixed by summarising harder.
  */
-export const REDISTRIBUTION_ORDER: readonly FlexibleSection[] = ['retrieved', 'recent', 'summary']
+export const REDISTRIBUTION_ORDER: readonly FlexibleSection[] = [
+  'tools',
+  'attachments',
+  'retrieved',
+  'recent',
+  'summary'
+]
 
 /**
  * Mandatory items (input, system prompt, pinned messages, the pinning block) reclaim from
  * flexible sections in this order: the summary first (it can be rewritten shorter), then
- * recalled items, the recent window last.
+ * recalled items, then file chunks and tool schemas (both chosen by relevance, so what goes is
+ * the least relevant), the recent window last.
  */
-const RECLAIM_ORDER: readonly FlexibleSection[] = ['summary', 'retrieved', 'recent']
+const RECLAIM_ORDER: readonly FlexibleSection[] = [
+  'summary',
+  'retrieved',
+  'attachments',
+  'tools',
+  'recent'
+]
 
 function perSection(value: number): Record<SectionName, number> {
   return Object.fromEntries(SECTIONS.map((s) => [s, value])) as Record<SectionName, number>
@@ -58,6 +77,8 @@ export function sectionShares(
 export class BudgetAllocator {
   readonly shares: Record<SectionName, number>
   private pool: number
+  /** The assigned percentage of the total; the rest is headroom. */
+  private readonly allocatable: number
   private readonly held = perSection(0)
   private readonly revoked = perSection(0)
   /** What each section asked for in `hold` (lowered by `release`). */
@@ -75,8 +96,8 @@ export class BudgetAllocator {
     const assigned = BUDGETED_SECTIONS.reduce((sum, s) => sum + percentages[s], 0)
     // Rounding crumbs of the assigned percentage join the pool; an unassigned percentage
     // (sum below 100) is headroom the user chose to keep free, never handed out.
-    const allocatable = Math.floor((total * assigned) / 100)
-    this.pool = allocatable - SECTIONS.reduce((sum, s) => sum + this.shares[s], 0)
+    this.allocatable = Math.floor((total * assigned) / 100)
+    this.pool = this.allocatable - SECTIONS.reduce((sum, s) => sum + this.shares[s], 0)
   }
 
   /** Budget that nobody holds: unused after the build, or headroom. */
@@ -95,6 +116,23 @@ export class BudgetAllocator {
     this.held[section] = kept
     this.pool += this.shares[section] - kept
     return kept
+  }
+
+  /**
+   * What `section` would end up with if each of the `perTurn` sections used exactly its share
+   * (or what it already holds beyond it) and every other section what it holds now. The
+   * chunked window cuts by this, so that a shorter input or fewer memories this turn do not
+   * move where the history starts (windowCut.ts).
+   */
+  steadyBudget(section: SectionName, perTurn: readonly SectionName[]): number {
+    let budget = this.allocatable
+    for (const other of SECTIONS) {
+      if (other === section) continue
+      budget -= perTurn.includes(other)
+        ? Math.max(this.shares[other], this.held[other])
+        : this.held[other]
+    }
+    return Math.max(0, budget)
   }
 
   /** Marks tokens a flexible section holds for mandatory items, out of reach of reclaiming. */

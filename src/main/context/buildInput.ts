@@ -50,6 +50,29 @@ export const BuildInputSchema = z
       )
       .default([]),
     messages: z.array(MessageSchema).default([]),
+    /** Files as the service would pass them after extraction; chunked by the builder. */
+    attachments: z
+      .array(
+        z.strictObject({
+          id: z.string().min(1),
+          name: z.string().min(1),
+          mime: z.string().optional(),
+          content: z.string()
+        })
+      )
+      .default([]),
+    /** Tool schemas: `parameters` is the arguments' JSON Schema. */
+    tools: z
+      .array(
+        z.strictObject({
+          name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, {
+            message: 'must be 1-64 letters, digits, "_" or "-"'
+          }),
+          description: z.string().default(''),
+          parameters: z.record(z.string(), z.unknown())
+        })
+      )
+      .default([]),
     input: z.string(),
     config: ContextConfigPatchSchema.optional()
   })
@@ -65,6 +88,16 @@ export const BuildInputSchema = z
       }
       seen.add(message.seq)
     })
+    for (const [key, list] of [
+      ['attachments', value.attachments.map((a) => a.id)],
+      ['tools', value.tools.map((t) => t.name)]
+    ] as const) {
+      list.forEach((name, index) => {
+        if (list.indexOf(name) !== index) {
+          ctx.addIssue({ code: 'custom', path: [key, index], message: `"${name}" appears twice` })
+        }
+      })
+    }
   })
 export type BuildInput = z.input<typeof BuildInputSchema>
 
@@ -105,7 +138,9 @@ export function prepareBuild(json: unknown): PreparedBuild {
       memories: input.memories,
       messages,
       input: input.input,
-      taskState: tasks.state
+      taskState: tasks.state,
+      attachments: input.attachments.map((a) => ({ ...a, mime: a.mime ?? null })),
+      tools: input.tools
     }
   }
 }

@@ -22,6 +22,9 @@ import { isEmptyReply, withoutEmptyReplies } from './emptyReplies'
 import { pinnedGroups, SlidingWindow, type PinnedGroup } from './slidingWindow'
 import { inputCountingReport } from './inputCounting'
 import { runSteps } from './steps'
+import { chunkTokens } from './windowCut'
+import { attachmentQuery, AttachmentsSection } from './attachmentsSection'
+import { measureTools, placeTools, toolsDemand, type ToolItem } from './toolsSection'
 import { tokenCounterFor } from './tokenCounter'
 import { summaryCoveredEnd } from './toolCallGroups'
 import type {
@@ -33,6 +36,12 @@ import type {
   TraceEntry,
   WarningCode
 } from '@shared/context'
+
+/**
+ * Sections whose size changes from turn to turn with the input. The chunked window's cut
+ * assumes each uses exactly its share, so their ups and downs do not move it.
+ */
+const PER_TURN_SECTIONS = ['input', 'retrieved', 'attachments'] as const
 
 function renderSummary(summary: ThreadSummary): string {
   return `[Summary of the conversation up to message #${summary.lastMessageSeq}]\n${summary.content}`
@@ -59,6 +68,8 @@ export class ContextBuild {
   readonly memories: MemoryItem[]
   readonly pinned: PinnedGroup[]
   readonly window: SlidingWindow
+  readonly tools: ToolItem[]
+  readonly attachments: AttachmentsSection
   /** Trace entries for the empty model replies left out of the request. */
   readonly emptyReplies: TraceEntry[]
   readonly system: PlacedText
@@ -132,6 +143,10 @@ export class ContextBuild {
       this.sentPinned.flatMap((group) => group.members)
     )
     this.window = new SlidingWindow(messages, coveredEnd, this.pinned, meter)
+    this.tools = measureTools(request.tools ?? [], meter)
+    this.attachments = new AttachmentsSection(request.attachments ?? [], meter, () =>
+      attachmentQuery(request.input, messages.slice(coveredEnd + 1))
+    )
 
     // Every section holds what it needs of its own share; the rest forms the pool.
     this.budget = new BudgetAllocator(this.total, config.percentages)
@@ -140,9 +155,8 @@ export class ContextBuild {
     this.budget.hold('summary', this.summary.demand)
     this.budget.hold('retrieved', memoriesDemand(this.memories, meter))
     this.budget.hold('recent', Infinity)
-    // Until they are placed (#12), attachments and tools give their whole share to the pool.
-    this.budget.hold('attachments', 0)
-    this.budget.hold('tools', 0)
+    this.budget.hold('tools', toolsDemand(this.tools))
+    this.budget.hold('attachments', this.attachments.demand)
   }
 
   warn(code: WarningCode, message: string): void {
@@ -221,6 +235,10 @@ export class ContextBuild {
    */
   placeRecentWindow(): void {
     const window = this.window
+    if (this.config.window.policy === 'chunked') {
+      const steady = this.budget.steadyBudget('recent', PER_TURN_SECTIONS) - this.pinnedTokens
+      window.cutInChunks(steady, chunkTokens(this.total, steady))
+    }
     window.fill(this.budget.offerPool('recent') - this.pinnedTokens)
     let checked = 0
     while (checked < window.units.length) {
@@ -235,6 +253,36 @@ export class ContextBuild {
     window.close()
     this.budget.release('recent', this.pinnedTokens + window.used)
     this.tracker.record('recent', window.used, window.units.flat().length)
+  }
+
+  /** Placed before the window, so the window's steady budget sees what they hold. */
+  placeTools(): void {
+    this.budget.offerPool('tools')
+    const used = placeTools(this.tools, this.budget.holding('tools'))
+    this.budget.release('tools', used)
+    const placed = this.tools.filter((item) => item.included).length
+    this.tracker.record('tools', used, placed)
+    const left = this.tools.filter((item) => !item.included).map((item) => item.tool.name)
+    if (left.length > 0) {
+      this.warn(
+        'tools_dropped',
+        `${left.length} tool${left.length === 1 ? '' : 's'} did not fit the tools budget and ${left.length === 1 ? 'was' : 'were'} left out: ${left.join(', ')}.`
+      )
+    }
+  }
+
+  placeAttachments(): void {
+    this.budget.offerPool('attachments')
+    const used = this.attachments.place(this.budget.holding('attachments'))
+    this.budget.release('attachments', used)
+    this.tracker.record('attachments', used, this.attachments.includedCount)
+    const dropped = this.attachments.droppedCount
+    if (dropped > 0) {
+      this.warn(
+        'attachments_dropped',
+        `${dropped} part${dropped === 1 ? '' : 's'} of the attached files did not fit the budget and ${dropped === 1 ? 'was' : 'were'} not sent; the trace lists every part.`
+      )
+    }
   }
 
   placeMemories(): void {
@@ -288,7 +336,9 @@ export function buildContext(
   build.placeSystemPrompt()
   build.placePinningBlock()
   // Then the flexible sections, each offered what is still unused, in REDISTRIBUTION_ORDER.
+  build.placeTools()
   build.placeRecentWindow()
+  build.placeAttachments()
   build.placeMemories()
   build.placeSummary()
   return assembleContext(build, engineName)

@@ -15,6 +15,12 @@
  * after the first (the builder's summary, memories and pinning block) are not in the rolling
  * window: Anthropic lifts system text out of the conversation.
  *
+ * When the build says how many leading messages form its stable prefix (the chunked window:
+ * system prompt, summary, kept history; BuiltContext.window), the markers follow that prefix
+ * instead: the system prompt, the summary, and the prefix's last message. The next request
+ * repeats the prefix and extends it, so it reads this one's entry; a marker after the prefix
+ * (memories, the input) would only write entries no later request reads.
+ *
  * The markers are request-local: new message objects are returned, the input is untouched.
  */
 import type { ProviderMessage } from '@shared/context'
@@ -36,6 +42,8 @@ export const ROLLING_BREAKPOINTS = 3
 export interface CacheBreakpointOptions {
   /** From settings; default 5m. */
   ttl?: CacheTtl
+  /** Leading messages that repeat from request to request (BuiltContext.window). */
+  stablePrefixMessages?: number
 }
 
 export function cacheControlFor(ttl: CacheTtl = '5m'): CacheControl {
@@ -59,8 +67,33 @@ function copyWithMarker(
   return copy
 }
 
-/** Indexes that get a marker: the system prompt, then the last three markable turns. */
-export function cacheBreakpointIndexes(messages: readonly ProviderMessage[]): number[] {
+/** The system prompt, the summary after it, and the last markable message of the prefix. */
+function stablePrefixIndexes(messages: readonly ProviderMessage[], stable: number): number[] {
+  const marked: number[] = []
+  const end = Math.min(stable, messages.length)
+  for (let i = 0; i < Math.min(2, end) && messages[i]?.role === 'system'; i++) {
+    if (canCarryCacheMarker(messages[i]!)) marked.push(i)
+  }
+  for (let i = end - 1; i >= 0; i--) {
+    if (canCarryCacheMarker(messages[i]!)) {
+      if (!marked.includes(i)) marked.push(i)
+      break
+    }
+  }
+  return marked.slice(0, MAX_CACHE_BREAKPOINTS)
+}
+
+/**
+ * Indexes that get a marker: the system prompt, then the last three markable turns; or, for a
+ * build with a stable prefix, the markers along that prefix.
+ */
+export function cacheBreakpointIndexes(
+  messages: readonly ProviderMessage[],
+  stablePrefixMessages?: number
+): number[] {
+  if (stablePrefixMessages !== undefined && stablePrefixMessages > 0) {
+    return stablePrefixIndexes(messages, stablePrefixMessages)
+  }
   const marked: number[] = []
   const first = messages[0]
   if (first?.role === 'system' && canCarryCacheMarker(first)) marked.push(0)
@@ -78,7 +111,7 @@ export function applyCacheBreakpoints(
   options: CacheBreakpointOptions = {}
 ): CachedProviderMessage[] {
   const marker = cacheControlFor(options.ttl)
-  const marked = new Set(cacheBreakpointIndexes(messages))
+  const marked = new Set(cacheBreakpointIndexes(messages, options.stablePrefixMessages))
   return messages.map((m, i) => copyWithMarker(m, marked.has(i) ? marker : null))
 }
 

@@ -6,6 +6,7 @@
  */
 import type { TokenMeter } from './messageTokens'
 import { indexOfSeq, unitContaining, unitEndingAt } from './toolCallGroups'
+import { chunkedCut } from './windowCut'
 import type { CollapsedRange, ContextMessage, Decision, TraceEntry } from '@shared/context'
 
 /**
@@ -109,6 +110,8 @@ export class SlidingWindow {
   private remaining = 0
   /** The newest message not decided yet. */
   private cursor: number
+  /** The oldest index the window may take: past the summary, or where the chunked cut is. */
+  private floor: number
   private readonly decidedStarts = new Set<number>()
   private readonly decidedIndexes = new Set<number>()
 
@@ -123,11 +126,36 @@ export class SlidingWindow {
     private readonly meter: TokenMeter
   ) {
     this.cursor = messages.length - 1
+    this.floor = coveredEnd + 1
     for (const group of decided) {
       if (group.start < 0) continue
       this.decidedStarts.add(group.start)
       group.members.forEach((_, offset) => this.decidedIndexes.add(group.start + offset))
     }
+  }
+
+  /** What message `index` costs the window: nothing when it is pinned, excluded or covered. */
+  private costAt(index: number): number {
+    const message = this.messages[index]
+    if (!message || index <= this.coveredEnd) return 0
+    if (message.excluded || this.decidedIndexes.has(index)) return 0
+    return this.meter.stored(message.tokenCount)
+  }
+
+  /**
+   * Never takes a message before the chunked cut for this steady budget (windowCut.ts); returns
+   * the cut's index.
+   */
+  cutInChunks(steadyBudget: number, chunk: number): number {
+    const cut = chunkedCut({
+      messages: this.messages,
+      anchor: this.coveredEnd + 1,
+      cost: (index) => this.costAt(index),
+      budget: steadyBudget,
+      chunk
+    })
+    this.floor = Math.max(this.floor, cut)
+    return cut
   }
 
   /**
@@ -136,7 +164,7 @@ export class SlidingWindow {
    */
   fill(extraBudget: number): void {
     this.remaining += extraBudget
-    while (this.cursor > this.coveredEnd) {
+    while (this.cursor >= this.floor) {
       const unit = unitEndingAt(this.messages, this.cursor)
       if (this.decidedStarts.has(unit.start)) {
         this.cursor = unit.start - 1

@@ -313,7 +313,11 @@ export class ChatService {
             messages: build.context.messages,
             ...(reserve > 0 && { maxOutputTokens: reserve }),
             signal,
-            anthropicCache: (messages) => applyCacheBreakpoints(messages, { ttl }),
+            anthropicCache: (messages) =>
+              applyCacheBreakpoints(messages, {
+                ttl,
+                stablePrefixMessages: build.context.window.stablePrefixMessages
+              }),
             ...(this.deps.timeouts && { timeouts: this.deps.timeouts })
           })) {
             if (event.type === 'text') {

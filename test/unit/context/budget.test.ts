@@ -14,7 +14,7 @@ import {
 } from '@shared/contextConfig'
 import { buildContext } from '../../../src/main/context/contextBuilder'
 import type { BuiltContext } from '@shared/context'
-import { chat, config, message, request } from './threadBuilder'
+import { chat, config, FIVE_SECTIONS, message, request } from './threadBuilder'
 
 function used(built: BuiltContext): Record<string, number> {
   return Object.fromEntries(Object.entries(built.tokenStats.sections).map(([k, v]) => [k, v.used]))
@@ -82,17 +82,6 @@ describe('percentages', () => {
   })
 })
 
-/** The shares before attachments and tools existed, which the allocator tests reason in. */
-const FIVE_SECTIONS = {
-  system: 20,
-  summary: 10,
-  retrieved: 10,
-  recent: 55,
-  input: 5,
-  attachments: 0,
-  tools: 0
-}
-
 describe('the allocator', () => {
   it('pools what sections do not need and hands it out, mandatory needs first', () => {
     const budget = new BudgetAllocator(1000, FIVE_SECTIONS)
@@ -122,7 +111,7 @@ describe('the allocator', () => {
   })
 
   it('offers the pool to retrieved first, whichever section is placed first', () => {
-    expect(REDISTRIBUTION_ORDER).toEqual(['retrieved', 'recent', 'summary'])
+    expect(REDISTRIBUTION_ORDER).toEqual(['tools', 'attachments', 'retrieved', 'recent', 'summary'])
     const budget = new BudgetAllocator(1000, FIVE_SECTIONS)
     budget.hold('input', 50)
     budget.hold('system', 100) // gives 100
@@ -184,7 +173,7 @@ describe('redistribution in builds', () => {
     }))
     const built = buildContext(
       request({ messages: chat(500), systemPrompt: 'Be brief.', memories }),
-      config({ totalBudget: 4000 })
+      config({ totalBudget: 4000, window: { policy: 'sliding' } })
     )
     const { retrieved, recent } = built.tokenStats.sections
     expect(retrieved.used).toBeGreaterThan(retrieved.share)
@@ -213,11 +202,11 @@ describe('redistribution in builds', () => {
     const messages = chat(500)
     const narrow = buildContext(
       request({ messages, systemPrompt: 'x '.repeat(300) }),
-      config({ totalBudget: 4000 })
+      config({ totalBudget: 4000, window: { policy: 'sliding' } })
     )
     const wide = buildContext(
       request({ messages, systemPrompt: 'Be brief.' }),
-      config({ totalBudget: 4000 })
+      config({ totalBudget: 4000, window: { policy: 'sliding' } })
     )
     expect(wide.metadata.includedMessageCount).toBeGreaterThan(narrow.metadata.includedMessageCount)
     expect(wide.tokenStats.sections.recent.budget).toBeGreaterThan(
@@ -273,7 +262,8 @@ describe('redistribution in builds', () => {
           input: 100,
           attachments: 0,
           tools: 0
-        }
+        },
+        window: { policy: 'sliding' }
       })
     )
     expect(built.tokenStats.sections.recent.share).toBe(0)

@@ -156,7 +156,7 @@ describe('npm run ctx -- cache', () => {
     expect(usage.status).toBe(2)
     expect(usage.stderr).toMatch(/missing --input/)
     expect(ctx('squash', '--input', cacheExample).stderr).toMatch(
-      /usage: npm run ctx -- <build\|compress\|cache>/
+      /usage: npm run ctx -- <build\|compress\|cache\|simulate>/
     )
   })
 })

@@ -23,7 +23,8 @@ const recentOnly = (totalBudget: number) =>
       input: 0,
       attachments: 0,
       tools: 0
-    }
+    },
+    window: { policy: 'sliding' }
   })
 
 function decisions(built: BuiltContext): Record<string, string> {
@@ -347,15 +348,15 @@ describe('retrieved memories', () => {
       source: 'memory',
       preview: 'Works in TypeScript.'
     })
-    expect(built.messages[0]?.content).toBe(
+    expect(built.messages.find((m) => m.content.startsWith('[Memories'))?.content).toBe(
       '[Memories: from earlier conversations, most relevant first]\n- Works in TypeScript.\n- Likes tea.'
     )
   })
 })
 
 describe('message order', () => {
-  it('is system, summary, memories, recent, pinning, input', () => {
-    const built = buildContext(
+  const ordered = (policy: 'chunked' | 'sliding') =>
+    buildContext(
       request({
         systemPrompt: 'SYSTEM',
         summary: { content: 'SUMMARY', lastMessageSeq: 1 },
@@ -368,17 +369,23 @@ describe('message order', () => {
         input: 'INPUT',
         taskState: { goals: [{ text: 'Please write the parser.', seq: 2, status: 'active' }] }
       }),
-      config({ totalBudget: 5000, pinning: true })
+      config({ totalBudget: 5000, pinning: true, window: { policy } })
     )
-    expect(built.messages.map((m) => `${m.role}:${m.content.split('\n')[0]}`)).toEqual([
+  const firstLines = (built: BuiltContext) =>
+    built.messages.map((m) => `${m.role}:${m.content.split('\n')[0]}`)
+
+  it('is system, summary, recent (the stable prefix), then memories, pinning, input', () => {
+    const built = ordered('chunked')
+    expect(firstLines(built)).toEqual([
       'system:SYSTEM',
       'system:[Summary of the conversation up to message #1]',
-      'system:[Memories: from earlier conversations, most relevant first]',
       'user:Please write the parser.',
       'assistant:RECENT',
+      'system:[Memories: from earlier conversations, most relevant first]',
       'system:[Current goal] "Please write the parser." (message #2). Status: in progress.',
       'user:INPUT'
     ])
+    expect(built.window).toEqual({ policy: 'chunked', firstKeptSeq: 2, stablePrefixMessages: 4 })
     expect(built.trace.map((t) => t.kind)).toEqual([
       'system',
       'summary',
@@ -390,5 +397,19 @@ describe('message order', () => {
       'pinning'
     ])
     expect(JSON.parse(JSON.stringify(built))).toEqual(built)
+  })
+
+  it('keeps the order from before the chunked window with the sliding policy', () => {
+    const built = ordered('sliding')
+    expect(firstLines(built)).toEqual([
+      'system:SYSTEM',
+      'system:[Summary of the conversation up to message #1]',
+      'system:[Memories: from earlier conversations, most relevant first]',
+      'user:Please write the parser.',
+      'assistant:RECENT',
+      'system:[Current goal] "Please write the parser." (message #2). Status: in progress.',
+      'user:INPUT'
+    ])
+    expect(built.window).toEqual({ policy: 'sliding', firstKeptSeq: 2, stablePrefixMessages: 2 })
   })
 })

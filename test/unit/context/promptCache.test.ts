@@ -164,3 +164,36 @@ describe('OpenAI-format messages', () => {
     expect(OpenAiMessageSchema.safeParse({ role: 'robot', content: 'x' }).success).toBe(false)
   })
 })
+
+describe('breakpoints along a stable prefix', () => {
+  it('marks the system prompt, the summary and the last kept message, nothing after', () => {
+    const messages: ProviderMessage[] = [
+      { role: 'system', content: 'SYSTEM' },
+      { role: 'system', content: 'SUMMARY' },
+      { role: 'user', content: 'old question' },
+      { role: 'assistant', content: 'old answer' },
+      { role: 'system', content: '[Memories] changes every turn' },
+      { role: 'user', content: 'INPUT' }
+    ]
+    expect(cacheBreakpointIndexes(messages, 4)).toEqual([0, 1, 3])
+    const marked = applyCacheBreakpoints(messages, { stablePrefixMessages: 4 })
+    expect(marked.map((m) => m.cacheControl !== undefined)).toEqual([
+      true,
+      true,
+      false,
+      true,
+      false,
+      false
+    ])
+  })
+
+  it('reaches back past a blank message to one that can carry a marker', () => {
+    const messages: ProviderMessage[] = [
+      { role: 'system', content: 'SYSTEM' },
+      { role: 'user', content: 'question' },
+      { role: 'assistant', content: '' },
+      { role: 'user', content: 'INPUT' }
+    ]
+    expect(cacheBreakpointIndexes(messages, 3)).toEqual([0, 1])
+  })
+})

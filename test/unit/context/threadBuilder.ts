@@ -62,6 +62,17 @@ export function request(overrides: Partial<BuildRequest> = {}): BuildRequest {
   }
 }
 
+/** The shares before attachments and tools existed, which older tests reason in. */
+export const FIVE_SECTIONS = {
+  system: 20,
+  summary: 10,
+  retrieved: 10,
+  recent: 55,
+  input: 5,
+  attachments: 0,
+  tools: 0
+}
+
 export function config(overrides: Partial<ContextConfig> = {}): ContextConfig {
   return { ...DEFAULT_CONTEXT_CONFIG, pinning: false, ...overrides }
 }
