@@ -5,10 +5,15 @@ import { chat, config, message, request } from './threadBuilder'
 
 const LONG = 'we compared three parsers and kept the table-driven one for speed '.repeat(4)
 const thread = chat(40, 1, LONG)
-const settings = config({ totalBudget: 1_500 })
+const sliding = config({ totalBudget: 1_500, window: { policy: 'sliding' } })
+const chunked = config({ totalBudget: 1_500, window: { policy: 'chunked' } })
 
 /** The request for the user message at `seq`, built from the messages before it. */
-function turn(seq: number, summary: { content: string; lastMessageSeq: number } | null = null) {
+function turn(
+  seq: number,
+  summary: { content: string; lastMessageSeq: number } | null = null,
+  settings = sliding
+) {
   return buildContext(
     request({
       systemPrompt: 'You are a careful assistant.',
@@ -50,6 +55,20 @@ describe('prefixDivergence', () => {
     expect(divergence.first!.seq!).toBeGreaterThan(divergence.previous!.seq!)
     expect(divergence.sharedTokens).toBe(current.trace.find((t) => t.id === 'system')!.tokens)
     expect(divergence.totalTokens).toBeGreaterThan(divergence.sharedTokens)
+  })
+
+  it('with the chunked window: between cuts the kept history repeats; at a cut it breaks', () => {
+    const [t37, t39, t41] = [37, 39, 41].map((seq) => turn(seq, null, chunked))
+    const between = prefixDivergence(t37!, t39!)
+    expect(t39!.window.firstKeptSeq).toBe(t37!.window.firstKeptSeq)
+    // Everything but the previous input repeats: it is history now, followed by its reply.
+    expect(between.sharedMessages).toBe(t37!.messages.length - 1)
+    expect(between.previous).toMatchObject({ section: 'input' })
+    expect(between.first).toMatchObject({ section: 'recent', seq: 37 })
+    const cut = prefixDivergence(t39!, t41!)
+    expect(t41!.window.firstKeptSeq).toBeGreaterThan(t39!.window.firstKeptSeq!)
+    expect(cut.sharedMessages).toBe(1)
+    expect(cut.previous).toMatchObject({ section: 'recent', seq: t39!.window.firstKeptSeq })
   })
 
   it('when a new summary replaced history, the summary is where the prefix broke', () => {
