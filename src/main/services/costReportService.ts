@@ -40,6 +40,8 @@ interface PricedTurn {
   prices: ModelPrices
   /** Our count of the sent build, to scale our token counts to the provider's. */
   builtTokens: number
+  /** Our count of the prefix the sent build shared with the one before it; null: unknown. */
+  sharedTokens: number | null
 }
 
 export class CostReportService {
@@ -68,6 +70,7 @@ export class CostReportService {
       const parts =
         message.reply.costParts ??
         (message.reply.cost !== null && prices ? costBreakdown(usage, prices) : null)
+      const divergence = build && before ? prefixDivergence(before.context, build.context) : null
       replies.push({
         messageId: message.id,
         buildId: build?.id ?? null,
@@ -75,7 +78,7 @@ export class CostReportService {
         uncachedTokens: uncachedTokens(usage),
         parts,
         savings: prices ? cacheSavings(usage, prices) : null,
-        divergence: build && before ? prefixDivergence(before.context, build.context) : null,
+        divergence,
         cacheMissed: before !== null && usage.cacheReadTokens === 0
       })
       if (prices && parts && lastInput && previousInput && build) {
@@ -84,7 +87,8 @@ export class CostReportService {
           input: lastInput,
           previousInput,
           prices,
-          builtTokens: build.context.tokenStats.total
+          builtTokens: build.context.tokenStats.total,
+          sharedTokens: divergence?.sharedTokens ?? null
         })
       }
     }
@@ -120,8 +124,7 @@ export class CostReportService {
       try {
         const [before, now] = await Promise.all([replay(turn.previousInput), replay(turn.input)])
         const shared = prefixDivergence(before, now).sharedTokens
-        const scale = turn.builtTokens > 0 ? actual.usage.promptTokens / turn.builtTokens : 1
-        const usage = usageWithReusablePrefix(actual.usage, shared * scale)
+        const usage = usageWithReusablePrefix(actual.usage, reusableTokens(turn, actual, shared))
         const parts = costBreakdown(usage, turn.prices)
         if (!parts) continue
         cost += parts.total - actual.parts!.total
@@ -133,6 +136,20 @@ export class CostReportService {
     }
     return { cost, cacheReadTokens, turns: counted }
   }
+}
+
+/**
+ * The provider tokens the sliding replay's shared prefix would have let the cache serve. When the
+ * sent build's own shared prefix is known and was read, the provider's reads are scaled by the
+ * ratio of the two prefixes (both our counts, so the provider's tokenizer and framing cancel
+ * out); otherwise our count is scaled by the reply's prompt tokens over the build's.
+ */
+function reusableTokens(turn: PricedTurn, actual: ReplyCost, replayShared: number): number {
+  if (turn.sharedTokens !== null && turn.sharedTokens > 0) {
+    return (actual.usage.cacheReadTokens * replayShared) / turn.sharedTokens
+  }
+  const scale = turn.builtTokens > 0 ? actual.usage.promptTokens / turn.builtTokens : 1
+  return replayShared * scale
 }
 
 /** The newest build for the reply's user message sent before the reply was stored. */
