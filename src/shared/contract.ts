@@ -42,7 +42,14 @@ import {
   type ProviderView,
   type UsageTotals
 } from './providers'
-import { MAX_FOCUS_CHARS, type SummaryCompressResult } from './summaryCompression'
+import {
+  MAX_FOCUS_CHARS,
+  type SummaryAutomationStatus,
+  type SummaryComparison,
+  type SummaryCompressResult,
+  type SummaryVersionView
+} from './summaryCompression'
+import type { ThreadCostReport } from './costReport'
 import { EMBEDDING_MODEL_IDS } from './embeddingModelIds'
 import { MAX_FILE_BYTES, type AttachOutcome, type AttachmentView, type PickOutcome } from './files'
 import type { ExportOutcome, ImportDone, ImportProgress, StartImportResult } from './history'
@@ -171,6 +178,13 @@ export const contract = {
      */
     regenerate: endpoint<{ streamId: string; build: StoredBuild }>()(
       z.strictObject({ threadId: ThreadId })
+    ),
+    /**
+     * Each reply's cost by part and where its prefix broke, and the thread total; with `whatIf`
+     * also the cost without cache-aware ordering (rebuilds up to 40 turns, so only on request).
+     */
+    costReport: endpoint<ThreadCostReport>()(
+      z.strictObject({ threadId: ThreadId, whatIf: z.boolean().optional() })
     )
   },
   messages: {
@@ -185,7 +199,9 @@ export const contract = {
       z.strictObject({
         id: MessageId,
         pinned: z.boolean().optional(),
-        excluded: z.boolean().optional()
+        excluded: z.boolean().optional(),
+        /** Kept out of summary rewrites; exempting a covered message makes the summary stale. */
+        summaryExempt: z.boolean().optional()
       })
     ),
     /** "Remember this": the message's text becomes a memory linked to it (deduplicated). */
@@ -248,7 +264,21 @@ export const contract = {
           })
           .optional()
       })
-    )
+    ),
+    /** Every stored version of the thread's summary, newest first. */
+    versions: endpoint<SummaryVersionView[]>()(z.strictObject({ threadId: ThreadId })),
+    /** One version beside what it replaced (the previous version and the folded messages). */
+    compare: endpoint<SummaryComparison>()(
+      z.strictObject({ threadId: ThreadId, version: z.number().int().positive() })
+    ),
+    /** Makes an older version the newest one again; the history keeps every version. */
+    restore: endpoint<ThreadSummaryView>()(
+      z.strictObject({ threadId: ThreadId, version: z.number().int().positive() })
+    ),
+    /** Whether automatic summaries run (or stopped after failures), and whether one is due. */
+    status: endpoint<SummaryAutomationStatus>()(z.strictObject({ threadId: ThreadId })),
+    /** Resumes automatic summaries after they stopped, and runs one now when due. */
+    retry: endpoint<SummaryAutomationStatus>()(z.strictObject({ threadId: ThreadId }))
   },
   memory: {
     /** The memory manager's list: newest activity first, by category and/or substring. */
@@ -444,7 +474,9 @@ export const events = {
     decision: ApprovalDecision
   }>(),
   /** The tool loop stored a step: the model's calls, or one tool's result. */
-  'tools:step': event<ToolStepEvent>()
+  'tools:step': event<ToolStepEvent>(),
+  /** Automatic summaries of a thread started, finished, failed, stopped or became due. */
+  'summary:status': event<SummaryAutomationStatus>()
 } as const
 
 export type Contract = typeof contract

@@ -1,4 +1,5 @@
 /** Plain data shapes shared by main, preload and renderer. No behaviour lives here. */
+import type { CostParts } from './costReport'
 import type { MemoryWarning, StoredBuild, TokenStats } from './context'
 import type { EmbeddingModelId } from './embeddingModelIds'
 import type { ChatUsage, ModelRef, ProviderErrorInfo } from './providers'
@@ -77,6 +78,8 @@ export interface Message {
   createdAt: number
   pinned: boolean
   excluded: boolean
+  /** Kept out of summary rewrites (its facts are never folded into the thread summary). */
+  summaryExempt?: boolean
   /** Set on assistant replies produced by a model: which one, how it ended, usage and cost. */
   reply?: ReplyInfo
 }
@@ -100,6 +103,8 @@ export interface ReplyInfo {
   finishReason: string | null
   /** A later reply to the same user message replaced this one (regenerate); it is kept. */
   supersededBy: number | null
+  /** `cost` by part at the prices of the day; absent on replies stored before it was kept. */
+  costParts?: CostParts | null
 }
 
 export interface SearchHit {
@@ -263,6 +268,11 @@ export interface ThreadSummaryView {
   /** `fallback`: the extractive summary, written without a model; `user`: edited by hand. */
   source: 'model' | 'fallback' | 'user'
   updatedAt: number
+  /**
+   * The oldest covered message that was edited or excluded after this version was written:
+   * the summary may state what is no longer true, and an update is scheduled. Null when current.
+   */
+  staleSinceSeq?: number | null
 }
 
 // ---- Long-term memory -----------------------------------------------------------------------

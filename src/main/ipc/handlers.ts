@@ -81,12 +81,37 @@ export function createHandlers(services: Services): Handlers {
           build: await context.preview(threadId, '').catch(() => null),
           target: chat.targetFor(threadId)
         })
+      },
+      versions: ({ threadId }) => {
+        threads.get(threadId)
+        return summaries.versions(threadId)
+      },
+      compare: ({ threadId, version }) => {
+        threads.get(threadId)
+        return summaries.compare(threadId, version)
+      },
+      restore: ({ threadId, version }) => {
+        threads.get(threadId)
+        return summaries.restore(threadId, version)
+      },
+      status: ({ threadId }) => {
+        threads.get(threadId)
+        return summaries.status(threadId)
+      },
+      retry: async ({ threadId }) => {
+        threads.get(threadId)
+        return summaries.retry(
+          threadId,
+          await context.preview(threadId, '').catch(() => null),
+          chat.targetFor(threadId)
+        )
       }
     },
     chat: {
       usage: ({ threadId }) => chat.usage(threadId),
       stop: ({ threadId }) => chat.stop(threadId),
-      regenerate: ({ threadId }) => chat.regenerate(threadId)
+      regenerate: ({ threadId }) => chat.regenerate(threadId),
+      costReport: ({ threadId, whatIf }) => services.costs.report(threadId, whatIf ?? false)
     },
     messages: {
       list: ({ threadId }) => chat.list(threadId),

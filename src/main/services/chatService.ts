@@ -16,7 +16,7 @@ import { toProviderError } from './providers/errors'
 import { streamChat, type StreamTimeouts } from './providers/modelClient'
 import type { ProviderService } from './providers/providerService'
 import { ProviderError, type ProviderRecord } from './providers/types'
-import { costOf, sumUsage } from './providers/usage'
+import { costBreakdown, sumUsage } from './providers/usage'
 import { runSliced } from './slicedWork'
 import { MAX_TOOL_STEPS } from '@shared/tools'
 import { fitExchange, runToolLoop } from './tools/toolLoop'
@@ -43,6 +43,8 @@ export interface ChatServiceDeps {
   userMessageStored?: (message: Message) => void
   /** Runs a tool call after the user's approval (services/tools); without it no tool runs. */
   tools?: ToolExecutor
+  /** A stored message was edited (resent) or its exclusion or summary exemption changed. */
+  messageChanged?: (threadId: string, seq: number) => void
   /** After each turn (summary, memory extraction: background work); must not throw or block. */
   afterTurn?: (
     threadId: string,
@@ -145,6 +147,7 @@ export class ChatService {
       const updated = this.messages.setFlags(later.id, { excluded: true })
       if (updated) this.cache.updated(updated)
     }
+    this.deps.messageChanged?.(original.threadId, original.seq)
     const message = this.appendUser(original.threadId, content, tokenCount)
     return this.answer(original.threadId, message)
   }
@@ -202,10 +205,17 @@ export class ChatService {
   }
 
   /** Pinned messages are always sent; excluded ones never are (the ContextBuilder reads both). */
-  setFlags(id: number, flags: { pinned?: boolean; excluded?: boolean }): Message {
+  setFlags(
+    id: number,
+    flags: { pinned?: boolean; excluded?: boolean; summaryExempt?: boolean }
+  ): Message {
     const message = this.messages.setFlags(id, flags)
     if (!message) throw new AppError('not_found', 'This message no longer exists.')
     this.cache.updated(message)
+    // What a summary says about a message now excluded or exempted may no longer hold.
+    if (flags.excluded !== undefined || flags.summaryExempt === true) {
+      this.deps.messageChanged?.(message.threadId, message.seq)
+    }
     return message
   }
 
@@ -434,12 +444,15 @@ export class ChatService {
     usage: ChatUsage | null,
     finish: ChatFinishReason | null
   ): Message {
+    // Priced by part at today's prices and kept: a later price change must not rewrite history.
+    const costParts = usage ? costBreakdown(usage, job.target.model) : null
     const reply: ReplyInfo = {
       providerId: job.target.ref.providerId,
       modelId: job.target.ref.modelId,
       status,
       usage,
-      cost: usage ? costOf(usage, job.target.model) : null,
+      cost: costParts?.total ?? null,
+      ...(costParts && { costParts }),
       estimatedPromptTokens: build.context.tokenStats.total,
       finishReason: finish,
       supersededBy: null

@@ -236,6 +236,30 @@ export class ContextService {
     return stored
   }
 
+  /**
+   * The request a stored user message would get now under `patch` (its history as it is, the
+   * current summary), neither stored nor published: the cost what-if replays turns with it.
+   */
+  async replayTurn(
+    threadId: string,
+    message: Message,
+    patch: ContextConfigPatch
+  ): Promise<BuiltContext> {
+    const config = this.configFor(threadId, patch)
+    const all = this.deps.cache.get(threadId)
+    return this.build(
+      {
+        threadId,
+        messages: all.filter((m) => m.id !== message.id && m.seq < message.seq),
+        input: message.content,
+        taskState: this.taskState(threadId),
+        notRecalled: all.filter((m) => m.seq >= message.seq).map((m) => m.id),
+        files: { messageId: message.id }
+      },
+      config
+    )
+  }
+
   builds(threadId: string): StoredBuild[] {
     return this.deps.builds.list(threadId)
   }

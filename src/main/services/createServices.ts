@@ -1,3 +1,4 @@
+import type { ContextConfigPatch } from '@shared/contextConfig'
 import { randomUUID } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import type { AppInfo, Message } from '@shared/domain'
@@ -20,6 +21,7 @@ import { SummaryService } from './summaryService'
 import { ForkService } from './forkService'
 import { BackupService, type BackupServiceDeps } from './backup/backupService'
 import { backupsDirFor } from './backup/backupFiles'
+import { CostReportService } from './costReportService'
 import { EncryptedSecretStore, type Cipher } from './providers/secretStore'
 import { ProviderService } from './providers/providerService'
 import type { OllamaDetection } from './providers/ollamaDetector'
@@ -54,6 +56,8 @@ export interface Services {
   settings: SettingsService
   /** Thread summaries, updated in the background after turns. */
   summaries: SummaryService
+  /** Each reply's cost explained, the thread's total and the what-if without cache-aware order. */
+  costs: CostReportService
   /** Model providers (keys encrypted with the Cipher) and the connection test. */
   providers: ProviderService
   /** Long-term memory: curated memories and hybrid recall over every message. */
@@ -316,6 +320,7 @@ export function createServices({
     },
     tools,
     ...(streamTimeouts && { timeouts: streamTimeouts }),
+    messageChanged: (threadId, seq) => summaries.messageChanged(threadId, seq),
     userMessageStored: (message) => files.claimDrafts(message.threadId, message.id)
   })
   const backupService = new BackupService({
@@ -344,6 +349,16 @@ export function createServices({
     },
     now
   })
+  const chatService = chat
+  const costs = new CostReportService({
+    messages: (threadId) => chatService.list(threadId),
+    builds: (threadId) => context.builds(threadId),
+    prices: (providerId, modelId) =>
+      providerId === null ? null : (providers.describeModel(providerId, modelId)?.model ?? null),
+    replay: (threadId, message, patch) => context.replayTurn(threadId, message, patch),
+    slidingPatch: SLIDING_WINDOW_PATCH,
+    log
+  })
   return {
     info,
     history,
@@ -367,11 +382,15 @@ export function createServices({
     }),
     backup: backupService,
     tools,
+    costs,
     search: new SearchService(new SearchRepository(db)),
     settings,
     files
   }
 }
+
+/** The window without cache-aware ordering (one message at a time), for the cost what-if. */
+const SLIDING_WINDOW_PATCH: ContextConfigPatch = { window: { policy: 'sliding' } }
 
 /** The newest model reply before `message` that still counts (not superseded or excluded). */
 function previousReply(messages: readonly Message[], message: Message): string | null {

@@ -1,39 +1,47 @@
 /**
- * Thread summaries, kept in the background. After a turn, once the messages that fell out of
- * the window and are not yet summarized hold enough tokens, the stored summary is updated
- * iteratively (the previous summary plus the new turns) by the thread's model, or by the
- * extractive fallback without one. Never on the send path: a send never waits for it. Auth
- * and network failures leave the stored summary unchanged (the next turn tries again).
+ * Thread summaries, kept in the background. After a turn at the window's cut, once the messages
+ * that fell out of the window and are not yet summarized hold enough tokens (more once a summary
+ * exists: see summaries/summaryAutomation.ts), the stored summary is updated iteratively (the
+ * previous summary plus the new turns) by the thread's model, or by the extractive fallback
+ * without one. Never on the send path: a send never waits for it. Auth and network failures
+ * and summaries not smaller than what they replace leave the stored summary unchanged and count
+ * toward the three that stop automation until Retry.
  *
  * "/compress [focus]" (`compress`) does the same at once, for everything before a protected
  * tail, with the focus topic. Every job remembers the version it started from and drops its
  * result if the summary changed meanwhile (the user's edit wins; the next turn re-plans from it).
+ * Every version is kept: the user can compare one with what it replaced and restore it.
+ * Messages the user exempted never reach the summarizer; editing or excluding a covered message
+ * marks the summary stale, and the next turn rewrites it from the messages as they are now.
  */
 import type { BuiltContext, ThreadSummary } from '@shared/context'
-import type { ThreadSummaryView } from '@shared/domain'
+import type { ContextMessage } from '@shared/context'
+import type { Message, ThreadSummaryView } from '@shared/domain'
 import { AppError } from '@shared/result'
-import type { SummaryCompressResult } from '@shared/summaryCompression'
+import type {
+  SummaryAutomationStatus,
+  SummaryComparison,
+  SummaryCompressResult,
+  SummaryVersionKind,
+  SummaryVersionView
+} from '@shared/summaryCompression'
 import { planManualCompression, TAIL_BUDGET_RATIO } from '../context/summary/manualCompression'
 import {
   FallbackSummarizer,
   SummarizerError,
-  fallbackSummary,
-  prepareSummaryRequest,
-  summarizeWithFallback,
   type Summarizer,
   type SummaryRequest
 } from '../context/summary/summarizer'
-import {
-  planSummaryUpdate,
-  toProviderMessage,
-  windowStartSeq
-} from '../context/summary/summaryUpdate'
-import type { SummaryRepository } from '../store/summaryRepository'
+import { planSummaryUpdate, windowStartSeq } from '../context/summary/summaryUpdate'
+import { o200kCounter, type TokenCounter } from '../context/tokenCounter'
+import type { SummaryRepository, SummaryWrite } from '../store/summaryRepository'
 import type { ChatTarget } from './chatService'
 import type { Publish } from './events'
 import { streamChat } from './providers/modelClient'
 import type { ProviderService } from './providers/providerService'
 import { ProviderError } from './providers/types'
+import { foldSummary, type FoldOutcome } from './summaries/foldSummary'
+import { SummaryAutomation } from './summaries/summaryAutomation'
 import type { ThreadMessageCache } from './threadMessageCache'
 
 /** Update once the unsummarized messages outside the window hold this many tokens. */
@@ -49,6 +57,8 @@ export interface SummaryServiceDeps {
   now: () => number
   log: (message: string, error: unknown) => void
   minTokens?: number
+  /** Counts summaries against what they replace (o200k unless a test says otherwise). */
+  tokens?: TokenCounter
 }
 
 /** The thread's chat model as a Summarizer: one streamed completion of the summary prompt. */
@@ -100,10 +110,18 @@ export interface CompressOptions {
   target: ChatTarget | null
 }
 
+/** What the summarizer may read: never what the user excluded or exempted. */
+const summarizable = (m: Message | ContextMessage): boolean =>
+  !m.excluded && !(m as Message).summaryExempt
+
 export class SummaryService {
   private readonly running = new Map<string, SummaryJob>()
+  private readonly automation = new SummaryAutomation()
+  private readonly tokens: TokenCounter
 
-  constructor(private readonly deps: SummaryServiceDeps) {}
+  constructor(private readonly deps: SummaryServiceDeps) {
+    this.tokens = deps.tokens ?? o200kCounter
+  }
 
   get(threadId: string): ThreadSummaryView | null {
     return this.deps.summaries.get(threadId)
@@ -117,6 +135,40 @@ export class SummaryService {
       : null
   }
 
+  /** Every version, newest first. */
+  versions(threadId: string): SummaryVersionView[] {
+    return this.deps.summaries.versions(threadId)
+  }
+
+  /** A version beside what it replaced: the version before it and the messages it folded in. */
+  compare(threadId: string, version: number): SummaryComparison {
+    const found = this.deps.summaries.version(threadId, version)
+    if (!found) throw new AppError('not_found', 'This summary version no longer exists.')
+    const ids = new Set(found.foldedIds)
+    return {
+      version: found,
+      previous: this.deps.summaries.previousVersion(threadId, version),
+      replaced: this.deps.cache.get(threadId).filter((m) => ids.has(m.id))
+    }
+  }
+
+  /**
+   * Brings an older version back as the newest one (its text and what it covers); the versions
+   * in between stay in the history. A job still running was planned from another text: stopped.
+   */
+  restore(threadId: string, version: number): ThreadSummaryView {
+    const found = this.deps.summaries.version(threadId, version)
+    if (!found) throw new AppError('not_found', 'This summary version no longer exists.')
+    this.running.get(threadId)?.controller.abort()
+    return this.write(threadId, {
+      content: found.content,
+      lastMessageSeq: found.lastMessageSeq,
+      source: found.source,
+      kind: 'restore',
+      summaryTokens: this.tokens.count(found.content)
+    })
+  }
+
   /**
    * The user's edit: the text changes, what it covers does not (0 for a first summary). A
    * model update still running was planned from the text before the edit: it is stopped, and
@@ -124,15 +176,41 @@ export class SummaryService {
    */
   update(threadId: string, content: string): ThreadSummaryView {
     const current = this.deps.summaries.get(threadId)
-    const stored = this.deps.summaries.put(
-      threadId,
-      { content, lastMessageSeq: current?.lastMessageSeq ?? 0, source: 'user' },
-      this.deps.now()
-    )
-    if (!stored) throw new Error('This conversation no longer exists.')
     this.running.get(threadId)?.controller.abort()
-    this.deps.publish('summary:changed', stored)
-    return stored
+    return this.write(threadId, {
+      content,
+      lastMessageSeq: current?.lastMessageSeq ?? 0,
+      source: 'user',
+      kind: 'edit',
+      summaryTokens: this.tokens.count(content)
+    })
+  }
+
+  /**
+   * A message was edited, excluded or exempted: a summary that covers it may state what is no
+   * longer so. It is marked stale and rewritten after the next turn (the status says so).
+   */
+  messageChanged(threadId: string, seq: number): void {
+    const stale = this.deps.summaries.markStale(threadId, seq)
+    if (!stale) return
+    this.deps.publish('summary:changed', stale)
+    this.publishStatus(threadId)
+  }
+
+  status(threadId: string): SummaryAutomationStatus {
+    const { failures, lastError } = this.automation.failures(threadId)
+    const stored = this.deps.summaries.get(threadId)
+    const stale = stored?.staleSinceSeq != null
+    const paused = this.automation.paused(threadId)
+    return {
+      threadId,
+      failures,
+      paused,
+      lastError,
+      stale,
+      scheduled: stale && !paused,
+      running: this.running.get(threadId)?.kind === 'background'
+    }
   }
 
   /**
@@ -145,59 +223,139 @@ export class SummaryService {
     inputSeq: number,
     target: ChatTarget | null
   ): void {
-    if (this.running.has(threadId)) return
+    const atCut = this.automation.observeTurn(threadId, build)
+    if (this.running.has(threadId) || this.automation.paused(threadId)) return
+    this.startUpdate(threadId, build, inputSeq, target, { atCut })
+  }
+
+  /** Retry after automation stopped: the count starts over and an update runs now if one is due. */
+  retry(
+    threadId: string,
+    build: BuiltContext | null,
+    target: ChatTarget | null
+  ): SummaryAutomationStatus {
+    this.automation.resume(threadId)
+    if (build && !this.running.has(threadId)) {
+      const last = this.deps.cache.get(threadId).at(-1)
+      this.startUpdate(threadId, build, (last?.seq ?? 0) + 1, target, { atCut: true })
+    }
+    this.publishStatus(threadId)
+    return this.status(threadId)
+  }
+
+  private startUpdate(
+    threadId: string,
+    build: BuiltContext,
+    inputSeq: number,
+    target: ChatTarget | null,
+    { atCut }: { atCut: boolean }
+  ): void {
     const stored = this.deps.summaries.get(threadId)
+    const messages = this.deps.cache.get(threadId)
+    const minTokens = this.deps.minTokens ?? SUMMARY_MIN_TOKENS
     const plan = planSummaryUpdate({
-      messages: this.deps.cache.get(threadId),
+      messages,
       summary: stored && { content: stored.content, lastMessageSeq: stored.lastMessageSeq },
       // The turn's input (and its reply) are current, never "outside the window".
       windowStartSeq: Math.min(windowStartSeq(build) ?? inputSeq, inputSeq),
-      minTokens: this.deps.minTokens ?? SUMMARY_MIN_TOKENS
+      minTokens: this.automation.threshold(minTokens, stored !== null)
     })
-    if (!plan.due) return
-    const request = prepareSummaryRequest({
-      previousSummary: stored?.content ?? null,
-      newMessages: plan.messages.map(toProviderMessage),
-      maxTokens: SUMMARY_MAX_TOKENS
-    })
-    const summarizer = target
-      ? providerSummarizer(this.deps.providers, target)
-      : new FallbackSummarizer()
+    const stale = stored?.staleSinceSeq != null
+    let work: { previous: string | null; messages: ContextMessage[]; lastMessageSeq: number }
+    if (stale) {
+      // Rewritten from the messages as they are now, not from the text that is out of date:
+      // from the newest version written before the changed message, else from the start.
+      const lastMessageSeq = Math.max(stored.lastMessageSeq, plan.lastMessageSeq)
+      const base = this.deps.summaries.newestVersionBefore(threadId, stored.staleSinceSeq!)
+      const from = base?.lastMessageSeq ?? 0
+      work = {
+        previous: base?.content ?? null,
+        messages: messages.filter(
+          (m) => m.seq > from && m.seq <= lastMessageSeq && summarizable(m)
+        ),
+        lastMessageSeq
+      }
+    } else {
+      if (!plan.due || !atCut) return
+      work = {
+        previous: stored?.content ?? null,
+        messages: plan.messages.filter(summarizable),
+        lastMessageSeq: plan.lastMessageSeq
+      }
+    }
+    if (work.messages.length === 0) return
     const controller = new AbortController()
     const job: SummaryJob = {
       kind: 'background',
       controller,
-      promise: summarizeWithFallback(summarizer, request, controller.signal)
+      promise: foldSummary(this.summarizerFor(target), this.tokens, {
+        previousSummary: work.previous,
+        messages: work.messages,
+        maxTokens: SUMMARY_MAX_TOKENS,
+        contextWindow: target?.model.contextWindow ?? null,
+        mode: 'background',
+        signal: controller.signal
+      })
         .then((outcome) => {
           if (controller.signal.aborted) {
             this.deps.log(`summary of ${threadId} dropped: the summary changed while it ran`, null)
             return
           }
-          if (outcome.status !== 'updated') {
-            this.deps.log(`summary of ${threadId} postponed: ${outcome.error}`, null)
+          if (outcome.status !== 'folded') {
+            this.backgroundFailed(threadId, outcome)
             return
           }
           const saved = this.saveIfUnchanged(threadId, stored?.version ?? 0, {
             content: outcome.text,
-            lastMessageSeq: plan.lastMessageSeq,
-            source: outcome.source
+            lastMessageSeq: work.lastMessageSeq,
+            source: outcome.source,
+            kind: 'auto',
+            foldedIds: work.messages.map((m) => Number(m.id)),
+            replacedTokens: outcome.replacedTokens,
+            summaryTokens: outcome.summaryTokens
           })
-          if (!saved) {
+          if (saved) this.automation.succeeded(threadId)
+          else
             this.deps.log(`summary of ${threadId} dropped: the summary changed while it ran`, null)
-          }
         })
-        .catch((error: unknown) => this.deps.log(`summary of ${threadId} failed`, error))
-        .finally(() => this.finished(threadId, job))
+        .catch((error: unknown) => {
+          this.deps.log(`summary of ${threadId} failed`, error)
+          this.backgroundFailed(threadId, {
+            status: 'failed',
+            error: error instanceof Error ? error.message : String(error)
+          })
+        })
+        .finally(() => {
+          this.finished(threadId, job)
+          this.publishStatus(threadId)
+        })
     }
     this.running.set(threadId, job)
+    this.publishStatus(threadId)
+  }
+
+  private backgroundFailed(threadId: string, outcome: Exclude<FoldOutcome, { status: 'folded' }>) {
+    const error =
+      outcome.status === 'failed'
+        ? outcome.error
+        : `The summary (${outcome.summaryTokens} tokens) was not smaller than what it replaces (${outcome.replacedTokens} tokens).`
+    this.deps.log(`summary of ${threadId} postponed: ${error}`, null)
+    if (this.automation.failed(threadId, error)) {
+      this.deps.log(`automatic summaries of ${threadId} stopped after repeated failures`, null)
+    }
+  }
+
+  private summarizerFor(target: ChatTarget | null): Summarizer {
+    return target ? providerSummarizer(this.deps.providers, target) : new FallbackSummarizer()
   }
 
   /**
    * "/compress [focus]": folds every message after what the summary covers and before the
    * protected tail (`planManualCompression`) into the summary now, iteratively, with the focus
-   * topic. The user asked for it, so any model failure (auth and network included) falls back
-   * to the extractive summary, and says so. A background update still running is stopped: it
-   * was planned from an older summary. Messages are never touched, only what the summary covers.
+   * topic, in batches that fit the model's window (headroom). The user asked for it, so any
+   * model failure (auth and network included) falls back to the extractive summary, and says so.
+   * A background update still running is stopped: it was planned from an older summary.
+   * Messages are never touched, only what the summary covers.
    */
   async compress(threadId: string, options: CompressOptions): Promise<SummaryCompressResult> {
     const running = this.running.get(threadId)
@@ -222,27 +380,33 @@ export class SummaryService {
         tailMessages: plan.tailMessages
       }
     }
+    const folded = plan.messages.filter(summarizable)
     const focusTopic = options.focusTopic?.trim() || null
-    const request = prepareSummaryRequest({
-      previousSummary: stored?.content ?? null,
-      newMessages: plan.messages.map(toProviderMessage),
-      focusTopic,
-      maxTokens: SUMMARY_MAX_TOKENS
-    })
-    const summarizer = options.target
-      ? providerSummarizer(this.deps.providers, options.target)
-      : new FallbackSummarizer()
     const controller = new AbortController()
-    const work = summarizeNow(summarizer, request, controller.signal)
+    const work = foldSummary(this.summarizerFor(options.target), this.tokens, {
+      previousSummary: stored?.content ?? null,
+      messages: folded,
+      focusTopic,
+      maxTokens: SUMMARY_MAX_TOKENS,
+      contextWindow: options.target?.model.contextWindow ?? null,
+      mode: 'now',
+      signal: controller.signal
+    })
     const job: SummaryJob = { kind: 'compress', controller, promise: work }
     this.running.set(threadId, job)
     try {
       const outcome = await work
       if (controller.signal.aborted) return { status: 'superseded' }
+      if (outcome.status === 'not_smaller') return outcome
+      if (outcome.status === 'failed') throw new Error(outcome.error)
       const saved = this.saveIfUnchanged(threadId, stored?.version ?? 0, {
         content: outcome.text,
         lastMessageSeq: plan.lastMessageSeq,
-        source: outcome.source
+        source: outcome.source,
+        kind: 'compress',
+        foldedIds: folded.map((m) => Number(m.id)),
+        replacedTokens: outcome.replacedTokens,
+        summaryTokens: outcome.summaryTokens
       })
       if (!saved) return { status: 'superseded' }
       if (outcome.modelError) {
@@ -262,6 +426,13 @@ export class SummaryService {
     }
   }
 
+  private write(threadId: string, value: SummaryWrite): ThreadSummaryView {
+    const stored = this.deps.summaries.put(threadId, value, this.deps.now())
+    if (!stored) throw new AppError('not_found', 'This conversation no longer exists.')
+    this.deps.publish('summary:changed', stored)
+    return stored
+  }
+
   /**
    * Writes a job's summary unless the stored one changed since the job read it (a user edit,
    * or another job): a result planned from an older summary must not overwrite a newer one.
@@ -270,7 +441,7 @@ export class SummaryService {
   private saveIfUnchanged(
     threadId: string,
     startVersion: number,
-    value: { content: string; lastMessageSeq: number; source: ThreadSummaryView['source'] }
+    value: SummaryWrite & { kind: SummaryVersionKind }
   ): ThreadSummaryView | null {
     const current = this.deps.summaries.get(threadId)
     if ((current?.version ?? 0) !== startVersion) return null
@@ -278,6 +449,10 @@ export class SummaryService {
     if (!saved) return null
     this.deps.publish('summary:changed', saved)
     return saved
+  }
+
+  private publishStatus(threadId: string): void {
+    this.deps.publish('summary:status', this.status(threadId))
   }
 
   private finished(threadId: string, job: SummaryJob): void {
@@ -288,21 +463,4 @@ export class SummaryService {
     const jobs = threadId === undefined ? [...this.running.values()] : [this.running.get(threadId)]
     await Promise.all(jobs.map((job) => job?.promise.catch(() => undefined)))
   }
-}
-
-/** A summary now: the model's, or the extractive one on any failure or an empty reply. */
-async function summarizeNow(
-  summarizer: Summarizer,
-  request: SummaryRequest,
-  signal: AbortSignal
-): Promise<{ text: string; source: 'model' | 'fallback'; modelError: string | null }> {
-  let modelError: string
-  try {
-    const text = (await summarizer.summarize(request, signal)).trim()
-    if (text) return { text, source: summarizer.source, modelError: null }
-    modelError = 'The model returned an empty summary.'
-  } catch (error) {
-    modelError = error instanceof Error ? error.message : String(error)
-  }
-  return { text: fallbackSummary(request), source: 'fallback', modelError }
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import type { CostParts } from '@shared/costReport'
 import type { Message, ReplyInfo, ReplyStatus, Role, ToolCall } from '@shared/domain'
 
 interface MessageRow {
@@ -13,6 +14,7 @@ interface MessageRow {
   created_at: number
   pinned: number
   excluded: number
+  summary_exempt?: number
 }
 
 export interface NewMessage {
@@ -39,6 +41,7 @@ interface UsageRow {
   cost: number | null
   estimated_prompt_tokens: number | null
   superseded_by: number | null
+  cost_parts?: string | null
 }
 
 function toReply(row: UsageRow): ReplyInfo {
@@ -58,7 +61,8 @@ function toReply(row: UsageRow): ReplyInfo {
     cost: row.cost,
     estimatedPromptTokens: row.estimated_prompt_tokens,
     finishReason: row.finish_reason,
-    supersededBy: row.superseded_by
+    supersededBy: row.superseded_by,
+    ...(row.cost_parts != null && { costParts: JSON.parse(row.cost_parts) as CostParts })
   }
 }
 
@@ -74,7 +78,9 @@ export function toMessage(row: MessageRow): Message {
     tokenCount: row.token_count,
     createdAt: row.created_at,
     pinned: row.pinned === 1,
-    excluded: row.excluded === 1
+    excluded: row.excluded === 1,
+    // Only when set, so the common message stays the shape it always had.
+    ...(row.summary_exempt === 1 && { summaryExempt: true })
   }
 }
 
@@ -105,8 +111,8 @@ export class MessageRepository {
         .prepare(
           `INSERT INTO message_usage (message_id, provider_id, model_id, status, finish_reason,
              prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens, cost,
-             estimated_prompt_tokens, superseded_by)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+             estimated_prompt_tokens, superseded_by, cost_parts)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
         )
         .run(
           stored.id,
@@ -120,7 +126,8 @@ export class MessageRepository {
           usage?.cacheWriteTokens ?? null,
           reply.cost,
           reply.estimatedPromptTokens,
-          reply.supersededBy
+          reply.supersededBy,
+          reply.costParts ? JSON.stringify(reply.costParts) : null
         )
       return { ...stored, reply: { ...reply } }
     })()
@@ -209,18 +216,24 @@ export class MessageRepository {
       .get(id) as { threadId: string; seq: number } | undefined
   }
 
-  setFlags(id: number, flags: { pinned?: boolean; excluded?: boolean }): Message | undefined {
+  setFlags(
+    id: number,
+    flags: { pinned?: boolean; excluded?: boolean; summaryExempt?: boolean }
+  ): Message | undefined {
+    const flag = (value: boolean | undefined) => (value === undefined ? null : Number(value))
     const row = this.db
       .prepare(
         `UPDATE messages
-            SET pinned = coalesce(@pinned, pinned), excluded = coalesce(@excluded, excluded)
+            SET pinned = coalesce(@pinned, pinned), excluded = coalesce(@excluded, excluded),
+                summary_exempt = coalesce(@summaryExempt, summary_exempt)
           WHERE id = @id
           RETURNING *`
       )
       .get({
         id,
-        pinned: flags.pinned === undefined ? null : Number(flags.pinned),
-        excluded: flags.excluded === undefined ? null : Number(flags.excluded)
+        pinned: flag(flags.pinned),
+        excluded: flag(flags.excluded),
+        summaryExempt: flag(flags.summaryExempt)
       }) as MessageRow | undefined
     return row && this.withReplies([toMessage(row)])[0]
   }

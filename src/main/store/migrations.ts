@@ -352,6 +352,42 @@ export const MIGRATIONS: readonly Migration[] = [
     `
   },
   {
+    version: 11,
+    name: 'cost by part per reply; summary versions, staleness and exempt messages',
+    // cost_parts: the reply's cost split into uncached input, cache reads, cache writes and
+    // output at the prices of the day it was sent (prices change; a stored reply's cost must not).
+    // summary_versions: every summary ever stored, with the messages it folded in, so the user
+    // can compare a version with what it replaced and restore an older one. The rows of
+    // thread_summaries written before this migration become each thread's first known version.
+    // stale_since_seq: the oldest covered message edited or excluded since the summary was
+    // written (null while it is current). summary_exempt: kept out of every summary rewrite.
+    sql: `
+      ALTER TABLE message_usage ADD COLUMN cost_parts TEXT
+        CHECK (cost_parts IS NULL OR json_valid(cost_parts));
+      ALTER TABLE messages ADD COLUMN summary_exempt INTEGER NOT NULL DEFAULT 0
+        CHECK (summary_exempt IN (0, 1));
+      ALTER TABLE thread_summaries ADD COLUMN stale_since_seq INTEGER;
+      CREATE TABLE summary_versions (
+        id               INTEGER PRIMARY KEY,
+        thread_id        TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        version          INTEGER NOT NULL CHECK (version >= 1),
+        content          TEXT NOT NULL,
+        last_message_seq INTEGER NOT NULL CHECK (last_message_seq >= 0),
+        source           TEXT NOT NULL CHECK (source IN ('model', 'fallback', 'user')),
+        kind             TEXT NOT NULL CHECK (kind IN ('auto', 'compress', 'edit', 'restore')),
+        folded_ids       TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(folded_ids)),
+        replaced_tokens  INTEGER NOT NULL DEFAULT 0 CHECK (replaced_tokens >= 0),
+        summary_tokens   INTEGER NOT NULL DEFAULT 0 CHECK (summary_tokens >= 0),
+        created_at       INTEGER NOT NULL,
+        UNIQUE (thread_id, version)
+      );
+      INSERT INTO summary_versions (thread_id, version, content, last_message_seq, source, kind, created_at)
+        SELECT thread_id, version, content, last_message_seq, source,
+               CASE source WHEN 'user' THEN 'edit' ELSE 'auto' END, updated_at
+          FROM thread_summaries;
+    `
+  },
+  {
     version: 12,
     name: 'attached files: content-addressed bytes and text, attachments, chunk vectors',
     // A file is stored once by the SHA-256 of its bytes, whatever its name or how often it is

@@ -25,6 +25,7 @@ const TABLES = [
   'import_keys',
   'messages',
   'thread_summaries',
+  'summary_versions',
   'message_usage',
   'context_builds',
   'settings',
@@ -260,6 +261,7 @@ function repairReferences(db: Database.Database): number {
     db.exec(`
       DELETE FROM thread_summaries WHERE thread_id NOT IN (SELECT id FROM threads);
       DELETE FROM import_keys WHERE thread_id NOT IN (SELECT id FROM threads);
+      DELETE FROM summary_versions WHERE thread_id NOT IN (SELECT id FROM threads);
       DELETE FROM context_builds WHERE thread_id NOT IN (SELECT id FROM threads);
       -- The sidebar's per-thread stats are derived from the newest build: rebuilt, not copied.
       INSERT INTO thread_build_stats (thread_id, build_id, created_at, stats)

@@ -10,6 +10,7 @@ import { useMemoryStatusStore } from './features/memory/memoryStatusStore'
 import { useMemoryViewStore } from './features/memory/memoryViewStore'
 import { ProviderSettings } from './features/settings/providers/ProviderSettings'
 import { useProvidersStore } from './features/settings/providers/providersStore'
+import { SummaryCompareDialog } from './features/summaries/SummaryCompareDialog'
 import { ThreadSidebar } from './features/threads/ThreadSidebar'
 import { useToolsStore } from './features/tools/toolsStore'
 import { useThreadsStore } from './features/threads/threadsStore'
@@ -37,6 +38,7 @@ export function App() {
       {memoryOpen ? <MemoryManager /> : <ChatPane />}
       <InspectorPanel />
       <ProviderSettings />
+      <SummaryCompareDialog />
     </div>
   )
 }

@@ -530,10 +530,50 @@ export function createFakeBackend(): FakeBackend {
             modelError: null
           })
         }
+      ),
+      versions: handle('summary:versions', () => ok([])),
+      compare: handle('summary:compare', () => notFound()),
+      restore: handle('summary:restore', () => notFound()),
+      status: handle('summary:status', ({ threadId }: { threadId: string }) =>
+        ok({
+          threadId,
+          failures: 0,
+          paused: false,
+          lastError: null,
+          stale: false,
+          scheduled: false,
+          running: false
+        })
+      ),
+      retry: handle('summary:retry', ({ threadId }: { threadId: string }) =>
+        ok({
+          threadId,
+          failures: 0,
+          paused: false,
+          lastError: null,
+          stale: false,
+          scheduled: false,
+          running: false
+        })
       )
     },
     chat: {
       usage: handle('chat:usage', () => ok(backend.usageTotals)),
+      costReport: handle('chat:costReport', () =>
+        ok({
+          replies: [],
+          totals: {
+            promptTokens: 0,
+            cacheReadTokens: 0,
+            cacheWriteTokens: 0,
+            uncachedTokens: 0,
+            cost: null,
+            savings: null,
+            unpricedReplies: 0
+          },
+          whatIf: null
+        })
+      ),
       stop: handle('chat:stop', () => ok({ stopped: backend.streaming })),
       regenerate: handle('chat:regenerate', ({ threadId }: { threadId: string }) => {
         if (!backend.streaming) {

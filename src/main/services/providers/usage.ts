@@ -4,16 +4,11 @@
  * writes; each part is billed at its own price. Unknown input or output prices make the cost
  * unknown (null), never zero: "free" is only what a price of 0 says.
  */
+import type { CostParts } from '@shared/costReport'
 import type { UsageTotals } from '@shared/providers'
 import type { ChatUsage, ModelPrices } from './types'
 
-export interface CostBreakdown {
-  input: number
-  cacheRead: number
-  cacheWrite: number
-  output: number
-  total: number
-}
+export type CostBreakdown = CostParts
 
 const PER_MILLION = 1_000_000
 
@@ -63,4 +58,44 @@ export function sumUsage(
     else totals.cost = (totals.cost ?? 0) + cost
   }
   return totals
+}
+
+/** Prompt tokens billed at the full input price: neither read from nor written to the cache. */
+export function uncachedTokens(usage: ChatUsage): number {
+  return Math.max(
+    0,
+    usage.promptTokens - Math.max(0, usage.cacheReadTokens) - Math.max(0, usage.cacheWriteTokens)
+  )
+}
+
+/**
+ * What the cache saved on one reply: reads at the input price minus what they cost, less the
+ * premium writes paid over the input price (Anthropic bills writes at 1.25x). Negative when a
+ * request only wrote. Null without an input price.
+ */
+export function cacheSavings(usage: ChatUsage, prices: ModelPrices): number | null {
+  const { inputPrice } = prices
+  if (inputPrice === undefined) return null
+  const read = Math.max(0, usage.cacheReadTokens)
+  const write = Math.max(0, usage.cacheWriteTokens)
+  const readSaved = read * (inputPrice - (prices.cacheReadPrice ?? inputPrice))
+  const writePremium = write * ((prices.cacheWritePrice ?? inputPrice) - inputPrice)
+  return (readSaved - writePremium) / PER_MILLION
+}
+
+/**
+ * The usage a reply would have had if only `reusableTokens` of its prompt (the prefix another
+ * ordering shares with the previous request, in provider tokens) could come from the cache.
+ * What the provider cached (read or written) stays cacheable, split differently: a provider that
+ * writes (Anthropic) writes what it can no longer read; one that reports no caching stays as is.
+ */
+export function usageWithReusablePrefix(usage: ChatUsage, reusableTokens: number): ChatUsage {
+  const cached = Math.max(0, usage.cacheReadTokens) + Math.max(0, usage.cacheWriteTokens)
+  if (cached === 0) return { ...usage }
+  const read = Math.max(0, Math.min(Math.round(reusableTokens), cached))
+  return {
+    ...usage,
+    cacheReadTokens: read,
+    cacheWriteTokens: usage.cacheWriteTokens > 0 ? cached - read : 0
+  }
 }

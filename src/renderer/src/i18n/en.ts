@@ -821,6 +821,78 @@ export const en = {
     hideFull: 'Show less',
     fullFailed: 'The stored output could not be read: {{error}}',
     truncatedPreview: '{{shown}} of {{total}} characters shown.'
+  },
+  cost: {
+    footer: '{{read}} served from cache · {{write}} written to cache · {{uncached}} uncached',
+    parts:
+      'uncached ${{input}} · cache reads ${{read}} · cache writes ${{write}} · output ${{output}}',
+    title: 'What this request cost',
+    part: 'Part',
+    tokens: 'Tokens',
+    amount: 'Cost',
+    served: 'Served from cache',
+    written: 'Written to cache',
+    uncached: 'Uncached',
+    output: 'Output',
+    total: 'Total',
+    unpriced: 'No price is known for this model, so only tokens are shown.',
+    prefixShared:
+      'Same start as the previous request: {{shared}} of {{total}} messages ({{tokens}} tokens).',
+    missAt: 'The cache missed. The request first differed from the previous one at {{where}}.',
+    differsAt: 'First difference from the previous request: {{where}}.',
+    previously: 'The previous request had {{where}} there.',
+    previousEnded: 'The previous request ended there.',
+    samePrefix: 'This request repeated the previous one and only added to it.',
+    firstRequest: 'The first request of this thread: there was nothing to reuse yet.',
+    whereMessage: '{{section}}, message #{{seq}}',
+    whereItem: '{{section}}',
+    otherSection: 'another section',
+    thread: 'Thread so far',
+    threadCost_one: '${{cost}} over {{count}} reply',
+    threadCost_other: '${{cost}} over {{count}} replies',
+    threadUnpriced: 'No reply of this thread has a known price.',
+    savings: 'The cache saved ${{amount}}.',
+    savingsNegative: 'Cache writes cost ${{amount}} more than cache reads saved.',
+    whatIf_one: 'Without cache-aware ordering: ${{cost}} (replayed {{count}} turn).',
+    whatIf_other: 'Without cache-aware ordering: ${{cost}} (replayed {{count}} turns).',
+    whatIfAsk: 'What would it have cost without cache-aware ordering?',
+    whatIfRunning: 'Replaying the turns…',
+    loading: 'Working out the cost…',
+    failed: 'Could not explain the cost: {{message}}'
+  },
+  summaries: {
+    notSmaller:
+      'The summary was not kept: it came to {{summary}} tokens, not fewer than the {{replaced}} tokens it would replace. Nothing changed.',
+    history: 'Versions',
+    compare: 'Before and after',
+    restore: 'Restore this version',
+    restored: 'Restored',
+    current: 'current',
+    versionLine: 'v{{version}} · {{kind}} · {{replaced}} → {{summary}} tokens',
+    kinds: {
+      auto: 'automatic',
+      compress: '/compress',
+      edit: 'edited',
+      restore: 'restored'
+    },
+    before: 'Before: what it replaced',
+    after: 'After: the summary',
+    previousSummary: 'Previous summary (v{{version}})',
+    noPrevious: 'No summary before this one.',
+    replacedMessages_one: '{{count}} message folded in',
+    replacedMessages_other: '{{count}} messages folded in',
+    noMessages: 'No messages were folded in (an edit or a restore).',
+    close: 'Close',
+    showCompare: 'Show before and after',
+    stale:
+      'Out of date: message #{{seq}} changed after this summary was written. It will be rewritten after your next message.',
+    paused:
+      'Automatic summaries stopped after {{count}} failures in a row ({{message}}). The older messages are still stored; they are just not summarized.',
+    retry: 'Retry',
+    running: 'Updating the summary…',
+    exempt: 'Keep out of summaries',
+    exemptHint: 'Exempt: this message is never folded into the thread summary',
+    exemptLabel: 'not summarized'
   }
 }
 

@@ -12,6 +12,7 @@ import { Icon } from '@renderer/components/Icon'
 import { isImeKeyPress } from '@renderer/lib/ime'
 import { useChatStore } from './chatStore'
 import { COMPRESS_COMMAND, looksLikeCommand, parseCompressCommand } from './compressCommand'
+import { SummaryStatusNotice } from '@renderer/features/summaries/SummaryStatusNotice'
 import { CompressNotice } from './CompressNotice'
 import { useCompressStore } from './compressStore'
 import { FileChips } from '@renderer/features/files/FileChip'
@@ -99,6 +100,7 @@ export function Composer({ threadId }: { threadId: string }) {
       <CompressNotice threadId={threadId} />
       <FileProblems threadId={threadId} />
       <ThreadFiles threadId={threadId} />
+      <SummaryStatusNotice threadId={threadId} />
       {looksLikeCommand(text) && (
         <button
           type="button"

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Icon } from '@renderer/components/Icon'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
+import { useSummaryCompareStore } from '@renderer/features/summaries/summaryCompareStore'
 import { useCompressStore, type CompressNotice as Notice } from './compressStore'
 import './compress.css'
 
@@ -11,7 +12,9 @@ export function CompressNotice({ threadId }: { threadId: string }) {
   const dismiss = useCompressStore((state) => state.dismiss)
   if (!notice) return null
   const failed =
-    notice.kind === 'error' || (notice.kind === 'result' && notice.result.status === 'superseded')
+    notice.kind === 'error' ||
+    (notice.kind === 'result' &&
+      (notice.result.status === 'superseded' || notice.result.status === 'not_smaller'))
 
   return (
     <div
@@ -54,6 +57,16 @@ function NoticeText({ notice }: { notice: Notice }) {
   if (notice.kind === 'error') return <>{t('compress.failed', { message: notice.message })}</>
   const { result } = notice
   if (result.status === 'superseded') return <>{t('compress.superseded')}</>
+  if (result.status === 'not_smaller') {
+    return (
+      <>
+        {t('summaries.notSmaller', {
+          summary: formatNumber(result.summaryTokens),
+          replaced: formatNumber(result.replacedTokens)
+        })}
+      </>
+    )
+  }
   if (result.status === 'nothing_to_compress') {
     return (
       <>
@@ -78,7 +91,17 @@ function NoticeText({ notice }: { notice: Notice }) {
           {' '}
           {t('compress.modelFallback', { message: result.modelError })}
         </span>
-      )}
+      )}{' '}
+      <button
+        type="button"
+        className="button message__action"
+        data-testid="compress-notice-compare"
+        onClick={() =>
+          useSummaryCompareStore.getState().open(result.summary.threadId, result.summary.version)
+        }
+      >
+        {t('summaries.showCompare')}
+      </button>
     </>
   )
 }

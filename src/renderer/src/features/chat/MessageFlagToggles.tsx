@@ -6,6 +6,8 @@ interface MessageFlagTogglesProps {
   messageId: number
   pinned: boolean
   excluded: boolean
+  /** Kept out of summary rewrites; only the chat row offers it (undefined: not shown). */
+  summaryExempt?: boolean
   /** The chat and the inspector both show these; each keeps its own test ids. */
   testIdPrefix: 'message' | 'trace'
 }
@@ -18,6 +20,7 @@ export function MessageFlagToggles({
   messageId,
   pinned,
   excluded,
+  summaryExempt,
   testIdPrefix
 }: MessageFlagTogglesProps) {
   const { t } = useTranslation()
@@ -47,6 +50,19 @@ export function MessageFlagToggles({
       >
         <Icon name="exclude" />
       </button>
+      {summaryExempt !== undefined && (
+        <button
+          type="button"
+          className="icon-button flag-toggle flag-toggle--exempt"
+          data-testid={`${testIdPrefix}-summary-exempt`}
+          aria-pressed={summaryExempt}
+          aria-label={t('summaries.exempt')}
+          title={t('summaries.exemptHint')}
+          onClick={() => void setFlags(messageId, { summaryExempt: !summaryExempt })}
+        >
+          <Icon name="bookmark" />
+        </button>
+      )}
     </span>
   )
 }

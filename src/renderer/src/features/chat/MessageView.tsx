@@ -11,6 +11,7 @@ import { ToolCallList, ToolResult } from '@renderer/features/tools/ToolMessagePa
 import { MarkdownContent } from './MarkdownContent'
 import { ForkAction } from './ForkAction'
 import { MessageFlagToggles } from './MessageFlagToggles'
+import { ReplyCostLine } from './ReplyCostLine'
 import { useChatStore } from './chatStore'
 
 interface MessageViewProps {
@@ -72,10 +73,16 @@ export const MessageView = memo(function MessageView({
             </span>
           )
         )}
+        {message.summaryExempt && (
+          <span className="message__not-sent" title={t('summaries.exemptHint')}>
+            {t('summaries.exemptLabel')}
+          </span>
+        )}
         <MessageFlagToggles
           messageId={message.id}
           pinned={message.pinned}
           excluded={message.excluded}
+          summaryExempt={message.summaryExempt ?? false}
           testIdPrefix="message"
         />
         <RememberAction messageId={message.id} />
@@ -155,6 +162,7 @@ export const MessageView = memo(function MessageView({
           <MessageFiles threadId={message.threadId} messageId={message.id} />
         )}
         {reply?.usage && <UsageFooter message={message} />}
+        {reply?.usage && <ReplyCostLine reply={reply} />}
         {message.role === 'user' && <ExtractedMemories messageId={message.id} />}
       </div>
     </article>

@@ -24,7 +24,7 @@ export interface ReplyError {
   messageId: number | null
 }
 
-export type MessageFlags = Partial<Pick<Message, 'pinned' | 'excluded'>>
+export type MessageFlags = Partial<Pick<Message, 'pinned' | 'excluded' | 'summaryExempt'>>
 
 interface ChatState {
   threadId: string | null

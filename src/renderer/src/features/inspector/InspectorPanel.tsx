@@ -9,10 +9,12 @@ import { BuildHistory } from './BuildHistory'
 import { BuildMetadata } from './BuildMetadata'
 import { BuildSource } from './BuildSource'
 import { ConfigEditor } from './ConfigEditor'
+import { CostExplain } from './CostExplain'
 import { InspectorTabs, type InspectorTab } from './InspectorTabs'
 import { PayloadView } from './PayloadView'
 import { ReplyUsage, SummaryCard } from './ReplyUsage'
 import { SectionLegend } from './SectionLegend'
+import { SummaryHistory } from '@renderer/features/summaries/SummaryHistory'
 import { TraceList } from './TraceList'
 import { selectShownBuild, useInspectorStore } from './inspectorStore'
 import { usePanelWidth } from './usePanelWidth'
@@ -108,12 +110,14 @@ function InspectorBody() {
             <SectionLegend stats={build.tokenStats} />
             <BuildMetadata metadata={build.metadata} />
             <ReplyUsage />
+            <CostExplain threadId={threadId} />
           </>
         ) : (
           !error && <p className="inspector__hint">{t('inspector.building')}</p>
         )}
       </div>
       <SummaryCard key={threadId} threadId={threadId} />
+      <SummaryHistory key={`history-${threadId}`} threadId={threadId} />
       <InspectorTabs current={tab} onChange={setTab} idOf={idOf} historyCount={historyCount} />
       <div
         className="inspector__tab-panel"
