@@ -31,26 +31,37 @@ import { INPUT_KINDS, stallFigures, type StallFigures } from './bench/mainThread
 import { preparedModel } from './preparedModels'
 import { tokenizerAccuracy, tokenizerFigures } from './bench/tokenizerThroughput'
 import { vectorSearchFigures } from './bench/vectorSearch'
+import { wholeTurnFigures, wholeTurnReport } from './bench/wholeTurn'
 
 const ROOT = resolve(dirname(process.argv[1] ?? '.'), '../..')
 const DEFAULT_JSON = join(ROOT, '.cache/bench/latest.json')
 
-function parseArgs(argv: string[]): { quick: boolean; json: string; skipEmbedding: boolean } {
+function parseArgs(argv: string[]): {
+  quick: boolean
+  json: string
+  skipEmbedding: boolean
+  turnOnly: boolean
+} {
   let quick = false
   let skipEmbedding = false
+  let turnOnly = false
   let json = DEFAULT_JSON
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '--quick') quick = true
     else if (arg === '--skip-embedding') skipEmbedding = true
+    else if (arg === '--turn-only') turnOnly = true
     else if (arg === '--json') {
       const value = argv[++i]
       if (!value) throw new Error('--json needs a path')
       json = resolve(value)
     } else if (arg?.startsWith('--json=')) json = resolve(arg.slice('--json='.length))
-    else throw new Error(`unknown option ${arg}; use --quick, --json <path>, --skip-embedding`)
+    else
+      throw new Error(
+        `unknown option ${arg}; use --quick, --json <path>, --skip-embedding, --turn-only`
+      )
   }
-  return { quick, json, skipEmbedding }
+  return { quick, json, skipEmbedding, turnOnly }
 }
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`)
@@ -99,6 +110,18 @@ async function main(): Promise<void> {
   }
   const options = parseArgs(process.argv.slice(2))
   const started = performance.now()
+  if (options.turnOnly) {
+    const turn = await turnFigures(options.quick)
+    console.log(wholeTurnReport(turn, table))
+    writeResult(options.json, {
+      node: process.version,
+      cores: cpus().length,
+      quick: options.quick,
+      tookMs: Math.round(performance.now() - started),
+      turn
+    })
+    return
+  }
 
   const builds = BUILDER_SIZES.map((size) => {
     progress(`builder, ${size.toLocaleString('en-US')} messages`)
@@ -132,6 +155,9 @@ async function main(): Promise<void> {
     progress(`main-thread stall, ${kind}`)
     stalls.push(await stallFigures(kind, options.quick))
   }
+
+  // Needs the embedding model: the turn is measured as a user meets it, model loaded.
+  const turn = options.skipEmbedding ? null : await turnFigures(options.quick)
 
   const config = DEFAULT_CONTEXT_CONFIG
   const runs = builderRuns(options.quick)
@@ -314,6 +340,8 @@ async function main(): Promise<void> {
     )
   )
 
+  if (turn) console.log(`\n${wholeTurnReport(turn, table)}`)
+
   const result = {
     node: process.version,
     cores: cpus().length,
@@ -324,11 +352,21 @@ async function main(): Promise<void> {
     vectorSearch,
     tokenizer,
     tokenizerAccuracy: accuracy,
-    mainThreadStall: stalls
+    mainThreadStall: stalls,
+    turn
   }
-  mkdirSync(dirname(options.json), { recursive: true })
-  writeFileSync(options.json, `${JSON.stringify(result, null, 2)}\n`)
-  console.log(`\nwritten to ${options.json} (${(result.tookMs / 1000).toFixed(0)} s)`)
+  writeResult(options.json, result)
+}
+
+function writeResult(path: string, result: { tookMs: number; [key: string]: unknown }): void {
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`)
+  console.log(`\nwritten to ${path} (${(result.tookMs / 1000).toFixed(0)} s)`)
+}
+
+async function turnFigures(quick: boolean) {
+  const { modelsRoot, workerPath } = await modelsAndWorker()
+  return wholeTurnFigures({ quick, modelsRoot, workerPath, phrases: phrases() }, progress)
 }
 
 main().catch((error: unknown) => {

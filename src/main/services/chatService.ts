@@ -10,6 +10,7 @@ import type { MessageRepository } from '../store/messageRepository'
 import type { ContextService } from './contextService'
 import type { ThreadMessageCache } from './threadMessageCache'
 import type { Publish } from './events'
+import type { TurnProbe } from './turnProbe'
 import type { ThreadService } from './threadService'
 import type { ResolvedModel } from './providers/catalog'
 import { toProviderError } from './providers/errors'
@@ -34,6 +35,8 @@ export interface ChatServiceDeps {
   newId?: () => string
   /** Stall limits for streams (tests shorten them). */
   timeouts?: Partial<StreamTimeouts>
+  /** The moments of a turn (the whole-turn benchmark). */
+  probe?: TurnProbe
   /** After each turn (summary, memory extraction: background work); must not throw or block. */
   afterTurn?: (
     threadId: string,
@@ -304,7 +307,8 @@ export class ChatService {
             ...(reserve > 0 && { maxOutputTokens: reserve }),
             signal,
             anthropicCache: (messages) => applyCacheBreakpoints(messages, { ttl }),
-            ...(this.deps.timeouts && { timeouts: this.deps.timeouts })
+            ...(this.deps.timeouts && { timeouts: this.deps.timeouts }),
+            ...(this.deps.probe && { onRequest: () => this.deps.probe?.(threadId, 'request_sent') })
           })) {
             if (event.type === 'text') {
               text += event.delta

@@ -30,6 +30,7 @@ import type { MessageRepository } from '../store/messageRepository'
 import type { SettingsRepository } from '../store/settingsRepository'
 import type { ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
+import type { TurnProbe } from './turnProbe'
 import { DraftCounts } from './draftCounts'
 import { runSliced } from './slicedWork'
 import type { ThreadMessageCache } from './threadMessageCache'
@@ -68,6 +69,8 @@ export interface ContextServiceDeps {
   chatModel?: (threadId: string) => ChatModelLimits | null
   /** The thread's stored summary for the builder's summary section. */
   summary?: (threadId: string) => ThreadSummary | null
+  /** The moments of a turn (the whole-turn benchmark). */
+  probe?: TurnProbe
 }
 
 export interface ChatModelLimits {
@@ -194,6 +197,7 @@ export class ContextService {
       { threadId, messages: history, input: message.content, taskState: before, notRecalled },
       config
     )
+    this.deps.probe?.(threadId, 'built')
 
     if (!options.retry) {
       const tasks = new ActiveTaskTracker(before)
@@ -207,6 +211,7 @@ export class ContextService {
       createdAt: this.deps.now(),
       context
     })
+    this.deps.probe?.(threadId, 'saved')
     this.deps.publish('context:built', stored)
     return stored
   }
@@ -311,6 +316,7 @@ export class ContextService {
     // window sends anyway (recallRequest.ts).
     const request = recallRequest(config, messages, summary?.lastMessageSeq)
     const query = recallQuery(input.slice(0, RECALL_QUERY_CHARS), messages, taskState)
+    this.deps.probe?.(threadId, 'search_start')
     const recall = await recallMemories(this.deps.memory, query.text, {
       context: query.context,
       limit: request.limit,
@@ -318,6 +324,7 @@ export class ContextService {
       timeoutMs: MEMORY_TIMEOUT_MS,
       threadId
     })
+    this.deps.probe?.(threadId, 'search_end')
     return this.deps.engines.build(
       {
         systemPrompt: this.deps.systemPrompt(),

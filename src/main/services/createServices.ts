@@ -23,6 +23,7 @@ import type { StreamTimeouts } from './providers/modelClient'
 import { ContextService } from './contextService'
 import { ThreadMessageCache } from './threadMessageCache'
 import type { Publish } from './events'
+import type { TurnProbe } from './turnProbe'
 import { AutomaticMemoryExtraction } from './memoryExtraction'
 import { providerMemoryExtractor } from './providerMemoryExtractor'
 import { MemoryIndexer } from './memoryIndexer'
@@ -79,6 +80,8 @@ export interface ServiceOptions {
   streamTimeouts?: Partial<StreamTimeouts>
   /** Tokens of unsummarized history outside the window that trigger a summary update. */
   summaryMinTokens?: number
+  /** The moments of each turn, for the whole-turn benchmark (none in the app). */
+  turnProbe?: TurnProbe
 }
 
 /** Used when no Cipher is given: reports encryption as unavailable, so keys are refused. */
@@ -114,7 +117,8 @@ export function createServices({
   cipher = NO_CIPHER,
   detectOllama,
   streamTimeouts,
-  summaryMinTokens
+  summaryMinTokens,
+  turnProbe
 }: ServiceOptions): Services {
   const recall = new RecallRepository(db)
   const vectors = new VectorStore(db)
@@ -204,6 +208,7 @@ export function createServices({
     now,
     publish,
     summary: (threadId) => summaries.forBuild(threadId),
+    ...(turnProbe && { probe: turnProbe }),
     chatModel: (threadId) => {
       const target = chat?.targetFor(threadId)
       if (!target) return null
@@ -227,7 +232,8 @@ export function createServices({
       summaries.afterTurn(threadId, build, input.seq, target)
       memoryExtraction.afterTurn(input, target)
     },
-    ...(streamTimeouts && { timeouts: streamTimeouts })
+    ...(streamTimeouts && { timeouts: streamTimeouts }),
+    ...(turnProbe && { probe: turnProbe })
   })
   return {
     info,
