@@ -68,7 +68,7 @@ export function createHandlers(services: Services): Handlers {
       regenerate: ({ threadId }) => chat.regenerate(threadId)
     },
     messages: {
-      list: ({ threadId }) => chat.list(threadId),
+      list: ({ threadId, ...query }) => chat.page(threadId, query),
       send: ({ threadId, content }) => chat.send(threadId, content),
       editResend: ({ id, content }) => chat.editResend(id, content),
       setFlags: ({ id, ...flags }) => chat.setFlags(id, flags),

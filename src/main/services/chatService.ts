@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import type { BuiltContext, StoredBuild } from '@shared/context'
-import type { Message, ReplyInfo, ReplyStatus, SendOutcome } from '@shared/domain'
+import type { Message, MessagePage, ReplyInfo, ReplyStatus, SendOutcome } from '@shared/domain'
 import type { ChatFinishReason, ChatUsage, ModelRef, UsageTotals } from '@shared/providers'
 import { AppError } from '@shared/result'
 import { countMessageTokens } from '../context/messageTokens'
 import { applyCacheBreakpoints, type CacheTtl } from '../context/promptCache'
 import type { TokenCounter } from '../context/tokenCounter'
 import type { MessageRepository } from '../store/messageRepository'
-import type { ContextService } from './contextService'
-import type { ThreadMessageCache } from './threadMessageCache'
+import type { ContextService, PreparedTurn } from './contextService'
+import { PendingBuild } from './pendingBuild'
+import { firstAtOrAfter, type ThreadMessageCache } from './threadMessageCache'
 import type { Publish } from './events'
 import type { TurnProbe } from './turnProbe'
 import type { ThreadService } from './threadService'
@@ -22,6 +23,15 @@ import { runSliced } from './slicedWork'
 
 /** The context-length retry rebuilds with this share of the failed build's budget. */
 export const RETRY_BUDGET_SHARE = 0.8
+
+/** Messages in a page of the chat list when the caller names no size. */
+export const DEFAULT_PAGE_SIZE = 100
+
+export interface PageQuery {
+  beforeSeq?: number
+  fromSeq?: number
+  limit?: number
+}
 
 export interface ChatServiceDeps {
   now: () => number
@@ -64,7 +74,8 @@ interface StreamJob {
   streamId: string
   /** The user message the reply answers. */
   input: Message
-  build: StoredBuild
+  /** Stored once the request has left (or failed before leaving). */
+  build: PendingBuild
   target: ChatTarget
   /** Earlier replies to the same input (regenerate): superseded once the new one is stored. */
   replaces: Message[]
@@ -87,6 +98,36 @@ export class ChatService {
   list(threadId: string): Message[] {
     this.threads.get(threadId)
     return this.cache.get(threadId)
+  }
+
+  /**
+   * A page of the thread for the chat list, opened at its end (`MessagePage`). A thread not
+   * in the cache is answered from the (thread_id, seq) index and starts loading in the
+   * background, so the preview and the first send that follow read it from memory.
+   */
+  page(threadId: string, query: PageQuery = {}): MessagePage {
+    this.threads.get(threadId)
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE
+    if (this.cache.has(threadId)) {
+      const all = this.cache.get(threadId)
+      if (query.fromSeq !== undefined) {
+        const start = firstAtOrAfter(all, query.fromSeq)
+        return { messages: all.slice(start), hasOlder: start > 0 }
+      }
+      const end = query.beforeSeq === undefined ? all.length : firstAtOrAfter(all, query.beforeSeq)
+      const start = Math.max(0, end - limit)
+      return { messages: all.slice(start, end), hasOlder: start > 0 }
+    }
+    this.cache
+      .load(threadId)
+      .catch((error: unknown) => this.deps.log(`loading thread ${threadId} failed`, error))
+    if (query.fromSeq !== undefined) {
+      return {
+        messages: this.messages.listAfter(threadId, query.fromSeq - 1, -1),
+        hasOlder: this.messages.hasBefore(threadId, query.fromSeq)
+      }
+    }
+    return this.messages.pageBefore(threadId, query.beforeSeq ?? null, limit)
   }
 
   /** The thread's own model, else the default; null when none names an existing provider. */
@@ -127,9 +168,10 @@ export class ChatService {
     }
     this.requireIdle(original.threadId)
     const tokenCount = await this.countUserText(content)
+    const all = await this.cache.load(original.threadId)
     this.requireIdle(original.threadId)
-    for (const later of this.cache.get(original.threadId)) {
-      if (later.seq < original.seq || later.excluded) continue
+    for (const later of all.slice(firstAtOrAfter(all, original.seq))) {
+      if (later.excluded) continue
       const updated = this.messages.setFlags(later.id, { excluded: true })
       if (updated) this.cache.updated(updated)
     }
@@ -141,17 +183,19 @@ export class ChatService {
   async regenerate(threadId: string): Promise<{ streamId: string; build: StoredBuild }> {
     this.threads.get(threadId)
     this.requireIdle(threadId)
-    const all = this.cache.get(threadId)
-    const input = [...all].reverse().find((m) => m.role === 'user')
+    const all = await this.cache.load(threadId)
+    this.requireIdle(threadId)
+    const input = all.findLast((m) => m.role === 'user')
     if (!input) throw new AppError('invalid_input', 'There is no message to answer yet.')
     const target = this.targetFor(threadId)
     if (!target) {
       throw new AppError('invalid_input', 'No model is configured; add a provider in Settings.')
     }
-    const replaces = all.filter(
-      (m) => m.seq > input.seq && m.role === 'assistant' && !m.reply?.supersededBy
-    )
-    const build = await this.context.buildTurn(threadId, input, { retry: true })
+    const replaces = all
+      .slice(firstAtOrAfter(all, input.seq + 1))
+      .filter((m) => m.role === 'assistant' && !m.reply?.supersededBy)
+    const prepared = await this.context.prepareTurn(threadId, input, { retry: true })
+    const build = new PendingBuild(prepared.context, () => this.context.saveTurn(prepared))
     const streamId = this.start({
       threadId,
       streamId: this.newId(),
@@ -160,7 +204,7 @@ export class ChatService {
       target,
       replaces
     })
-    return { streamId, build }
+    return { streamId, build: await build.saved }
   }
 
   /** Usage and cost summed over the thread's model replies (all of them were paid for). */
@@ -245,9 +289,14 @@ export class ChatService {
 
   private async answer(threadId: string, message: Message): Promise<SendOutcome> {
     const target = this.targetFor(threadId)
-    let build: StoredBuild
+    let prepared: PreparedTurn
     try {
-      build = await this.context.buildTurn(threadId, message)
+      prepared = await this.context.prepareTurn(threadId, message)
+      if (!target) {
+        const build = this.context.saveTurn(prepared)
+        this.afterTurn(threadId, build.context, message, null)
+        return { message, status: 'no_model_configured', build, buildError: null }
+      }
     } catch (error) {
       this.deps.log(`context build for message ${message.id} failed`, error)
       const reason = error instanceof Error ? error.message : String(error)
@@ -255,10 +304,7 @@ export class ChatService {
         ? { message, status: 'build_failed', model: target.ref, build: null, buildError: reason }
         : { message, status: 'no_model_configured', build: null, buildError: reason }
     }
-    if (!target) {
-      this.afterTurn(threadId, build.context, message, null)
-      return { message, status: 'no_model_configured', build, buildError: null }
-    }
+    const build = new PendingBuild(prepared.context, () => this.context.saveTurn(prepared))
     const streamId = this.start({
       threadId,
       streamId: this.newId(),
@@ -267,7 +313,17 @@ export class ChatService {
       target,
       replaces: []
     })
-    return { message, status: 'streaming', streamId, model: target.ref, build, buildError: null }
+    // The request is on its way; a build that cannot be stored now (a full disk) fails the
+    // send with the storage error while the reply goes on.
+    const stored = await build.saved
+    return {
+      message,
+      status: 'streaming',
+      streamId,
+      model: target.ref,
+      build: stored,
+      buildError: null
+    }
   }
 
   private start(job: StreamJob): string {
@@ -288,7 +344,7 @@ export class ChatService {
 
   private async run(job: StreamJob, signal: AbortSignal): Promise<void> {
     const { threadId, streamId, target } = job
-    let build = job.build
+    let build: { context: BuiltContext } = job.build
     let text = ''
     let usage: ChatUsage | null = null
     let finish: ChatFinishReason | null = null
@@ -308,7 +364,11 @@ export class ChatService {
             signal,
             anthropicCache: (messages) => applyCacheBreakpoints(messages, { ttl }),
             ...(this.deps.timeouts && { timeouts: this.deps.timeouts }),
-            ...(this.deps.probe && { onRequest: () => this.deps.probe?.(threadId, 'request_sent') })
+            onRequest: () => {
+              this.deps.probe?.(threadId, 'request_sent')
+              // Once fetch has the request: the build is stored on the next turn of the loop.
+              setImmediate(() => job.build.store())
+            }
           })) {
             if (event.type === 'text') {
               text += event.delta
@@ -318,6 +378,8 @@ export class ChatService {
           }
           break
         } catch (error) {
+          // Failed before or after sending: the build is stored either way.
+          job.build.store()
           const failure = toProviderError(error)
           // Too long for the model: rebuild with a smaller budget and try once more.
           if (failure.kind === 'context_length' && !retried && text === '') {
@@ -326,22 +388,24 @@ export class ChatService {
               1,
               Math.floor(build.context.tokenStats.budget * RETRY_BUDGET_SHARE)
             )
-            build = await this.context.buildTurn(threadId, job.input, {
+            const rebuilt = await this.context.buildTurn(threadId, job.input, {
               totalBudget: budget,
               retry: true
             })
+            build = rebuilt
             this.deps.publish('chat:retry', {
               threadId,
               streamId,
               reason: 'context_length',
               budget,
-              build
+              build: rebuilt
             })
             continue
           }
           throw failure
         }
       }
+      job.build.store()
       // A reply without any text is stored as what it is: shown with Retry, never sent back.
       const empty = text.trim() === ''
       const message = this.storeReply(job, build, text, empty ? 'empty' : 'complete', usage, finish)
@@ -355,6 +419,7 @@ export class ChatService {
       this.deps.publish('chat:done', { threadId, streamId, message })
       if (!empty) this.afterTurn(threadId, build.context, job.input, target)
     } catch (error) {
+      job.build.store()
       const failure = error instanceof ProviderError ? error : toProviderError(error)
       // The thread was deleted while the reply streamed: nothing to store or report.
       if (!this.threads.list().some((t) => t.id === threadId)) return
@@ -382,7 +447,7 @@ export class ChatService {
 
   private storeReply(
     job: StreamJob,
-    build: StoredBuild,
+    build: { context: BuiltContext },
     text: string,
     status: ReplyStatus,
     usage: ChatUsage | null,

@@ -33,7 +33,7 @@ import type { Publish } from './events'
 import type { TurnProbe } from './turnProbe'
 import { DraftCounts } from './draftCounts'
 import { runSliced } from './slicedWork'
-import type { ThreadMessageCache } from './threadMessageCache'
+import { firstAtOrAfter, type ThreadMessageCache } from './threadMessageCache'
 
 /** Keys in the settings table and in a thread's settings JSON. */
 const CONFIG_KEY = 'context'
@@ -86,6 +86,14 @@ export interface BuildTurnOptions {
   retry?: boolean
 }
 
+/** A turn's request, built and not yet recorded. */
+export interface PreparedTurn {
+  threadId: string
+  messageId: number
+  createdAt: number
+  context: BuiltContext
+}
+
 /** What one build reads from the thread, besides the configuration. */
 interface TurnData {
   threadId: string
@@ -97,6 +105,8 @@ interface TurnData {
   notRecalled: number[]
   /** The input's index when the caller has it (a preview's, see DraftCounts). */
   inputIndex?: TokenIndex
+  /** The tokens of `messages`, when the cache keeps the sum (else summed here). */
+  historyTokens?: number
 }
 
 /** Provider prompt tokens / our count is smoothed with this weight for the newest reply. */
@@ -159,7 +169,7 @@ export class ContextService {
     whatIf?: ContextConfigPatch
   ): Promise<BuiltContext> {
     const config = this.configFor(threadId, whatIf ?? {})
-    const messages = this.deps.cache.get(threadId)
+    const messages = await this.deps.cache.load(threadId)
     const inputIndex = await this.drafts.index(threadId, draft, tokenCounterFor(config.model))
     return this.build(
       {
@@ -168,7 +178,8 @@ export class ContextService {
         input: draft,
         inputIndex,
         taskState: this.taskState(threadId),
-        notRecalled: []
+        notRecalled: [],
+        historyTokens: this.deps.cache.tokensBefore(threadId, messages.length)
       },
       config
     )
@@ -183,18 +194,41 @@ export class ContextService {
     message: Message,
     options: BuildTurnOptions = {}
   ): Promise<StoredBuild> {
+    return this.saveTurn(await this.prepareTurn(threadId, message, options))
+  }
+
+  /**
+   * The request for a stored user message, not yet recorded: a send stores it with
+   * `saveTurn` once the request has left. Reads the thread from the cache by position (the
+   * input and anything after it, a regenerated turn's earlier replies, are found by binary
+   * search), so nothing here passes over the whole thread.
+   */
+  async prepareTurn(
+    threadId: string,
+    message: Message,
+    options: BuildTurnOptions = {}
+  ): Promise<PreparedTurn> {
     const config = this.configFor(
       threadId,
       options.totalBudget === undefined ? {} : { totalBudget: options.totalBudget }
     )
     // Everything before the input; a regenerated turn's earlier replies come after it. Neither
     // the input nor those replies may come back as recalled messages.
-    const all = this.deps.cache.get(threadId)
-    const history = all.filter((m) => m.id !== message.id && m.seq < message.seq)
-    const notRecalled = all.filter((m) => m.seq >= message.seq).map((m) => m.id)
+    const all = await this.deps.cache.load(threadId)
+    const end = firstAtOrAfter(all, message.seq)
+    const history = all.slice(0, end)
+    const notRecalled = all.slice(end).map((m) => m.id)
+    if (!notRecalled.includes(message.id)) notRecalled.push(message.id)
     const before = this.taskState(threadId)
     const context = await this.build(
-      { threadId, messages: history, input: message.content, taskState: before, notRecalled },
+      {
+        threadId,
+        messages: history,
+        input: message.content,
+        taskState: before,
+        notRecalled,
+        historyTokens: this.deps.cache.tokensBefore(threadId, end)
+      },
       config
     )
     this.deps.probe?.(threadId, 'built')
@@ -204,14 +238,13 @@ export class ContextService {
       tasks.observe(message.content, message.seq)
       this.deps.threads.updateSettings(threadId, { [TASK_KEY]: tasks.state })
     }
+    return { threadId, messageId: message.id, createdAt: this.deps.now(), context }
+  }
 
-    const stored = this.deps.builds.add({
-      threadId,
-      messageId: message.id,
-      createdAt: this.deps.now(),
-      context
-    })
-    this.deps.probe?.(threadId, 'saved')
+  /** Records a prepared build as sent and pushes it to the inspector. */
+  saveTurn(turn: PreparedTurn): StoredBuild {
+    const stored = this.deps.builds.add(turn)
+    this.deps.probe?.(turn.threadId, 'saved')
     this.deps.publish('context:built', stored)
     return stored
   }
@@ -314,7 +347,11 @@ export class ContextService {
     const summary = this.deps.summary?.(threadId) ?? null
     // As many candidates as the retrieved section could place at this budget, none that the
     // window sends anyway (recallRequest.ts).
-    const request = recallRequest(config, messages, summary?.lastMessageSeq)
+    const pinned = this.deps.messages.listPinned(threadId)
+    const request = recallRequest(config, messages, summary?.lastMessageSeq, {
+      pinned,
+      ...(turn.historyTokens !== undefined && { tokens: turn.historyTokens })
+    })
     const query = recallQuery(input.slice(0, RECALL_QUERY_CHARS), messages, taskState)
     this.deps.probe?.(threadId, 'search_start')
     const recall = await recallMemories(this.deps.memory, query.text, {
@@ -331,7 +368,7 @@ export class ContextService {
         summary,
         memories: recall.memories,
         messages,
-        pinned: this.deps.messages.listPinned(threadId),
+        pinned,
         input,
         inputCount,
         taskState,

@@ -95,11 +95,12 @@ export function createLanguageModel(
   }
 }
 
-/** fetch, telling `onRequest` when a request starts (the body is serialised by then). */
+/** fetch, telling `onRequest` once a request is handed to it (its body serialised). */
 function observedFetch(onRequest: () => void): typeof globalThis.fetch {
   return (input, init) => {
+    const response = globalThis.fetch(input, init)
     onRequest()
-    return globalThis.fetch(input, init)
+    return response
   }
 }
 
