@@ -22,7 +22,7 @@ import {
   trimMiddleIndexed,
   type SafetyNetReport
 } from '../context/windowSafetyNet'
-import { recallMemories, type MemorySearch } from '../context/memorySearch'
+import { recallMemories, type MemorySearch, type Recall } from '../context/memorySearch'
 import { recallQuery } from '../context/recallQuery'
 import { recallRequest } from '../context/recallRequest'
 import type { BuildRepository } from '../store/buildRepository'
@@ -307,7 +307,7 @@ export class ContextService {
     const index = turn.inputIndex ?? (await runSliced(model.indexSteps(turn.input, null)))
     const counter = index.encoding === model.encoding ? model : estimateCounter
     const inputCount = countOf(index)
-    const first = await this.buildOnce(turn, config, inputCount)
+    const { context: first, recall } = await this.buildOnce(turn, config, inputCount)
     if (!overSafetyLimit(first)) return first
     const report: SafetyNetReport = {
       neededTokens: first.tokenStats.total,
@@ -318,7 +318,7 @@ export class ContextService {
     let capped = config
     if (first.tokenStats.budget > safetyLimit(first)) {
       capped = { ...config, totalBudget: safetyLimit(first) }
-      context = await this.buildOnce(turn, capped, inputCount)
+      context = (await this.buildOnce(turn, capped, inputCount, recall)).context
       report.shrunk = true
     }
     let sentCount = inputCount
@@ -332,22 +332,54 @@ export class ContextService {
       )
       const sent = trimMiddleIndexed(index, goal, counter)
       sentCount = { tokens: sent.tokens, method: inputCount.method }
-      context = await this.buildOnce({ ...turn, input: sent.text }, capped, sentCount)
+      context = (await this.buildOnce({ ...turn, input: sent.text }, capped, sentCount, recall))
+        .context
       report.trimmedFrom = inputTokensOf(first)
     }
     return recordSafetyNet(context, report)
   }
 
+  /**
+   * One build. The safety net's rebuilds pass the first build's `recall`: the same input
+   * asks the same question, and a second memory search (a few hundred ms in a large store)
+   * would only shift which messages near the window's edge may be recalled.
+   */
   private async buildOnce(
     turn: TurnData,
     config: ContextConfig,
-    inputCount: TokenCount
-  ): Promise<BuiltContext> {
+    inputCount: TokenCount,
+    reuse?: Recall
+  ): Promise<{ context: BuiltContext; recall: Recall }> {
     const { threadId, messages, input, taskState } = turn
     const summary = this.deps.summary?.(threadId) ?? null
-    // As many candidates as the retrieved section could place at this budget, none that the
-    // window sends anyway (recallRequest.ts).
     const pinned = this.deps.messages.listPinned(threadId)
+    const recall = reuse ?? (await this.recall(turn, config, summary, pinned))
+    const context = this.deps.engines.build(
+      {
+        systemPrompt: this.deps.systemPrompt(),
+        summary,
+        memories: recall.memories,
+        messages,
+        pinned,
+        input,
+        inputCount,
+        taskState,
+        warnings: recall.warnings
+      },
+      config
+    )
+    return { context, recall }
+  }
+
+  /** Memory search for one build: as many candidates as the retrieved section could place. */
+  private async recall(
+    turn: TurnData,
+    config: ContextConfig,
+    summary: ThreadSummary | null,
+    pinned: Message[]
+  ): Promise<Recall> {
+    const { threadId, messages, input, taskState } = turn
+    // None that the window sends anyway (recallRequest.ts).
     const request = recallRequest(config, messages, summary?.lastMessageSeq, {
       pinned,
       ...(turn.historyTokens !== undefined && { tokens: turn.historyTokens })
@@ -362,20 +394,7 @@ export class ContextService {
       threadId
     })
     this.deps.probe?.(threadId, 'search_end')
-    return this.deps.engines.build(
-      {
-        systemPrompt: this.deps.systemPrompt(),
-        summary,
-        memories: recall.memories,
-        messages,
-        pinned,
-        input,
-        inputCount,
-        taskState,
-        warnings: recall.warnings
-      },
-      config
-    )
+    return recall
   }
 
   private resolve(...patches: ContextConfigPatch[]): ContextConfig {
