@@ -9,7 +9,8 @@ import type { TokenCounter } from '../context/tokenCounter'
 import type { MessageRepository } from '../store/messageRepository'
 import type { ContextService, PreparedTurn } from './contextService'
 import { PendingBuild } from './pendingBuild'
-import { firstAtOrAfter, type ThreadMessageCache } from './threadMessageCache'
+import { DEFAULT_PAGE_SIZE, firstAtOrAfter, pageOf, type PageQuery } from '@shared/messagePages'
+import type { ThreadMessageCache } from './threadMessageCache'
 import type { Publish } from './events'
 import type { TurnProbe } from './turnProbe'
 import type { ThreadService } from './threadService'
@@ -23,15 +24,6 @@ import { runSliced } from './slicedWork'
 
 /** The context-length retry rebuilds with this share of the failed build's budget. */
 export const RETRY_BUDGET_SHARE = 0.8
-
-/** Messages in a page of the chat list when the caller names no size. */
-export const DEFAULT_PAGE_SIZE = 100
-
-export interface PageQuery {
-  beforeSeq?: number
-  fromSeq?: number
-  limit?: number
-}
 
 export interface ChatServiceDeps {
   now: () => number
@@ -107,17 +99,7 @@ export class ChatService {
    */
   page(threadId: string, query: PageQuery = {}): MessagePage {
     this.threads.get(threadId)
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE
-    if (this.cache.has(threadId)) {
-      const all = this.cache.get(threadId)
-      if (query.fromSeq !== undefined) {
-        const start = firstAtOrAfter(all, query.fromSeq)
-        return { messages: all.slice(start), hasOlder: start > 0 }
-      }
-      const end = query.beforeSeq === undefined ? all.length : firstAtOrAfter(all, query.beforeSeq)
-      const start = Math.max(0, end - limit)
-      return { messages: all.slice(start, end), hasOlder: start > 0 }
-    }
+    if (this.cache.has(threadId)) return pageOf(this.cache.get(threadId), query)
     this.cache
       .load(threadId)
       .catch((error: unknown) => this.deps.log(`loading thread ${threadId} failed`, error))
@@ -127,7 +109,11 @@ export class ChatService {
         hasOlder: this.messages.hasBefore(threadId, query.fromSeq)
       }
     }
-    return this.messages.pageBefore(threadId, query.beforeSeq ?? null, limit)
+    return this.messages.pageBefore(
+      threadId,
+      query.beforeSeq ?? null,
+      query.limit ?? DEFAULT_PAGE_SIZE
+    )
   }
 
   /** The thread's own model, else the default; null when none names an existing provider. */

@@ -33,7 +33,8 @@ import type { Publish } from './events'
 import type { TurnProbe } from './turnProbe'
 import { DraftCounts } from './draftCounts'
 import { runSliced } from './slicedWork'
-import { firstAtOrAfter, type ThreadMessageCache } from './threadMessageCache'
+import { firstAtOrAfter } from '@shared/messagePages'
+import type { ThreadMessageCache } from './threadMessageCache'
 
 /** Keys in the settings table and in a thread's settings JSON. */
 const CONFIG_KEY = 'context'

@@ -1,4 +1,5 @@
 import type { Message } from '@shared/domain'
+import { firstAtOrAfter } from '@shared/messagePages'
 import type { MessageRepository } from '../store/messageRepository'
 
 /** Rows read per step while a thread loads in the background; each step is a few ms. */
@@ -123,19 +124,7 @@ function withSums(messages: Message[]): CachedThread {
 }
 
 /** The index of the message with `seq` in a seq-ordered list, or -1. */
-export function indexOfSeq(messages: readonly Message[], seq: number): number {
+function indexOfSeq(messages: readonly Message[], seq: number): number {
   const index = firstAtOrAfter(messages, seq)
   return messages[index]?.seq === seq ? index : -1
-}
-
-/** The index of the first message whose seq is >= `seq` (the length when there is none). */
-export function firstAtOrAfter(messages: readonly Message[], seq: number): number {
-  let low = 0
-  let high = messages.length
-  while (low < high) {
-    const mid = (low + high) >> 1
-    if ((messages[mid] as Message).seq < seq) low = mid + 1
-    else high = mid
-  }
-  return low
 }
