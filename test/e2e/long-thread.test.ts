@@ -65,7 +65,7 @@ describe('a long thread, end to end in Chromium', () => {
     // top stays where the reader left it.
     const topOfPage = app.message(idOfSeq(COUNT - 99))
     await app.messageList.evaluate((list) => (list.scrollTop = 0))
-    await eventually(() => loadedCount()).toBe('200')
+    await eventually(() => loadedCount()).toBe('600')
     await eventually(() => isInView(topOfPage, app.messageList)).toBe(true)
     const box = await topOfPage.boundingBox()
     const frame = await app.messageList.boundingBox()

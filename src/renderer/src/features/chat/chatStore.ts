@@ -91,6 +91,11 @@ function safetyNetCodes(build: StoredBuild | null): SafetyNetCode[] {
 
 /** Messages loaded before the one asked for, when jumping to a message not loaded yet. */
 const REVEAL_CONTEXT = 50
+/**
+ * Older pages are larger than the first (100): a long scroll up then takes few round trips,
+ * and only the rows on screen are rendered anyway.
+ */
+const OLDER_PAGE_SIZE = 500
 
 /** A refresh from `fromSeq` on replaces that part of the list and keeps what is older. */
 function mergeFrom(
@@ -152,7 +157,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
    */
   const fetchOlder = async (
     threadId: string,
-    query: { beforeSeq: number } | { fromSeq: number }
+    query: { beforeSeq: number; limit: number } | { fromSeq: number }
   ): Promise<void> => {
     try {
       const page = await call(window.api.messages.list({ threadId, ...query }))
@@ -396,7 +401,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
       const first = messages[0]
       if (!threadId || !hasOlder || !first || status !== 'ready' || older === 'loading') return
       set({ older: 'loading' })
-      await fetchOlder(threadId, { beforeSeq: first.seq })
+      await fetchOlder(threadId, { beforeSeq: first.seq, limit: OLDER_PAGE_SIZE })
     },
 
     setDraft(threadId, text) {
