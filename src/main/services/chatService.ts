@@ -193,10 +193,15 @@ export class ChatService {
     return { streamId, build: await build.saved }
   }
 
-  /** Usage and cost summed over the thread's model replies (all of them were paid for). */
-  usage(threadId: string): UsageTotals {
+  /**
+   * Usage and cost summed over the thread's model replies (all of them were paid for). Read
+   * from the cache, loaded in slices: asked for as a thread opens, it must not hold the window.
+   */
+  async usage(threadId: string): Promise<UsageTotals> {
+    this.threads.get(threadId)
+    const messages = await this.cache.load(threadId)
     return sumUsage(
-      this.list(threadId).flatMap((m) =>
+      messages.flatMap((m) =>
         m.reply?.usage ? [{ usage: m.reply.usage, cost: m.reply.cost }] : []
       )
     )
