@@ -111,6 +111,10 @@ async function startProvider(): Promise<ProviderServer> {
       response.end('data: [DONE]\n\n')
     })
   })
+  // Node closes idle keep-alive sockets after 5 s; a send on a busy machine can take longer
+  // between requests, and a request written to a socket being closed fails as a network error.
+  server.keepAliveTimeout = 120_000
+  server.headersTimeout = 130_000
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
@@ -236,7 +240,12 @@ async function openSession(
   const spec = modelSpec(E5_MODEL_ID)
   const services = createServices({
     db,
-    publish: () => {},
+    publish: (event, payload) => {
+      if (event === 'chat:error') {
+        const { error } = payload as { error: { kind: string; message: string } }
+        process.stderr.write(`[bench] reply failed: ${error.kind}: ${error.message}\n`)
+      }
+    },
     log: (message, error) => process.stderr.write(`[bench] ${message}: ${String(error)}\n`),
     detectOllama: async () => ({ found: false, baseUrl: '', reason: 'not_running' }),
     info: {
@@ -308,10 +317,14 @@ async function measuredSend(
   session.searches.length = 0
   const receivedBefore = server.received.length
   const start = performance.now()
-  await session.services.chat.send(threadId, content)
+  const outcome = await session.services.chat.send(threadId, content)
   await session.services.chat.settled(threadId)
   const body = server.received[receivedBefore]
-  if (!body) throw new Error('the provider server received no request')
+  if (!body) {
+    throw new Error(
+      `the provider server received no request (${outcome.status}${outcome.buildError ? `: ${outcome.buildError}` : ''})`
+    )
+  }
   const mark = (name: TurnMark): number => {
     const at = session.marks.get(name)
     if (at === undefined) throw new Error(`the turn reported no ${name}`)
