@@ -130,8 +130,8 @@ describe('per-thread state kept as messages arrive', () => {
     })
     const thread = test.services.threads.create()
     test.services.threads.setModel(thread.id, { providerId: created.id, modelId: 'm' })
-    seed(test, thread.id, 2_500)
-    // The thread loads in slices (2,000 rows each) while a flag changes and a message arrives.
+    seed(test, thread.id, 6_000)
+    // The thread loads in slices (5,000 rows each) while a flag changes and a message arrives.
     const repository = new MessageRepository(test.db)
     const cache = new ThreadMessageCache(repository, 2)
     const loading = cache.load(thread.id)
@@ -171,7 +171,7 @@ describe('per-thread state kept as messages arrive', () => {
     const { services } = test
     const cacheOf = (services.context as unknown as { deps: { cache: ThreadMessageCache } }).deps
       .cache
-    for (const index of [0, 1, 1_999, 2_000, fresh.length - 1, fresh.length]) {
+    for (const index of [0, 1, 4_999, 5_000, fresh.length - 1, fresh.length]) {
       const expected = fresh.slice(0, index).reduce((sum, m) => sum + m.tokenCount, 0)
       expect(cacheOf.tokensBefore(thread.id, index)).toBe(expected)
       expect(sums.tokensBefore(thread.id, index)).toBe(expected)

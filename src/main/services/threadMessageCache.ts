@@ -2,8 +2,8 @@ import type { Message } from '@shared/domain'
 import { firstAtOrAfter } from '@shared/messagePages'
 import type { MessageRepository } from '../store/messageRepository'
 
-/** Rows read per step while a thread loads in the background; each step is a few ms. */
-const LOAD_SLICE = 2_000
+/** Rows read per step while a thread loads in the background: about 25 ms each on 2 idle cores. */
+const LOAD_SLICE = 5_000
 
 interface CachedThread {
   messages: Message[]
