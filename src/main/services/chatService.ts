@@ -139,7 +139,7 @@ export class ChatService {
     // Another turn may have started while a long paste was being counted.
     this.requireIdle(threadId)
     const message = this.appendUser(threadId, content, tokenCount)
-    return this.answer(threadId, message)
+    return this.answerAndAnnounce(threadId, message)
   }
 
   /**
@@ -162,7 +162,7 @@ export class ChatService {
       if (updated) this.cache.updated(updated)
     }
     const message = this.appendUser(original.threadId, content, tokenCount)
-    return this.answer(original.threadId, message)
+    return this.answerAndAnnounce(original.threadId, message)
   }
 
   /** A new reply to the last user message; the earlier replies are kept and marked superseded. */
@@ -274,8 +274,19 @@ export class ChatService {
     })
     this.cache.appended(message)
     this.threads.adoptTitleFrom(threadId, content)
-    this.deps.publish('threads:changed', { threadId })
     return message
+  }
+
+  /**
+   * `threads:changed` (the sidebar's refresh, and the embedding indexer's wake-up) goes out
+   * once the request has left: the work it starts would otherwise compete with the turn.
+   */
+  private async answerAndAnnounce(threadId: string, message: Message): Promise<SendOutcome> {
+    try {
+      return await this.answer(threadId, message)
+    } finally {
+      this.deps.publish('threads:changed', { threadId })
+    }
   }
 
   private async answer(threadId: string, message: Message): Promise<SendOutcome> {
