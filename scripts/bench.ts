@@ -53,12 +53,13 @@ import { chunkingFigures, toolFigures } from './bench/toolsAndFiles'
 import { historyImportFigures, type HistoryImportFigures } from './bench/historyImport'
 import { memorySearchFigures, type MemorySearchFigures } from './bench/memorySearch'
 import type { Timing } from './bench/timing'
+import { wholeTurnFigures, wholeTurnReport } from './bench/wholeTurn'
 
 const ROOT = resolve(dirname(process.argv[1] ?? '.'), '../..')
 const DEFAULT_JSON = join(ROOT, '.cache/bench/latest.json')
 
 /** Sections `--only` can run alone. */
-const ONLY_SECTIONS = ['memory-search', 'history'] as const
+const ONLY_SECTIONS = ['memory-search', 'history', 'turn'] as const
 type OnlySection = (typeof ONLY_SECTIONS)[number]
 
 interface Options {
@@ -142,6 +143,12 @@ async function main(): Promise<void> {
   }
   const options = parseArgs(process.argv.slice(2))
   const started = performance.now()
+  if (options.only === 'turn') {
+    const turn = await turnFigures(options.quick)
+    console.log(wholeTurnReport(turn, table))
+    writeResult(options, { turn }, started)
+    return
+  }
   if (options.only === 'history') {
     const history = await historyFigures(options.quick)
     printHistory(history)
@@ -207,6 +214,8 @@ async function main(): Promise<void> {
   const chunking = (['markdown', 'code'] as const).map((kind) =>
     chunkingFigures(kind, options.quick)
   )
+  // Needs the embedding model: the turn is measured as a user meets it, model loaded.
+  const turn = options.skipEmbedding ? null : await turnFigures(options.quick)
 
   const config = DEFAULT_CONTEXT_CONFIG
   const runs = builderRuns(options.quick)
@@ -479,6 +488,7 @@ async function main(): Promise<void> {
 
   const history = await historyFigures(options.quick)
   printHistory(history)
+  if (turn) console.log(`\n${wholeTurnReport(turn, table)}`)
 
   const result = {
     history,
@@ -491,7 +501,8 @@ async function main(): Promise<void> {
     mainThreadStall: stalls,
     tools,
     chunking,
-    attachedFile: files
+    attachedFile: files,
+    turn
   }
   writeResult(options, result, started)
 }
@@ -605,6 +616,11 @@ function printMemorySearch(m: MemorySearchFigures): void {
   console.log(
     `(now: the full-text list is read while the worker embeds the query, so the parts overlap; background warm-up after opening: ${ms(m.warmUp.ms)}, longest main-thread slice ${ms(m.warmUp.longestSliceMs)})`
   )
+}
+
+async function turnFigures(quick: boolean) {
+  const { modelsRoot, workerPath } = await modelsAndWorker()
+  return wholeTurnFigures({ quick, modelsRoot, workerPath, phrases: phrases() }, progress)
 }
 
 main().catch((error: unknown) => {

@@ -27,6 +27,7 @@ import {
   type MemorySettings,
   type MemoryStatus,
   type Message,
+  type MessagePage,
   type SearchHit,
   type SendOutcome,
   type Thread,
@@ -74,6 +75,9 @@ const event = <Payload>() => undefined as unknown as Payload
 const NoInput = z.undefined()
 const ThreadId = z.uuid({ message: 'Not a valid thread id' })
 const MessageId = z.number().int().positive()
+const Seq = z.number().int().positive()
+/** Messages per page of `messages.list`. */
+export const MAX_PAGE_SIZE = 500
 const Title = z
   .string()
   .trim()
@@ -188,7 +192,24 @@ export const contract = {
     )
   },
   messages: {
-    list: endpoint<Message[]>()(z.strictObject({ threadId: ThreadId })),
+    /**
+     * A page of the thread, opened at its end: the newest `limit` messages (before `beforeSeq`
+     * when scrolling up), or every message from `fromSeq` on (a refresh of what is loaded, or
+     * a jump to an older message).
+     */
+    list: endpoint<MessagePage>()(
+      z
+        .strictObject({
+          threadId: ThreadId,
+          beforeSeq: Seq.optional(),
+          fromSeq: Seq.optional(),
+          limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional()
+        })
+        .refine((input) => input.beforeSeq === undefined || input.fromSeq === undefined, {
+          message: 'Ask for a page before a message or from one, not both',
+          path: ['fromSeq']
+        })
+    ),
     send: endpoint<SendOutcome>()(z.strictObject({ threadId: ThreadId, content: MessageContent })),
     /**
      * Edit-and-resend: the edited text becomes a NEW user message (the original is kept,

@@ -85,6 +85,16 @@ export interface Message {
 }
 
 /**
+ * A page of a thread's messages, oldest first: the newest page when a thread opens, older
+ * ones as the list scrolls up (`messages.list`).
+ */
+export interface MessagePage {
+  messages: Message[]
+  /** Whether the thread has messages before the first one here. */
+  hasOlder: boolean
+}
+
+/**
  * complete: the model finished; stopped: the user pressed Stop; failed: an error cut it off;
  * empty: the model finished without any text (kept, shown with Retry, never sent back).
  */

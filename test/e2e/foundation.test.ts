@@ -283,8 +283,9 @@ describe('foundation, end to end in Chromium', () => {
     await eventually(() => isInView(app.message(last.id), app.messageList)).toBe(true)
     expect(await app.messages.count()).toBeLessThan(200)
 
-    // Scrolling to the top reaches the very first message. Row heights are measured as they
-    // render, so the scroll is repeated until the list settles at the top.
+    // Scrolling to the top reaches the very first message. The thread opened at its newest
+    // page and older pages load as the list nears its top, and row heights are measured as
+    // they render, so the scroll is repeated until the list settles at the top.
     const firstMessage = app.message(first.id)
     await eventually(async () => {
       await app.messageList.evaluate((list) => {
@@ -294,7 +295,7 @@ describe('foundation, end to end in Chromium', () => {
         for (const element of scrollers) element.scrollTop = 0
       })
       return (await firstMessage.count()) === 1 && (await isInView(firstMessage, app.messageList))
-    }).toBe(true)
+    }, 60_000).toBe(true)
     expect(await firstMessage.innerText()).toContain('Seeded message number 1')
     expect(await app.message(last.id).count()).toBe(0)
     expect(await app.messages.count()).toBeLessThan(200)

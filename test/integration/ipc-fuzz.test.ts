@@ -260,7 +260,7 @@ describe('IPC fuzz over every contract channel', () => {
     })
     expect(await call('messages:list', { threadId })).toMatchObject({
       ok: true,
-      data: [{ content: 'still here 你好' }]
+      data: { messages: [{ content: 'still here 你好' }], hasOlder: false }
     })
     expect(await call('search:query', { query: 'still here' })).toMatchObject({
       ok: true,

@@ -230,10 +230,10 @@ describe('corruption matrix: what the user sees and what is saved', () => {
       message: expect.stringMatching(/^The disk is full/)
     })
     expect(written.length).toBeGreaterThan(0)
-    const listed = unwrap<{ content: string }[]>(
-      await registry.invoke('messages:list', { threadId: thread.id })
+    const listed = unwrap<{ messages: { content: string }[] }>(
+      await registry.invoke('messages:list', { threadId: thread.id, limit: 500 })
     )
-    expect(listed.map((m) => m.content)).toEqual(written)
+    expect(listed.messages.map((m) => m.content)).toEqual(written)
     expect(test.db.pragma('integrity_check', { simple: true })).toBe('ok')
     test.db.close()
   })

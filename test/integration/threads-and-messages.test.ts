@@ -69,10 +69,12 @@ describe('threads', () => {
     services.threads.rename(t.id, 'y')
     services.threads.delete(t.id)
     const changed = { event: 'threads:changed', payload: { threadId: t.id } }
+    // The send's announcement follows its build: it wakes background work (indexing) that
+    // must not compete with the turn.
     expect(published).toEqual([
       changed,
-      changed,
       { event: 'context:built', payload: expect.objectContaining({ threadId: t.id }) },
+      changed,
       changed,
       changed
     ])

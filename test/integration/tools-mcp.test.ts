@@ -212,7 +212,7 @@ describe('MCP tools in a conversation', () => {
     expect(thread(s).at(-1)?.content).toBe('The answer is 43.')
     expect(provider.completions()).toHaveLength(4)
     // Each step of the model is a paid request: its usage is stored on its message.
-    expect(s.services.chat.usage(s.threadId).replies).toBe(4)
+    expect((await s.services.chat.usage(s.threadId)).replies).toBe(4)
   })
 
   it(`stops at ${MAX_TOOL_STEPS} requests: the last one forbids tools`, async () => {

@@ -54,7 +54,12 @@ describe('MessageList', () => {
     expect(renderedIds()).not.toContain(messages.at(-1)!.id)
 
     act(() => vi.advanceTimersByTime(HIGHLIGHT_MS))
-    expect(message).toHaveAttribute('data-highlighted', 'false')
+    // Re-queried: loading the page above it may have re-rendered the row.
+    await vi.waitFor(() =>
+      expect(
+        screen.getByText('Message number 4322').closest('[data-testid="message"]')
+      ).toHaveAttribute('data-highlighted', 'false')
+    )
   })
 
   it('brings a newly sent message into view', async () => {
@@ -62,8 +67,14 @@ describe('MessageList', () => {
     await useChatStore.getState().open(thread.id)
     render(<MessageList />)
     const scroller = screen.getByTestId('message-list')
-    act(() => scroller.scrollTo({ top: 0 }))
-    await vi.waitFor(() => expect(screen.queryByText('Message number 1')).not.toBeNull())
+    // Scrolling up page by page, as a reader would, until the first message is there.
+    await vi.waitFor(
+      () => {
+        act(() => scroller.scrollTo({ top: 0 }))
+        expect(screen.queryByText('Message number 1')).not.toBeNull()
+      },
+      { timeout: 10_000, interval: 100 }
+    )
 
     await act(async () => {
       await useChatStore.getState().send('A brand new thought')

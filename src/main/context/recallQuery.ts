@@ -39,11 +39,13 @@ export function recallQuery(
   taskState?: ActiveTaskState
 ): RecallQuery {
   const text = input.trim()
-  const turns = messages
-    .filter((m) => !m.excluded && (m.role === 'user' || m.role === 'assistant'))
-    .slice(-CONTEXT_TURNS)
-    .map((m) => clip(m.content))
-    .filter((t) => t.length > 0)
+  // The newest turns, found from the end: a long thread is never passed over.
+  const newest: Turn[] = []
+  for (let i = messages.length - 1; i >= 0 && newest.length < CONTEXT_TURNS; i--) {
+    const m = messages[i] as Turn
+    if (!m.excluded && (m.role === 'user' || m.role === 'assistant')) newest.unshift(m)
+  }
+  const turns = newest.map((m) => clip(m.content)).filter((t) => t.length > 0)
   const goal = taskState?.goals.at(-1)
   const task = goal?.status === 'active' ? clip(goal.text) : null
   const parts = [...(task && task !== text ? [task] : []), ...turns]

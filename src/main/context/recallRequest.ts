@@ -50,17 +50,26 @@ export function recallLimit(
 export function certainlySentIds(
   messages: readonly ThreadMessage[],
   recentShare: number,
-  options: { correction?: number; summarizedThrough?: number } = {}
+  options: {
+    correction?: number
+    summarizedThrough?: number
+    /** The thread's pinned messages, when the caller has them (else found by a pass). */
+    pinned?: readonly ThreadMessage[]
+  } = {}
 ): number[] {
   const correction = options.correction ?? 1
   const after = options.summarizedThrough ?? -Infinity
-  const sent = messages.filter((m) => !m.excluded && m.seq > after)
-  const pinned = sent.filter((m) => m.pinned)
+  const last = messages.at(-1)?.seq ?? -Infinity
+  const pinned = (options.pinned ?? messages.filter((m) => m.pinned)).filter(
+    (m) => m.pinned && !m.excluded && m.seq > after && m.seq <= last
+  )
   let room = recentShare - pinned.reduce((sum, m) => sum + m.tokenCount * correction, 0)
   const ids = pinned.map((m) => m.id)
-  for (let i = sent.length - 1; i >= 0; i--) {
-    const message = sent[i] as ThreadMessage
-    if (message.pinned) continue
+  // From the newest back, only as far as the share reaches: never a pass over a long thread.
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as ThreadMessage
+    if (message.seq <= after) break
+    if (message.excluded || message.pinned) continue
     room -= message.tokenCount * correction
     if (room < 0) break
     ids.push(message.id)
@@ -72,14 +81,20 @@ export function certainlySentIds(
 export function recallRequest(
   config: ContextConfig,
   messages: readonly ThreadMessage[],
-  summarizedThrough?: number
+  summarizedThrough?: number,
+  /** What the caller keeps per thread: the tokens of `messages` and the pinned ones. */
+  known: { tokens?: number; pinned?: readonly ThreadMessage[] } = {}
 ): { limit: number; excludeMessageIds: number[] } {
   const total = totalBudgetOf(config)
-  const recentTokens = messages.reduce((sum, m) => sum + m.tokenCount, 0)
+  const recentTokens = known.tokens ?? messages.reduce((sum, m) => sum + m.tokenCount, 0)
   const recentShare = sectionShares(total, config.percentages).recent
   const correction = config.tokenCorrections[config.model] ?? 1
   return {
     limit: recallLimit(total, config.percentages, recentTokens),
-    excludeMessageIds: certainlySentIds(messages, recentShare, { correction, summarizedThrough })
+    excludeMessageIds: certainlySentIds(messages, recentShare, {
+      correction,
+      summarizedThrough,
+      ...(known.pinned && { pinned: known.pinned })
+    })
   }
 }

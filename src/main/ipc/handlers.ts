@@ -114,7 +114,7 @@ export function createHandlers(services: Services): Handlers {
       costReport: ({ threadId, whatIf }) => services.costs.report(threadId, whatIf ?? false)
     },
     messages: {
-      list: ({ threadId }) => chat.list(threadId),
+      list: ({ threadId, ...query }) => chat.page(threadId, query),
       send: ({ threadId, content }) => chat.send(threadId, content),
       editResend: ({ id, content }) => chat.editResend(id, content),
       setFlags: ({ id, ...flags }) => chat.setFlags(id, flags),

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import type { BuiltContext, StoredBuild } from '@shared/context'
-import type { Message, ReplyInfo, ReplyStatus, SendOutcome } from '@shared/domain'
+import type { Message, MessagePage, ReplyInfo, ReplyStatus, SendOutcome } from '@shared/domain'
 import type { ChatFinishReason, ChatUsage, ModelRef, UsageTotals } from '@shared/providers'
 import { AppError } from '@shared/result'
 import { countMessageTokens } from '../context/messageTokens'
 import { applyCacheBreakpoints, type CacheTtl } from '../context/promptCache'
 import type { TokenCounter } from '../context/tokenCounter'
 import type { MessageRepository } from '../store/messageRepository'
-import type { ContextService } from './contextService'
+import type { ContextService, PreparedTurn } from './contextService'
+import { PendingBuild } from './pendingBuild'
+import { DEFAULT_PAGE_SIZE, firstAtOrAfter, pageOf, type PageQuery } from '@shared/messagePages'
 import type { ThreadMessageCache } from './threadMessageCache'
 import type { Publish } from './events'
+import type { TurnProbe } from './turnProbe'
 import type { ThreadService } from './threadService'
 import type { ResolvedModel } from './providers/catalog'
 import { toProviderError } from './providers/errors'
@@ -45,6 +48,8 @@ export interface ChatServiceDeps {
   tools?: ToolExecutor
   /** A stored message was edited (resent) or its exclusion or summary exemption changed. */
   messageChanged?: (threadId: string, seq: number) => void
+  /** The moments of a turn (the whole-turn benchmark). */
+  probe?: TurnProbe
   /** After each turn (summary, memory extraction: background work); must not throw or block. */
   afterTurn?: (
     threadId: string,
@@ -72,7 +77,8 @@ interface StreamJob {
   streamId: string
   /** The user message the reply answers. */
   input: Message
-  build: StoredBuild
+  /** Stored once the request has left (or failed before leaving). */
+  build: PendingBuild
   target: ChatTarget
   /** Earlier replies to the same input (regenerate): superseded once the new one is stored. */
   replaces: Message[]
@@ -103,6 +109,30 @@ export class ChatService {
     return this.cache.get(threadId)
   }
 
+  /**
+   * A page of the thread for the chat list, opened at its end (`MessagePage`). A thread not
+   * in the cache is answered from the (thread_id, seq) index and starts loading in the
+   * background, so the preview and the first send that follow read it from memory.
+   */
+  page(threadId: string, query: PageQuery = {}): MessagePage {
+    this.threads.get(threadId)
+    if (this.cache.has(threadId)) return pageOf(this.cache.get(threadId), query)
+    this.cache
+      .load(threadId)
+      .catch((error: unknown) => this.deps.log(`loading thread ${threadId} failed`, error))
+    if (query.fromSeq !== undefined) {
+      return {
+        messages: this.messages.listAfter(threadId, query.fromSeq - 1, -1),
+        hasOlder: this.messages.hasBefore(threadId, query.fromSeq)
+      }
+    }
+    return this.messages.pageBefore(
+      threadId,
+      query.beforeSeq ?? null,
+      query.limit ?? DEFAULT_PAGE_SIZE
+    )
+  }
+
   /** The thread's own model, else the default; null when none names an existing provider. */
   targetFor(threadId: string): ChatTarget | null {
     for (const ref of [this.threads.modelOf(threadId), this.deps.defaultModel()]) {
@@ -126,7 +156,7 @@ export class ChatService {
     // Another turn may have started while a long paste was being counted.
     this.requireIdle(threadId)
     const message = this.appendUser(threadId, content, tokenCount)
-    return this.answer(threadId, message)
+    return this.answerAndAnnounce(threadId, message)
   }
 
   /**
@@ -141,35 +171,39 @@ export class ChatService {
     }
     this.requireIdle(original.threadId)
     const tokenCount = await this.countUserText(content)
+    const all = await this.cache.load(original.threadId)
     this.requireIdle(original.threadId)
-    for (const later of this.cache.get(original.threadId)) {
-      if (later.seq < original.seq || later.excluded) continue
+    for (const later of all.slice(firstAtOrAfter(all, original.seq))) {
+      if (later.excluded) continue
       const updated = this.messages.setFlags(later.id, { excluded: true })
       if (updated) this.cache.updated(updated)
     }
     this.deps.messageChanged?.(original.threadId, original.seq)
     const message = this.appendUser(original.threadId, content, tokenCount)
-    return this.answer(original.threadId, message)
+    return this.answerAndAnnounce(original.threadId, message)
   }
 
   /** A new reply to the last user message; the earlier replies are kept and marked superseded. */
   async regenerate(threadId: string): Promise<{ streamId: string; build: StoredBuild }> {
     this.threads.get(threadId)
     this.requireIdle(threadId)
-    const all = this.cache.get(threadId)
-    const input = [...all].reverse().find((m) => m.role === 'user')
+    const all = await this.cache.load(threadId)
+    this.requireIdle(threadId)
+    const input = all.findLast((m) => m.role === 'user')
     if (!input) throw new AppError('invalid_input', 'There is no message to answer yet.')
     const target = this.targetFor(threadId)
     if (!target) {
       throw new AppError('invalid_input', 'No model is configured; add a provider in Settings.')
     }
     // Earlier replies, with the tool steps they took (their results go with their calls).
-    const replaces = all.filter(
-      (m) =>
-        m.seq > input.seq &&
-        ((m.role === 'assistant' && !m.reply?.supersededBy) || (m.role === 'tool' && !m.excluded))
-    )
-    const build = await this.context.buildTurn(threadId, input, { retry: true })
+    const replaces = all
+      .slice(firstAtOrAfter(all, input.seq + 1))
+      .filter(
+        (m) =>
+          (m.role === 'assistant' && !m.reply?.supersededBy) || (m.role === 'tool' && !m.excluded)
+      )
+    const prepared = await this.context.prepareTurn(threadId, input, { retry: true })
+    const build = new PendingBuild(prepared.context, () => this.context.saveTurn(prepared))
     const streamId = this.start({
       threadId,
       streamId: this.newId(),
@@ -178,13 +212,18 @@ export class ChatService {
       target,
       replaces
     })
-    return { streamId, build }
+    return { streamId, build: await build.saved }
   }
 
-  /** Usage and cost summed over the thread's model replies (all of them were paid for). */
-  usage(threadId: string): UsageTotals {
+  /**
+   * Usage and cost summed over the thread's model replies (all of them were paid for). Read
+   * from the cache, loaded in slices: asked for as a thread opens, it must not hold the window.
+   */
+  async usage(threadId: string): Promise<UsageTotals> {
+    this.threads.get(threadId)
+    const messages = await this.cache.load(threadId)
     return sumUsage(
-      this.list(threadId).flatMap((m) =>
+      messages.flatMap((m) =>
         m.reply?.usage ? [{ usage: m.reply.usage, cost: m.reply.cost }] : []
       )
     )
@@ -265,15 +304,31 @@ export class ChatService {
     this.cache.appended(message)
     this.deps.userMessageStored?.(message)
     this.threads.adoptTitleFrom(threadId, content)
-    this.deps.publish('threads:changed', { threadId })
     return message
+  }
+
+  /**
+   * `threads:changed` (the sidebar's refresh, and the embedding indexer's wake-up) goes out
+   * once the request has left: the work it starts would otherwise compete with the turn.
+   */
+  private async answerAndAnnounce(threadId: string, message: Message): Promise<SendOutcome> {
+    try {
+      return await this.answer(threadId, message)
+    } finally {
+      this.deps.publish('threads:changed', { threadId })
+    }
   }
 
   private async answer(threadId: string, message: Message): Promise<SendOutcome> {
     const target = this.targetFor(threadId)
-    let build: StoredBuild
+    let prepared: PreparedTurn
     try {
-      build = await this.context.buildTurn(threadId, message)
+      prepared = await this.context.prepareTurn(threadId, message)
+      if (!target) {
+        const build = this.context.saveTurn(prepared)
+        this.afterTurn(threadId, build.context, message, null)
+        return { message, status: 'no_model_configured', build, buildError: null }
+      }
     } catch (error) {
       this.deps.log(`context build for message ${message.id} failed`, error)
       const reason = error instanceof Error ? error.message : String(error)
@@ -281,10 +336,7 @@ export class ChatService {
         ? { message, status: 'build_failed', model: target.ref, build: null, buildError: reason }
         : { message, status: 'no_model_configured', build: null, buildError: reason }
     }
-    if (!target) {
-      this.afterTurn(threadId, build.context, message, null)
-      return { message, status: 'no_model_configured', build, buildError: null }
-    }
+    const build = new PendingBuild(prepared.context, () => this.context.saveTurn(prepared))
     const streamId = this.start({
       threadId,
       streamId: this.newId(),
@@ -293,7 +345,17 @@ export class ChatService {
       target,
       replaces: []
     })
-    return { message, status: 'streaming', streamId, model: target.ref, build, buildError: null }
+    // The request is on its way; a build that cannot be stored now (a full disk) fails the
+    // send with the storage error while the reply goes on.
+    const stored = await build.saved
+    return {
+      message,
+      status: 'streaming',
+      streamId,
+      model: target.ref,
+      build: stored,
+      buildError: null
+    }
   }
 
   private start(job: StreamJob): string {
@@ -314,7 +376,7 @@ export class ChatService {
 
   private async run(job: StreamJob, signal: AbortSignal): Promise<void> {
     const { threadId, streamId, target } = job
-    let build = job.build
+    let build: { context: BuiltContext } = job.build
     let text = ''
     let usage: ChatUsage | null = null
     let finish: ChatFinishReason | null = null
@@ -346,6 +408,11 @@ export class ChatService {
                     stablePrefixMessages: build.context.window.stablePrefixMessages
                   }),
                 ...(this.deps.timeouts && { timeouts: this.deps.timeouts }),
+                onRequest: () => {
+                  this.deps.probe?.(threadId, 'request_sent')
+                  // Once fetch has the request: the build is stored on the next turn of the loop.
+                  setImmediate(() => job.build.store())
+                },
                 ...(tools.length > 0 && { tools, ...(final && { toolChoice: 'none' as const }) })
               }),
             onText: (delta) => {
@@ -374,6 +441,8 @@ export class ChatService {
           finish = result.finish
           break
         } catch (error) {
+          // Failed before or after sending: the build is stored either way.
+          job.build.store()
           const failure = toProviderError(error)
           // Too long for the model: rebuild with a smaller budget and try once more.
           if (failure.kind === 'context_length' && !retried && text === '' && !stored.any()) {
@@ -382,22 +451,24 @@ export class ChatService {
               1,
               Math.floor(build.context.tokenStats.budget * RETRY_BUDGET_SHARE)
             )
-            build = await this.context.buildTurn(threadId, job.input, {
+            const rebuilt = await this.context.buildTurn(threadId, job.input, {
               totalBudget: budget,
               retry: true
             })
+            build = rebuilt
             this.deps.publish('chat:retry', {
               threadId,
               streamId,
               reason: 'context_length',
               budget,
-              build
+              build: rebuilt
             })
             continue
           }
           throw failure
         }
       }
+      job.build.store()
       // A reply without any text is stored as what it is: shown with Retry, never sent back.
       const empty = text.trim() === ''
       const message = this.storeReply(job, build, text, empty ? 'empty' : 'complete', usage, finish)
@@ -411,6 +482,7 @@ export class ChatService {
       this.deps.publish('chat:done', { threadId, streamId, message })
       if (!empty) this.afterTurn(threadId, build.context, job.input, target)
     } catch (error) {
+      job.build.store()
       const failure = error instanceof ProviderError ? error : toProviderError(error)
       // The thread was deleted while the reply streamed: nothing to store or report.
       if (!this.threads.list().some((t) => t.id === threadId)) return
@@ -438,7 +510,7 @@ export class ChatService {
 
   private storeReply(
     job: StreamJob,
-    build: StoredBuild,
+    build: { context: BuiltContext },
     text: string,
     status: ReplyStatus,
     usage: ChatUsage | null,

@@ -22,8 +22,8 @@ import {
   trimMiddleIndexed,
   type SafetyNetReport
 } from '../context/windowSafetyNet'
-import { recallMemories, type MemorySearch } from '../context/memorySearch'
-import { recallQuery } from '../context/recallQuery'
+import { recallMemories, type MemorySearch, type Recall } from '../context/memorySearch'
+import { recallQuery, type RecallQuery } from '../context/recallQuery'
 import { recallRequest } from '../context/recallRequest'
 import type { BuildRepository } from '../store/buildRepository'
 import type { MessageRepository } from '../store/messageRepository'
@@ -31,9 +31,11 @@ import type { SettingsRepository } from '../store/settingsRepository'
 import type { ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
 import { withUnrankedFiles, type BuildAttachments } from './files/fileService'
+import type { TurnProbe } from './turnProbe'
 import { DraftCounts } from './draftCounts'
 import { leaveOutOtherBranches, type ForkLineage } from './forkRecallFilter'
 import { runSliced } from './slicedWork'
+import { firstAtOrAfter } from '@shared/messagePages'
 import type { ThreadMessageCache } from './threadMessageCache'
 
 /** Keys in the settings table and in a thread's settings JSON. */
@@ -83,6 +85,8 @@ export interface ContextServiceDeps {
   lineage?: ForkLineage
   /** The tools the thread exposes, with their relevance to the input (services/tools). */
   tools?: (threadId: string, query: string) => Promise<ToolInput[]>
+  /** The moments of a turn (the whole-turn benchmark). */
+  probe?: TurnProbe
 }
 
 export interface ChatModelLimits {
@@ -98,6 +102,14 @@ export interface BuildTurnOptions {
   retry?: boolean
 }
 
+/** A turn's request, built and not yet recorded. */
+export interface PreparedTurn {
+  threadId: string
+  messageId: number
+  createdAt: number
+  context: BuiltContext
+}
+
 /** What one build reads from the thread, besides the configuration. */
 interface TurnData {
   threadId: string
@@ -111,6 +123,8 @@ interface TurnData {
   inputIndex?: TokenIndex
   /** Whose files go with the turn: the stored input message's, or the composer's drafts. */
   files: { messageId: number } | 'draft'
+  /** The tokens of `messages`, when the cache keeps the sum (else summed here). */
+  historyTokens?: number
 }
 
 /** Provider prompt tokens / our count is smoothed with this weight for the newest reply. */
@@ -173,7 +187,7 @@ export class ContextService {
     whatIf?: ContextConfigPatch
   ): Promise<BuiltContext> {
     const config = this.configFor(threadId, whatIf ?? {})
-    const messages = this.deps.cache.get(threadId)
+    const messages = await this.deps.cache.load(threadId)
     const inputIndex = await this.drafts.index(threadId, draft, tokenCounterFor(config.model))
     return this.build(
       {
@@ -183,7 +197,8 @@ export class ContextService {
         inputIndex,
         taskState: this.taskState(threadId),
         notRecalled: [],
-        files: 'draft'
+        files: 'draft',
+        historyTokens: this.deps.cache.tokensBefore(threadId, messages.length)
       },
       config
     )
@@ -198,15 +213,31 @@ export class ContextService {
     message: Message,
     options: BuildTurnOptions = {}
   ): Promise<StoredBuild> {
+    return this.saveTurn(await this.prepareTurn(threadId, message, options))
+  }
+
+  /**
+   * The request for a stored user message, not yet recorded: a send stores it with
+   * `saveTurn` once the request has left. Reads the thread from the cache by position (the
+   * input and anything after it, a regenerated turn's earlier replies, are found by binary
+   * search), so nothing here passes over the whole thread.
+   */
+  async prepareTurn(
+    threadId: string,
+    message: Message,
+    options: BuildTurnOptions = {}
+  ): Promise<PreparedTurn> {
     const config = this.configFor(
       threadId,
       options.totalBudget === undefined ? {} : { totalBudget: options.totalBudget }
     )
     // Everything before the input; a regenerated turn's earlier replies come after it. Neither
     // the input nor those replies may come back as recalled messages.
-    const all = this.deps.cache.get(threadId)
-    const history = all.filter((m) => m.id !== message.id && m.seq < message.seq)
-    const notRecalled = all.filter((m) => m.seq >= message.seq).map((m) => m.id)
+    const all = await this.deps.cache.load(threadId)
+    const end = firstAtOrAfter(all, message.seq)
+    const history = all.slice(0, end)
+    const notRecalled = all.slice(end).map((m) => m.id)
+    if (!notRecalled.includes(message.id)) notRecalled.push(message.id)
     const before = this.taskState(threadId)
     const context = await this.build(
       {
@@ -215,23 +246,25 @@ export class ContextService {
         input: message.content,
         taskState: before,
         notRecalled,
-        files: { messageId: message.id }
+        files: { messageId: message.id },
+        historyTokens: this.deps.cache.tokensBefore(threadId, end)
       },
       config
     )
+    this.deps.probe?.(threadId, 'built')
 
     if (!options.retry) {
       const tasks = new ActiveTaskTracker(before)
       tasks.observe(message.content, message.seq)
       this.deps.threads.updateSettings(threadId, { [TASK_KEY]: tasks.state })
     }
+    return { threadId, messageId: message.id, createdAt: this.deps.now(), context }
+  }
 
-    const stored = this.deps.builds.add({
-      threadId,
-      messageId: message.id,
-      createdAt: this.deps.now(),
-      context
-    })
+  /** Records a prepared build as sent and pushes it to the inspector. */
+  saveTurn(turn: PreparedTurn): StoredBuild {
+    const stored = this.deps.builds.add(turn)
+    this.deps.probe?.(turn.threadId, 'saved')
     this.deps.publish('context:built', stored)
     return stored
   }
@@ -318,7 +351,7 @@ export class ContextService {
     const index = turn.inputIndex ?? (await runSliced(model.indexSteps(turn.input, null)))
     const counter = index.encoding === model.encoding ? model : estimateCounter
     const inputCount = countOf(index)
-    const first = await this.buildOnce(turn, config, inputCount)
+    const { context: first, recall } = await this.buildOnce(turn, config, inputCount)
     if (!overSafetyLimit(first)) return first
     const report: SafetyNetReport = {
       neededTokens: first.tokenStats.total,
@@ -329,7 +362,7 @@ export class ContextService {
     let capped = config
     if (first.tokenStats.budget > safetyLimit(first)) {
       capped = { ...config, totalBudget: safetyLimit(first) }
-      context = await this.buildOnce(turn, capped, inputCount)
+      context = (await this.buildOnce(turn, capped, inputCount, recall)).context
       report.shrunk = true
     }
     let sentCount = inputCount
@@ -343,30 +376,29 @@ export class ContextService {
       )
       const sent = trimMiddleIndexed(index, goal, counter)
       sentCount = { tokens: sent.tokens, method: inputCount.method }
-      context = await this.buildOnce({ ...turn, input: sent.text }, capped, sentCount)
+      context = (await this.buildOnce({ ...turn, input: sent.text }, capped, sentCount, recall))
+        .context
       report.trimmedFrom = inputTokensOf(first)
     }
     return recordSafetyNet(context, report)
   }
 
+  /**
+   * One build. The safety net's rebuilds pass the first build's `recall`: the same input
+   * asks the same question, and a second memory search (a few hundred ms in a large store)
+   * would only shift which messages near the window's edge may be recalled.
+   */
   private async buildOnce(
     turn: TurnData,
     config: ContextConfig,
-    inputCount: TokenCount
-  ): Promise<BuiltContext> {
+    inputCount: TokenCount,
+    reuse?: Recall
+  ): Promise<{ context: BuiltContext; recall: Recall }> {
     const { threadId, messages, input, taskState } = turn
     const summary = this.deps.summary?.(threadId) ?? null
-    // As many candidates as the retrieved section could place at this budget, none that the
-    // window sends anyway (recallRequest.ts).
-    const request = recallRequest(config, messages, summary?.lastMessageSeq)
+    const pinned = this.deps.messages.listPinned(threadId)
     const query = recallQuery(input.slice(0, RECALL_QUERY_CHARS), messages, taskState)
-    const recall = await recallMemories(this.deps.memory, query.text, {
-      context: query.context,
-      limit: request.limit,
-      excludeMessageIds: [...request.excludeMessageIds, ...turn.notRecalled],
-      timeoutMs: MEMORY_TIMEOUT_MS,
-      threadId
-    })
+    const recall = reuse ?? (await this.recall(turn, config, summary, pinned, query))
     const memories = this.deps.lineage
       ? leaveOutOtherBranches(threadId, recall.memories, this.deps.lineage)
       : recall.memories
@@ -377,7 +409,7 @@ export class ContextService {
         summary,
         memories,
         messages,
-        pinned: this.deps.messages.listPinned(threadId),
+        pinned,
         input,
         inputCount,
         taskState,
@@ -387,7 +419,34 @@ export class ContextService {
       },
       config
     )
-    return files ? withUnrankedFiles(built, files.notEmbedded) : built
+    const context = files ? withUnrankedFiles(built, files.notEmbedded) : built
+    return { context, recall }
+  }
+
+  /** Memory search for one build: as many candidates as the retrieved section could place. */
+  private async recall(
+    turn: TurnData,
+    config: ContextConfig,
+    summary: ThreadSummary | null,
+    pinned: Message[],
+    query: RecallQuery
+  ): Promise<Recall> {
+    const { threadId, messages } = turn
+    // None that the window sends anyway (recallRequest.ts).
+    const request = recallRequest(config, messages, summary?.lastMessageSeq, {
+      pinned,
+      ...(turn.historyTokens !== undefined && { tokens: turn.historyTokens })
+    })
+    this.deps.probe?.(threadId, 'search_start')
+    const recall = await recallMemories(this.deps.memory, query.text, {
+      context: query.context,
+      limit: request.limit,
+      excludeMessageIds: [...request.excludeMessageIds, ...turn.notRecalled],
+      timeoutMs: MEMORY_TIMEOUT_MS,
+      threadId
+    })
+    this.deps.probe?.(threadId, 'search_end')
+    return recall
   }
 
   private resolve(...patches: ContextConfigPatch[]): ContextConfig {

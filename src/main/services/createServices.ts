@@ -29,6 +29,7 @@ import type { StreamTimeouts } from './providers/modelClient'
 import { ContextService } from './contextService'
 import { ThreadMessageCache } from './threadMessageCache'
 import type { Publish } from './events'
+import type { TurnProbe } from './turnProbe'
 import { AutomaticMemoryExtraction } from './memoryExtraction'
 import { providerMemoryExtractor } from './providerMemoryExtractor'
 import { MemoryIndexer } from './memoryIndexer'
@@ -127,6 +128,8 @@ export interface ServiceOptions {
   backup?: Partial<
     Pick<BackupServiceDeps, 'dir' | 'keep' | 'nativeBinding' | 'reopen' | 'pickFile' | 'check'>
   >
+  /** The moments of each turn, for the whole-turn benchmark (none in the app). */
+  turnProbe?: TurnProbe
 }
 
 /** Used when no Cipher is given: reports encryption as unavailable, so keys are refused. */
@@ -166,7 +169,8 @@ export function createServices({
   fileWorkerPath = null,
   pickFiles,
   history: historyOptions = {},
-  backup = {}
+  backup = {},
+  turnProbe
 }: ServiceOptions): Services {
   const recall = new RecallRepository(db)
   const vectors = new VectorStore(db)
@@ -295,6 +299,7 @@ export function createServices({
     attachments: (threadId, input, query) => files.forBuild(threadId, input, query),
     lineage: forkRepository,
     tools: (threadId, query) => tools.forBuild(threadId, query),
+    ...(turnProbe && { probe: turnProbe }),
     chatModel: (threadId) => {
       const target = chat?.targetFor(threadId)
       if (!target) return null
@@ -320,6 +325,7 @@ export function createServices({
     },
     tools,
     ...(streamTimeouts && { timeouts: streamTimeouts }),
+    ...(turnProbe && { probe: turnProbe }),
     messageChanged: (threadId, seq) => summaries.messageChanged(threadId, seq),
     userMessageStored: (message) => files.claimDrafts(message.threadId, message.id)
   })

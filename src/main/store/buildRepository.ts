@@ -31,17 +31,15 @@ export class BuildRepository {
     context: BuiltContext
   }): StoredBuild {
     return this.db.transaction(() => {
-      const row = this.db
+      // Only the id comes back: parsing the megabyte just written would serialise it twice.
+      const { id } = this.db
         .prepare(
           `INSERT INTO context_builds (thread_id, message_id, created_at, built)
-           VALUES (?, ?, ?, ?) RETURNING *`
+           VALUES (?, ?, ?, ?) RETURNING id`
         )
-        .get(
-          build.threadId,
-          build.messageId,
-          build.createdAt,
-          JSON.stringify(build.context)
-        ) as BuildRow
+        .get(build.threadId, build.messageId, build.createdAt, JSON.stringify(build.context)) as {
+        id: number
+      }
       // The sidebar reads the newest build's stats per thread from this small table.
       this.db
         .prepare(
@@ -51,7 +49,7 @@ export class BuildRepository {
              created_at = excluded.created_at, stats = excluded.stats
            WHERE excluded.build_id > thread_build_stats.build_id`
         )
-        .run(row.thread_id, row.id, row.created_at, JSON.stringify(build.context.tokenStats))
+        .run(build.threadId, id, build.createdAt, JSON.stringify(build.context.tokenStats))
       // Builds are diagnostics, not user data: old ones are pruned to bound the file's growth.
       this.db
         .prepare(
@@ -59,7 +57,13 @@ export class BuildRepository {
              (SELECT id FROM context_builds WHERE thread_id = ? ORDER BY id DESC LIMIT ?)`
         )
         .run(build.threadId, build.threadId, this.keep)
-      return toStoredBuild(row)
+      return {
+        id,
+        threadId: build.threadId,
+        messageId: build.messageId,
+        createdAt: build.createdAt,
+        context: build.context
+      }
     })()
   }
 

@@ -168,15 +168,65 @@ export class MessageRepository {
   }
 
   listByThread(threadId: string): Message[] {
+    return this.range(threadId, 0, Number.MAX_SAFE_INTEGER, -1, 'oldest')
+  }
+
+  /** Up to `limit` messages after `afterSeq`, oldest first (a thread read in slices). */
+  listAfter(threadId: string, afterSeq: number, limit: number): Message[] {
+    return this.range(threadId, afterSeq, Number.MAX_SAFE_INTEGER, limit, 'oldest')
+  }
+
+  /**
+   * The newest `limit` messages before `beforeSeq` (all of them when null), returned oldest
+   * first, and whether older ones exist: a page of a thread opened at its end.
+   */
+  pageBefore(
+    threadId: string,
+    beforeSeq: number | null,
+    limit: number
+  ): { messages: Message[]; hasOlder: boolean } {
+    const rows = this.range(threadId, 0, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1, 'newest')
+    const hasOlder = rows.length > limit
+    return { messages: rows.slice(0, limit).reverse(), hasOlder }
+  }
+
+  /** Whether the thread has a message before `seq` (served by the (thread_id, seq) index). */
+  hasBefore(threadId: string, seq: number): boolean {
+    return (
+      this.db
+        .prepare('SELECT 1 FROM messages WHERE thread_id = ? AND seq < ? LIMIT 1')
+        .get(threadId, seq) !== undefined
+    )
+  }
+
+  /**
+   * Messages with `afterSeq < seq < beforeSeq`, at most `limit` (-1: no limit) from the
+   * `from` end, with their reply rows; every read is an index range, never a scan.
+   */
+  private range(
+    threadId: string,
+    afterSeq: number,
+    beforeSeq: number,
+    limit: number,
+    from: 'oldest' | 'newest'
+  ): Message[] {
+    const order = from === 'oldest' ? 'ASC' : 'DESC'
     const rows = this.db
-      .prepare('SELECT * FROM messages WHERE thread_id = ? ORDER BY seq')
-      .all(threadId) as MessageRow[]
+      .prepare(
+        `SELECT * FROM messages WHERE thread_id = ? AND seq > ? AND seq < ?
+          ORDER BY seq ${order} LIMIT ?`
+      )
+      .all(threadId, afterSeq, beforeSeq, limit) as MessageRow[]
+    if (rows.length === 0) return []
+    // Rows are in seq order, so the first and the last bound the range.
+    const first = (rows[0] as MessageRow).seq
+    const last = (rows.at(-1) as MessageRow).seq
     const replies = this.db
       .prepare(
         `SELECT u.* FROM message_usage u JOIN messages m ON m.id = u.message_id
-          WHERE m.thread_id = ?`
+          WHERE m.thread_id = ? AND m.seq BETWEEN ? AND ?`
       )
-      .all(threadId) as UsageRow[]
+      .all(threadId, Math.min(first, last), Math.max(first, last)) as UsageRow[]
     const byId = new Map(replies.map((r) => [r.message_id, toReply(r)]))
     return rows.map((row) => {
       const message = toMessage(row)

@@ -3,6 +3,7 @@
  * exposes. It keeps real state (threads, messages, settings) so tests observe behaviour, and
  * records every call so tests can assert what was (or was not) sent.
  */
+import { pageOf, type PageQuery } from '@shared/messagePages'
 import type { Api } from '@shared/api'
 import type { StoredBuild } from '@shared/context'
 import {
@@ -594,8 +595,8 @@ export function createFakeBackend(): FakeBackend {
       })
     },
     messages: {
-      list: handle('messages:list', ({ threadId }: { threadId: string }) =>
-        threads.has(threadId) ? ok([...(messages.get(threadId) ?? [])]) : notFound()
+      list: handle('messages:list', ({ threadId, ...query }: { threadId: string } & PageQuery) =>
+        threads.has(threadId) ? ok(pageOf(messages.get(threadId) ?? [], query)) : notFound()
       ),
       send: handle(
         'messages:send',

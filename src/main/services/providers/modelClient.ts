@@ -60,6 +60,8 @@ export interface StreamChatRequest {
   tools?: readonly ToolSchema[]
   /** 'none': the tools stay declared (the history has calls) but the model must answer. */
   toolChoice?: 'none'
+  /** Called as the HTTP request is handed to fetch (its body serialised). */
+  onRequest?: () => void
 }
 
 export interface ToolSchema {
@@ -91,13 +93,15 @@ export function ollamaRoot(baseUrl: string | undefined): string {
 export function createLanguageModel(
   provider: ProviderRecord,
   modelId: string,
-  apiKey: string | undefined
+  apiKey: string | undefined,
+  onRequest?: () => void
 ): LanguageModel {
+  const fetch = onRequest && observedFetch(onRequest)
   switch (provider.kind) {
     case 'openai':
       // Chat Completions, which every model in the catalog supports and OpenAI-compatible
       // servers mirror; the provider's default would be the Responses API.
-      return createOpenAI({ apiKey: apiKey ?? '', baseURL: provider.baseUrl }).chat(modelId)
+      return createOpenAI({ apiKey: apiKey ?? '', baseURL: provider.baseUrl, fetch }).chat(modelId)
     case 'openai-compatible':
       if (!provider.baseUrl) {
         throw new ProviderError({
@@ -110,15 +114,25 @@ export function createLanguageModel(
         baseURL: provider.baseUrl,
         ...(apiKey && { apiKey }),
         // Without it, servers send no usage in streams (stream_options.include_usage).
-        includeUsage: true
+        includeUsage: true,
+        fetch
       }).chatModel(modelId)
     case 'anthropic':
-      return createAnthropic({ apiKey: apiKey ?? '', baseURL: provider.baseUrl })(modelId)
+      return createAnthropic({ apiKey: apiKey ?? '', baseURL: provider.baseUrl, fetch })(modelId)
     case 'ollama':
       return createOllama({
         baseURL: `${ollamaRoot(provider.baseUrl)}/api`,
-        fetch: ollamaFetch()
+        fetch: ollamaFetch(fetch)
       })(modelId)
+  }
+}
+
+/** fetch, telling `onRequest` once a request is handed to it (its body serialised). */
+function observedFetch(onRequest: () => void): typeof globalThis.fetch {
+  return (input, init) => {
+    const response = globalThis.fetch(input, init)
+    onRequest()
+    return response
   }
 }
 
@@ -213,7 +227,7 @@ export async function* streamChat(
     const needsLimit = provider.kind === 'anthropic' || provider.kind === 'ollama'
     const maxOutputTokens = request.maxOutputTokens ?? (needsLimit ? model.maxOutput : undefined)
     const result = streamText({
-      model: createLanguageModel(provider, modelId, apiKey),
+      model: createLanguageModel(provider, modelId, apiKey, request.onRequest),
       instructions: prompt.instructions,
       messages: prompt.messages,
       // The builder's later system blocks are trusted app text, never user input.

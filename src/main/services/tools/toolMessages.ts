@@ -5,7 +5,7 @@
  * chat as `tools:step`; stored tool messages are never rewritten later (pruning happens in
  * what is sent, so "show full output" reads the original).
  */
-import type { StoredBuild } from '@shared/context'
+import type { BuiltContext } from '@shared/context'
 import type { Message, ToolCall } from '@shared/domain'
 import type { ChatFinishReason, ChatUsage, ModelRef } from '@shared/providers'
 import { countMessageTokens } from '../../context/messageTokens'
@@ -51,7 +51,7 @@ export function toolMessages(
   cache: ThreadMessageCache,
   deps: Deps,
   job: Job,
-  build: () => StoredBuild
+  build: () => { context: BuiltContext }
 ): ToolMessageWriter {
   let stored = 0
   const publish = (message: Message) => {

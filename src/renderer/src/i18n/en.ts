@@ -100,6 +100,8 @@ export const en = {
     loading: 'Loading messages…',
     loadFailed: 'Could not load this thread: {{message}}',
     messagesLabel: 'Messages',
+    loadingOlder: 'Loading earlier messages…',
+    olderFailed: 'Earlier messages could not be loaded; scroll up to try again.',
     messageCount_one: '{{count}} message',
     messageCount_other: '{{count}} messages',
     roles: {

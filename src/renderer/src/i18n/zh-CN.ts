@@ -95,6 +95,8 @@ export const zhCN: Translation = {
     loading: '正在加载消息…',
     loadFailed: '无法加载此对话：{{message}}',
     messagesLabel: '消息',
+    loadingOlder: '正在加载更早的消息…',
+    olderFailed: '无法加载更早的消息；向上滚动可重试。',
     messageCount_one: '{{count}} 条消息',
     messageCount_other: '{{count}} 条消息',
     roles: {

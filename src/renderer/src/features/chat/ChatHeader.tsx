@@ -31,7 +31,7 @@ export function ChatHeader({ title, messageCount }: ChatHeaderProps) {
           {title ?? t('app.name')}
         </h1>
         {messageCount !== null && (
-          <span className="chat-header__subtitle">
+          <span className="chat-header__subtitle" data-testid="chat-message-count">
             {t('chat.messageCount', { count: messageCount })}
           </span>
         )}

@@ -22,7 +22,10 @@ export function ChatPane() {
   const createThread = useThreadsStore((state) => state.create)
   const threadId = useChatStore((state) => state.threadId)
   const status = useChatStore((state) => state.status)
-  const messageCount = useChatStore((state) => state.messages.length)
+  // Seqs count a thread's messages, so the count is right before older pages are loaded.
+  const messageCount = useChatStore((state) =>
+    state.hasOlder ? (state.messages.at(-1)?.seq ?? 0) : state.messages.length
+  )
   const loadError = useChatStore((state) => state.loadError)
   const sendError = useChatStore((state) => state.sendError)
   const lastOutcome = useChatStore((state) => state.lastOutcome)

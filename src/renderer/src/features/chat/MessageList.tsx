@@ -9,11 +9,15 @@ import { useChatStore } from './chatStore'
 const ESTIMATED_ROW_PX = 96
 /** Rows rendered beyond the viewport so fast scrolling does not show blank space. */
 const OVERSCAN_ROWS = 6
+/** Older messages are asked for once the reader is this close to the top of what is loaded. */
+const LOAD_OLDER_PX = 600
 
 /**
  * The open thread's messages, virtualized: only rows near the viewport exist in the DOM (and
- * only they parse markdown), so a 10,000-message thread opens as fast as a short one. Mounted
- * once per thread (keyed by its id), so each thread starts with a fresh scroll position.
+ * only they parse markdown). A thread opens at its newest page; scrolling near the top loads
+ * the page before it, and the virtualizer (anchored at the end) keeps the reading position as
+ * rows are prepended. Mounted once per thread (keyed by its id), so each thread starts with a
+ * fresh scroll position.
  */
 export function MessageList() {
   const { t } = useTranslation()
@@ -22,6 +26,9 @@ export function MessageList() {
   const reveal = useChatStore((state) => state.reveal)
   const highlightedId = useChatStore((state) => state.highlightedId)
   const completeReveal = useChatStore((state) => state.completeReveal)
+  const loadOlder = useChatStore((state) => state.loadOlder)
+  const older = useChatStore((state) => state.older)
+  const waiting = useChatStore((state) => state.status !== 'ready' || state.older === 'loading')
   const live = useChatStore((state) => (threadId ? state.streams[threadId] : undefined))
   const hasTail = useChatStore((state) =>
     threadId
@@ -63,6 +70,8 @@ export function MessageList() {
   useLayoutEffect(() => {
     if (reveal && reveal.threadId === threadId) {
       const index = messages.findIndex((message) => message.id === reveal.messageId)
+      // A message not loaded yet is being fetched (chatStore): scroll once it is here.
+      if (index < 0 && waiting) return
       if (index >= 0) virtualizer.scrollToIndex(index, { align: 'center' })
       completeReveal(index >= 0 ? reveal.messageId : null)
       positioned.current = true
@@ -70,7 +79,7 @@ export function MessageList() {
       virtualizer.scrollToEnd()
       positioned.current = true
     }
-  }, [reveal, threadId, messages, virtualizer, completeReveal])
+  }, [reveal, threadId, messages, virtualizer, completeReveal, waiting])
 
   // A newly appended message (one just sent) is always brought into view.
   useLayoutEffect(() => {
@@ -86,19 +95,36 @@ export function MessageList() {
   }, [hasTail, liveLength, virtualizer])
 
   return (
-    <div
-      ref={scrollRef}
-      className="message-list"
-      data-testid="message-list"
-      role="list"
-      aria-label={t('chat.messagesLabel')}
-      tabIndex={0}
-    >
-      <div className="message-list__canvas" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((row) => {
-          const message = messages[row.index]
-          if (!message) {
-            if (!threadId) return null
+    <div className="message-list-frame">
+      <div
+        ref={scrollRef}
+        className="message-list"
+        data-testid="message-list"
+        role="list"
+        aria-label={t('chat.messagesLabel')}
+        tabIndex={0}
+        onScroll={(event) => {
+          if (positioned.current && event.currentTarget.scrollTop < LOAD_OLDER_PX) void loadOlder()
+        }}
+      >
+        <div className="message-list__canvas" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((row) => {
+            const message = messages[row.index]
+            if (!message) {
+              if (!threadId) return null
+              return (
+                <div
+                  key={row.key}
+                  ref={virtualizer.measureElement}
+                  data-index={row.index}
+                  className="message-row"
+                  role="listitem"
+                  style={{ transform: `translateY(${row.start}px)` }}
+                >
+                  <ReplyTail threadId={threadId} />
+                </div>
+              )
+            }
             return (
               <div
                 key={row.key}
@@ -106,33 +132,26 @@ export function MessageList() {
                 data-index={row.index}
                 className="message-row"
                 role="listitem"
+                aria-posinset={row.index + 1}
+                aria-setsize={messages.length}
                 style={{ transform: `translateY(${row.start}px)` }}
               >
-                <ReplyTail threadId={threadId} />
+                <MessageView
+                  message={message}
+                  highlighted={message.id === highlightedId}
+                  isLastReply={message.id === lastReplyId}
+                  busy={busy}
+                />
               </div>
             )
-          }
-          return (
-            <div
-              key={row.key}
-              ref={virtualizer.measureElement}
-              data-index={row.index}
-              className="message-row"
-              role="listitem"
-              aria-posinset={row.index + 1}
-              aria-setsize={messages.length}
-              style={{ transform: `translateY(${row.start}px)` }}
-            >
-              <MessageView
-                message={message}
-                highlighted={message.id === highlightedId}
-                isLastReply={message.id === lastReplyId}
-                busy={busy}
-              />
-            </div>
-          )
-        })}
+          })}
+        </div>
       </div>
+      {older !== 'idle' && (
+        <p className="message-list__older" role="status">
+          {older === 'loading' ? t('chat.loadingOlder') : t('chat.olderFailed')}
+        </p>
+      )}
     </div>
   )
 }

@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import type { StoredBuild } from '@shared/context'
-import type { Message, SendOutcome } from '@shared/domain'
+import type { Message, MessagePage, SendOutcome } from '@shared/domain'
 import type { ProviderErrorInfo } from '@shared/providers'
 import { call, describeError } from '@renderer/lib/call'
 import { latestRequest } from '@renderer/lib/latestRequest'
@@ -28,7 +28,12 @@ export type MessageFlags = Partial<Pick<Message, 'pinned' | 'excluded' | 'summar
 
 interface ChatState {
   threadId: string | null
+  /** The thread's newest messages, oldest first: a thread opens at its end, in pages. */
   messages: Message[]
+  /** Whether the thread has messages before the first one loaded. */
+  hasOlder: boolean
+  /** Loading older messages (scrolling up, or a jump to a message not loaded yet). */
+  older: 'idle' | 'loading' | 'error'
   status: LoadStatus
   loadError: string | null
   /** Unsent text per thread, so switching threads never loses a draft. */
@@ -61,6 +66,8 @@ interface ChatState {
   editResend(messageId: number, content: string): Promise<boolean>
   open(threadId: string | null): Promise<void>
   reload(): Promise<void>
+  /** Loads the page before the first loaded message (the list calls it near the top). */
+  loadOlder(): Promise<void>
   setDraft(threadId: string, text: string): void
   send(content: string): Promise<boolean>
   dismissSendError(): void
@@ -82,6 +89,27 @@ function safetyNetCodes(build: StoredBuild | null): SafetyNetCode[] {
   return (build?.context.metadata.warnings ?? []).map((w) => w.code).filter(isSafetyNetCode)
 }
 
+/** Messages loaded before the one asked for, when jumping to a message not loaded yet. */
+const REVEAL_CONTEXT = 50
+/**
+ * Older pages are larger than the first (100): a long scroll up then takes few round trips,
+ * and only the rows on screen are rendered anyway.
+ */
+const OLDER_PAGE_SIZE = 500
+
+/** A refresh from `fromSeq` on replaces that part of the list and keeps what is older. */
+function mergeFrom(
+  state: Pick<ChatState, 'messages' | 'hasOlder'>,
+  page: MessagePage,
+  fromSeq: number
+): Pick<ChatState, 'messages' | 'hasOlder'> {
+  const kept = state.messages.filter((message) => message.seq < fromSeq)
+  return {
+    messages: [...kept, ...page.messages],
+    hasOlder: kept.length > 0 ? state.hasOlder : page.hasOlder
+  }
+}
+
 function withoutThread<T>(record: Record<string, T>, threadId: string): Record<string, T> {
   if (!(threadId in record)) return record
   const next = { ...record }
@@ -95,18 +123,68 @@ export const useChatStore = create<ChatState>()((set, get) => {
   // list before the reply, or another visit to the thread) must not replace a newer one.
   const listing = latestRequest()
 
+  /**
+   * Opening fetches the newest page; a background refresh (a reply ended, an edit) fetches
+   * everything from the first loaded message on, so flags changed anywhere on screen show.
+   */
   const fetchMessages = async (threadId: string, quiet = false): Promise<void> => {
     const ticket = listing.start()
     if (!quiet) set({ status: 'loading', loadError: null })
+    const fromSeq = quiet ? get().messages[0]?.seq : undefined
     try {
-      const messages = await call(window.api.messages.list({ threadId }))
-      if (ticket.isLatest() && get().threadId === threadId) set({ messages, status: 'ready' })
+      const page = await call(
+        window.api.messages.list(fromSeq === undefined ? { threadId } : { threadId, fromSeq })
+      )
+      if (!ticket.isLatest() || get().threadId !== threadId) return
+      set((state) =>
+        fromSeq === undefined
+          ? { messages: page.messages, hasOlder: page.hasOlder, older: 'idle', status: 'ready' }
+          : { ...mergeFrom(state, page, fromSeq), status: 'ready' }
+      )
+      if (!quiet) void loadRevealed()
     } catch (error) {
       if (!ticket.isLatest() || get().threadId !== threadId) return
       // A background refresh keeps what is on screen; the next one may succeed. It may also
       // have superseded the first load, which then still has to say it failed.
       if (quiet && get().status === 'ready') return
       set({ status: 'error', loadError: describeError(error) })
+    }
+  }
+
+  /**
+   * Older messages, prepended: `beforeSeq` pages back, `fromSeq` reaches a given message. The
+   * caller has set `older: 'loading'`.
+   */
+  const fetchOlder = async (
+    threadId: string,
+    query: { beforeSeq: number; limit: number } | { fromSeq: number }
+  ): Promise<void> => {
+    try {
+      const page = await call(window.api.messages.list({ threadId, ...query }))
+      if (get().threadId !== threadId) return
+      set((state) => {
+        const oldest = state.messages[0]?.seq ?? Infinity
+        const before = page.messages.filter((message) => message.seq < oldest)
+        return { messages: [...before, ...state.messages], hasOlder: page.hasOlder, older: 'idle' }
+      })
+    } catch {
+      if (get().threadId === threadId) set({ older: 'error' })
+    }
+  }
+
+  /** A message asked for by a search hit or the inspector, older than what is loaded. */
+  const loadRevealed = async (): Promise<void> => {
+    const { reveal, threadId, messages, hasOlder, status, older } = get()
+    if (!reveal || reveal.threadId !== threadId || status !== 'ready') return
+    if (!hasOlder || older === 'loading') return
+    if (messages.some((message) => message.id === reveal.messageId)) return
+    set({ older: 'loading' })
+    try {
+      const { seq } = await call(window.api.messages.locate({ id: reveal.messageId }))
+      // A few messages before it, so it does not sit at the very top of what is loaded.
+      await fetchOlder(threadId, { fromSeq: Math.max(1, seq - REVEAL_CONTEXT) })
+    } catch {
+      if (get().threadId === threadId) set({ older: 'error' })
     }
   }
 
@@ -164,6 +242,8 @@ export const useChatStore = create<ChatState>()((set, get) => {
   return {
     threadId: null,
     messages: [],
+    hasOlder: false,
+    older: 'idle',
     status: 'idle',
     loadError: null,
     drafts: {},
@@ -306,6 +386,8 @@ export const useChatStore = create<ChatState>()((set, get) => {
       set((state) => ({
         threadId,
         messages: [],
+        hasOlder: false,
+        older: 'idle',
         status: threadId ? 'loading' : 'idle',
         loadError: null,
         sendError: null,
@@ -322,6 +404,14 @@ export const useChatStore = create<ChatState>()((set, get) => {
     async reload() {
       const { threadId } = get()
       if (threadId) await fetchMessages(threadId)
+    },
+
+    async loadOlder() {
+      const { threadId, hasOlder, messages, status, older } = get()
+      const first = messages[0]
+      if (!threadId || !hasOlder || !first || status !== 'ready' || older === 'loading') return
+      set({ older: 'loading' })
+      await fetchOlder(threadId, { beforeSeq: first.seq, limit: OLDER_PAGE_SIZE })
     },
 
     setDraft(threadId, text) {
@@ -369,6 +459,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
 
     revealMessage(threadId, messageId) {
       set({ reveal: { threadId, messageId } })
+      void loadRevealed()
     },
 
     completeReveal(messageId) {

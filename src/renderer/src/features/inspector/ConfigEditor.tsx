@@ -7,6 +7,7 @@ import {
   type ContextConfigPatch
 } from '@shared/contextConfig'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
+import { translateKey } from '@renderer/i18n/dynamicKey'
 import { useInspectorStore } from './inspectorStore'
 import { NumberField } from './NumberField'
 import { budgetForm, isEmptyPatch, percentageSum } from './whatIf'
@@ -215,13 +216,13 @@ function overrideNames(
     if (key === 'percentages') {
       for (const section of BUDGETED_SECTIONS) {
         if (thread.percentages?.[section] !== undefined) {
-          names.add(`${t(`inspector.sections.${section}`)} %`)
+          names.add(`${translateKey(t, `inspector.sections.${section}`)} %`)
         }
       }
-    } else if (key === 'totalBudget') names.add(t('inspector.config.fieldTotal'))
-    else if (key === 'pinning') names.add(t('inspector.config.fieldPinning'))
-    else if (key === 'window') names.add(t('inspector.config.fieldWindow'))
-    else names.add(t('inspector.config.fieldOther'))
+    } else if (key === 'totalBudget') names.add(translateKey(t, 'inspector.config.fieldTotal'))
+    else if (key === 'pinning') names.add(translateKey(t, 'inspector.config.fieldPinning'))
+    else if (key === 'window') names.add(translateKey(t, 'inspector.config.fieldWindow'))
+    else names.add(translateKey(t, 'inspector.config.fieldOther'))
   }
   return names.size === 0
     ? null

@@ -1,5 +1,6 @@
 import type { MemoryWarning } from '@shared/context'
 import type { useTranslation } from 'react-i18next'
+import { translateKey } from '@renderer/i18n/dynamicKey'
 
 type T = ReturnType<typeof useTranslation>['t']
 
@@ -9,11 +10,7 @@ type T = ReturnType<typeof useTranslation>['t']
  * know falls back to main's English sentence.
  */
 export function describeMemoryWarning(warning: MemoryWarning, t: T): string {
-  // A key built from a code: i18next's typed keys cannot check it (and, with as many keys as
-  // the app has, the attempt exceeds TypeScript's instantiation depth), so it is looked up as a
-  // plain string; the default value covers a code this version has no sentence for.
-  const lookup = t as unknown as (key: string, options: Record<string, unknown>) => string
-  return lookup(`memory.warnings.${warning.code}`, {
+  return translateKey(t, `memory.warnings.${warning.code}`, {
     ms: warning.ms,
     reason: warning.reason,
     defaultValue: warning.message
