@@ -377,6 +377,9 @@ export function withCurrentShape(context: BuiltContext): BuiltContext {
     ...context,
     tools: stored.tools ?? [],
     window: stored.window ?? { policy: 'sliding', firstKeptSeq: null, stablePrefixMessages: 0 },
-    tokenStats: { ...context.tokenStats, sections: withEverySection(context.tokenStats.sections) }
+    tokenStats:
+      typeof context.tokenStats?.sections === 'object'
+        ? { ...context.tokenStats, sections: withEverySection(context.tokenStats.sections) }
+        : context.tokenStats
   }
 }

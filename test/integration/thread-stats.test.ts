@@ -1,7 +1,12 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import type { BuiltContext, StoredBuild, TokenStats } from '@shared/context'
+import {
+  withEverySection,
+  type BuiltContext,
+  type StoredBuild,
+  type TokenStats
+} from '@shared/context'
 import { BuildRepository } from '../../src/main/store/buildRepository'
 import { openDatabase } from '../../src/main/store/database'
 import { MessageRepository } from '../../src/main/store/messageRepository'
@@ -138,7 +143,12 @@ describe('the thread list carries each thread’s stats (one batched query)', ()
 
     const db = openDatabase(path)
     const [thread] = new ThreadRepository(db).list()
-    expect(thread!.stats.lastBuild).toEqual({ buildId: 2, createdAt: 5, tokenStats })
+    // Sections added since (attachments, tools) read as empty.
+    expect(thread!.stats.lastBuild).toEqual({
+      buildId: 2,
+      createdAt: 5,
+      tokenStats: { ...tokenStats, sections: withEverySection({}) }
+    })
     db.close()
   })
 })

@@ -237,7 +237,12 @@ export class ContextBuild {
     const window = this.window
     if (this.config.window.policy === 'chunked') {
       const steady = this.budget.steadyBudget('recent', PER_TURN_SECTIONS) - this.pinnedTokens
-      window.cutInChunks(steady, chunkTokens(this.total, steady))
+      // A mandatory item (a huge paste) squeezed the steady budget below a chunk: this request
+      // shares no history prefix with the last one anyway, so it slides rather than sending
+      // no history while budget is left for some.
+      if (steady >= chunkTokens(this.total, Infinity)) {
+        window.cutInChunks(steady, chunkTokens(this.total, steady))
+      }
     }
     window.fill(this.budget.offerPool('recent') - this.pinnedTokens)
     let checked = 0

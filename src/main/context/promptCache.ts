@@ -17,9 +17,9 @@
  *
  * When the build says how many leading messages form its stable prefix (the chunked window:
  * system prompt, summary, kept history; BuiltContext.window), the markers follow that prefix
- * instead: the system prompt, the summary, and the prefix's last message. The next request
- * repeats the prefix and extends it, so it reads this one's entry; a marker after the prefix
- * (memories, the input) would only write entries no later request reads.
+ * instead: the system prompt, the summary, the prefix's last message, and the request's last
+ * message. The next request repeats the prefix and extends it, so it reads this one's entry;
+ * markers on the memories or the pinning block would only write entries no later request reads.
  *
  * The markers are request-local: new message objects are returned, the input is untouched.
  */
@@ -67,17 +67,25 @@ function copyWithMarker(
   return copy
 }
 
-/** The system prompt, the summary after it, and the last markable message of the prefix. */
+/**
+ * The system prompt, the summary after it, the last markable message of the prefix, and the
+ * last message: when nothing per-turn follows the history, the next request repeats this one's
+ * input too, and reads that entry.
+ */
 function stablePrefixIndexes(messages: readonly ProviderMessage[], stable: number): number[] {
   const marked: number[] = []
   const end = Math.min(stable, messages.length)
   for (let i = 0; i < Math.min(2, end) && messages[i]?.role === 'system'; i++) {
     if (canCarryCacheMarker(messages[i]!)) marked.push(i)
   }
-  for (let i = end - 1; i >= 0; i--) {
-    if (canCarryCacheMarker(messages[i]!)) {
-      if (!marked.includes(i)) marked.push(i)
-      break
+  const lastMarkable = (from: number): number => {
+    for (let i = from; i >= 0; i--) if (canCarryCacheMarker(messages[i]!)) return i
+    return -1
+  }
+  for (const index of [lastMarkable(end - 1), lastMarkable(messages.length - 1)]) {
+    const last = messages[index]
+    if (index >= 0 && !marked.includes(index) && (index < end || last?.role !== 'system')) {
+      marked.push(index)
     }
   }
   return marked.slice(0, MAX_CACHE_BREAKPOINTS)

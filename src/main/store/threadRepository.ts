@@ -3,10 +3,10 @@ import { withEverySection, type TokenStats } from '@shared/context'
 import type { Thread, ThreadListItem } from '@shared/domain'
 
 /** Stats stored before a section existed read with that section empty. */
-const storedStats = (stats: TokenStats): TokenStats => ({
-  ...stats,
-  sections: withEverySection(stats.sections)
-})
+const storedStats = (stats: TokenStats): TokenStats =>
+  typeof stats.sections === 'object' && stats.sections !== null
+    ? { ...stats, sections: withEverySection(stats.sections) }
+    : stats
 
 interface ThreadRow {
   id: string

@@ -257,3 +257,19 @@ describe('ctx simulate', () => {
     expect(result.ok).toBe(false)
   })
 })
+
+describe('a huge input', () => {
+  it('slides the window rather than sending no history when the steady budget is gone', () => {
+    const thread = randomThread(5, 200).map((m) => ({ ...m, pinned: false, excluded: false }))
+    const input = 'log line with an error code 42 '.repeat(420)
+    const settings = config({ totalBudget: 3600 })
+    const chunked = buildContext(request({ messages: thread, input }), settings)
+    const sliding = buildContext(
+      request({ messages: thread, input }),
+      config({ totalBudget: 3600, window: { policy: 'sliding' } })
+    )
+    expect(chunked.tokenStats.sections.input.used).toBeGreaterThan(3000)
+    expect(chunked.metadata.includedMessageCount).toBeGreaterThan(0)
+    expect(chunked.metadata.includedMessageCount).toBe(sliding.metadata.includedMessageCount)
+  })
+})

@@ -132,3 +132,37 @@ describe('npm run ctx -- build', () => {
     expect(missing.stderr).toMatch(/missing --input/)
   })
 })
+
+describe('npm run ctx -- simulate', () => {
+  const thread = () => {
+    const messages = Array.from({ length: 240 }, (_, i) => ({
+      id: `m${i}`,
+      seq: i + 1,
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      content: `Turn ${i}: ${'we talk about the budget parser and its decimal commas. '.repeat(3)}`
+    }))
+    return file('thread.json', JSON.stringify({ system: 'Be brief.', messages }))
+  }
+
+  it('replays a thread and reports the cacheable share for either policy', () => {
+    const chunked = ctx('simulate', '--input', thread(), '--budget', '4000')
+    expect(chunked.stderr).toBe('')
+    const report = JSON.parse(chunked.stdout)
+    expect(report).toMatchObject({ policy: 'chunked', budget: 4000, turns: 119 })
+    expect(report.cacheablePrefixShare).toBeGreaterThan(0.75)
+    const sliding = JSON.parse(
+      ctx('simulate', '--input', thread(), '--budget', '4000', '--policy', 'sliding').stdout
+    )
+    expect(sliding.cacheablePrefixShare).toBeLessThan(0.2)
+    expect(sliding.cuts.length).toBeGreaterThan(report.cuts.length * 3)
+  })
+
+  it('refuses a bad budget or policy on the command line', () => {
+    const budget = ctx('simulate', '--input', thread(), '--budget', 'lots')
+    expect(budget.status).toBe(2)
+    expect(budget.stderr).toMatch(/--budget must be a whole number/)
+    const policy = ctx('simulate', '--input', thread(), '--policy', 'fixed')
+    expect(policy.status).toBe(2)
+    expect(policy.stderr).toMatch(/--policy must be "chunked" or "sliding"/)
+  })
+})

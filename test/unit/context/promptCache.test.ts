@@ -166,7 +166,7 @@ describe('OpenAI-format messages', () => {
 })
 
 describe('breakpoints along a stable prefix', () => {
-  it('marks the system prompt, the summary and the last kept message, nothing after', () => {
+  it('marks the system prompt, the summary, the last kept message and the input', () => {
     const messages: ProviderMessage[] = [
       { role: 'system', content: 'SYSTEM' },
       { role: 'system', content: 'SUMMARY' },
@@ -175,7 +175,7 @@ describe('breakpoints along a stable prefix', () => {
       { role: 'system', content: '[Memories] changes every turn' },
       { role: 'user', content: 'INPUT' }
     ]
-    expect(cacheBreakpointIndexes(messages, 4)).toEqual([0, 1, 3])
+    expect(cacheBreakpointIndexes(messages, 4)).toEqual([0, 1, 3, 5])
     const marked = applyCacheBreakpoints(messages, { stablePrefixMessages: 4 })
     expect(marked.map((m) => m.cacheControl !== undefined)).toEqual([
       true,
@@ -183,7 +183,7 @@ describe('breakpoints along a stable prefix', () => {
       false,
       true,
       false,
-      false
+      true
     ])
   })
 
@@ -194,6 +194,6 @@ describe('breakpoints along a stable prefix', () => {
       { role: 'assistant', content: '' },
       { role: 'user', content: 'INPUT' }
     ]
-    expect(cacheBreakpointIndexes(messages, 3)).toEqual([0, 1])
+    expect(cacheBreakpointIndexes(messages, 3)).toEqual([0, 1, 3])
   })
 })
