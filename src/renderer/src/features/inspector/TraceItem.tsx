@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { TraceEntry } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { MessageFlagToggles } from '@renderer/features/chat/MessageFlagToggles'
+import { looseT, type LooseT } from '@renderer/i18n/dynamicKey'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { DecisionBadge } from './DecisionBadge'
 import { RetrievedSource } from './RetrievedSource'
@@ -27,7 +28,7 @@ const snippetOf = (text: string): string => text.replace(/\s+/g, ' ').trim().sli
 function TraceItemView({ entry, message, editable, onReveal }: TraceItemProps) {
   const { t } = useTranslation()
   const format = useFormatNumber()
-  const { label, detail } = describe(entry, message, t, format)
+  const { label, detail } = describe(entry, message, looseT(t), format)
 
   const body: ReactNode = (
     <>
@@ -81,12 +82,10 @@ function TraceItemView({ entry, message, editable, onReveal }: TraceItemProps) {
   )
 }
 
-type T = ReturnType<typeof useTranslation>['t']
-
 function describe(
   entry: TraceEntry,
   message: Message | undefined,
-  t: T,
+  t: LooseT,
   format: (value: number) => string
 ): { label: string; detail: string | null } {
   switch (entry.kind) {
