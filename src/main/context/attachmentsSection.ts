@@ -12,6 +12,7 @@
  */
 import { chunkDocument, type DocumentKind } from './attachments/chunkDocument'
 import type { TokenMeter } from './messageTokens'
+import type { TokenCounter } from './tokenCounter'
 import type { AttachmentInput, ContextMessage, TraceEntry } from '@shared/context'
 
 /** Chunk size when the builder cuts a file itself; the service uses the same. */
@@ -96,6 +97,30 @@ function overlap(query: Set<string>, text: string): number {
   return Math.round((shared / query.size) * 1000) / 1000
 }
 
+/**
+ * Raw counts of rendered file parts, per counter. A file attached to a thread goes with every
+ * build, each preview while typing included, and counting a 2 MB file and its chunks again
+ * each time held the main process for about a second. The same text always counts the same,
+ * so the memo leaves the builder a pure function; it keeps the newest parts only.
+ */
+const PART_MEMO_LIMIT = 4096
+const partCounts = new WeakMap<TokenCounter, Map<string, number>>()
+
+function countPart(meter: TokenMeter, text: string): number {
+  let memo = partCounts.get(meter.counter)
+  if (!memo) {
+    memo = new Map()
+    partCounts.set(meter.counter, memo)
+  }
+  let raw = memo.get(text)
+  if (raw === undefined) {
+    raw = meter.counter.count(text)
+    if (memo.size >= PART_MEMO_LIMIT) memo.delete(memo.keys().next().value as string)
+    memo.set(text, raw)
+  }
+  return meter.scale(raw)
+}
+
 function wholeParts(attachment: AttachmentInput, meter: TokenMeter): AttachmentPart {
   const lineCount = lineCountOf(attachment.content)
   const part: AttachmentPart = {
@@ -110,7 +135,7 @@ function wholeParts(attachment: AttachmentInput, meter: TokenMeter): AttachmentP
     tokens: 0,
     included: false
   }
-  part.tokens = meter.fragment(renderPart(part))
+  part.tokens = countPart(meter, renderPart(part))
   return part
 }
 
@@ -141,7 +166,7 @@ function chunkedParts(
       tokens: 0,
       included: false
     }
-    part.tokens = meter.fragment(renderPart(part))
+    part.tokens = countPart(meter, renderPart(part))
     return part
   })
 }

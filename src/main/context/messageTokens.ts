@@ -40,7 +40,8 @@ export class TokenMeter {
     readonly correction: number
   ) {}
 
-  private scale(raw: number): number {
+  /** A raw count with the correction applied. */
+  scale(raw: number): number {
     return this.correction === 1 ? raw : Math.ceil(raw * this.correction)
   }
 

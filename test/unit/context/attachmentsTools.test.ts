@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { AttachmentInput, BuiltContext, ToolInput } from '@shared/context'
 import { chunkDocument } from '../../../src/main/context/attachments/chunkDocument'
 import { buildContext } from '../../../src/main/context/contextBuilder'
@@ -118,6 +118,44 @@ describe('the attachments section', () => {
     const decided = Object.fromEntries(section(built, 'attachments').map((e) => [e.id, e]))
     expect(decided['attachment:g#2']).toMatchObject({ decision: 'included', score: 0.9 })
     expect(decided['attachment:g#0']?.decision).toBe('dropped_budget')
+  })
+
+  it('does not count a file and its chunks again on the next build (each preview while typing)', () => {
+    // More chunks than the token counter's own memo holds (128), as in a large file.
+    const texts = Array.from({ length: 300 }, (_, i) => `Paragraph ${i}: ${'words '.repeat(40)}`)
+    const content = texts.join('\n')
+    const file = (relevance: number) => ({
+      id: 'big',
+      name: 'big.txt',
+      mime: null,
+      content,
+      // The service sends fresh chunk objects with this input's relevance each time.
+      chunks: texts.map((text, index) => ({
+        index,
+        text,
+        startLine: index + 1,
+        endLine: index + 1,
+        relevance: index === 7 ? relevance : 0.1
+      }))
+    })
+    const original = o200kCounter.countSteps.bind(o200kCounter)
+    const counted: number[] = []
+    const spy = vi.spyOn(o200kCounter, 'countSteps').mockImplementation((text: string) => {
+      counted.push(text.length)
+      return original(text)
+    })
+    const build = (input: string, relevance: number) =>
+      buildContext(
+        request({ attachments: [file(relevance)], input }),
+        config({ totalBudget: 3000 })
+      )
+    const first = build('draft one', 0.9)
+    counted.length = 0
+    const second = build('draft one more', 0.8)
+    spy.mockRestore()
+    // Only the rendered block is counted again, not the file's 300 chunks.
+    expect(counted.length).toBeLessThan(20)
+    expect(section(second, 'attachments')).toHaveLength(section(first, 'attachments').length)
   })
 })
 
