@@ -126,8 +126,8 @@ describe('chat with an Anthropic provider', () => {
     window.assertHealthy()
     await window.screenshot(join(SCREENSHOTS, 'chat-anthropic-en.png'))
 
-    // What the server received: the key as x-api-key, and system_and_3 markers at the default
-    // five minutes (Anthropic's default, so no ttl field).
+    // What the server received: the key as x-api-key, and markers on the stable prefix at the
+    // default five minutes (Anthropic's default, so no ttl field).
     const sent = chatRequests(server).slice(before)
     expect(sent).toHaveLength(3)
     for (const request of sent) {
@@ -145,11 +145,12 @@ describe('chat with an Anthropic provider', () => {
 
     const third = sent[2]!.body as AnthropicBody
     expect(third.system?.[0]?.cache_control).toEqual({ type: 'ephemeral' })
-    // The system prompt plus the last three turns: four markers, Anthropic's limit.
-    expect(markersOf(third)).toEqual(Array.from({ length: 4 }, () => ({ type: 'ephemeral' })))
+    // The system prompt, the end of the history that repeats from turn to turn (the stable
+    // prefix, docs/CONTEXT.md) and the newest message: three markers.
+    expect(markersOf(third)).toEqual(Array.from({ length: 3 }, () => ({ type: 'ephemeral' })))
     const marked = third.messages.map((m) => m.content.some((block) => block.cache_control))
-    expect(marked.slice(-3)).toEqual([true, true, true])
-    expect(marked.slice(0, -3).every((flag) => !flag)).toBe(true)
+    expect(marked.slice(-2)).toEqual([true, true])
+    expect(marked.slice(0, -2).every((flag) => !flag)).toBe(true)
     expect(third.messages.at(-1)?.content.at(-1)?.text).toBe('Thanks. One more question, please.')
     expect(third.messages.at(-2)?.content.at(-1)?.text).toBe('Second answer.')
 
@@ -167,7 +168,7 @@ describe('chat with an Anthropic provider', () => {
     await sendAndWaitForReply(page, 'Keep it for an hour.', 'Cached for an hour.')
     const fourth = chatRequests(server).slice(before)[3]!.body as AnthropicBody
     expect(markersOf(fourth)).toEqual(
-      Array.from({ length: 4 }, () => ({ type: 'ephemeral', ttl: '1h' }))
+      Array.from({ length: 3 }, () => ({ type: 'ephemeral', ttl: '1h' }))
     )
     window.assertHealthy()
     expect(harness.unexpectedErrors).toEqual([])

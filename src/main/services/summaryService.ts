@@ -452,7 +452,12 @@ export class SummaryService {
   }
 
   private publishStatus(threadId: string): void {
-    this.deps.publish('summary:status', this.status(threadId))
+    // A job may end after the store closed (quitting mid-summary): nothing is left to report.
+    try {
+      this.deps.publish('summary:status', this.status(threadId))
+    } catch (error) {
+      this.deps.log(`summary status of ${threadId} not published`, error)
+    }
   }
 
   private finished(threadId: string, job: SummaryJob): void {

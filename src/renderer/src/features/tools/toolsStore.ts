@@ -125,10 +125,18 @@ export const useToolsStore = create<ToolsState>()((set, get) => {
       const keys = threadTools
         .filter((t) => (t.tool.key === key ? enabled : t.enabled))
         .map((t) => t.tool.key)
+      // The box follows the click at once (a controlled checkbox would otherwise spring back
+      // until main answers); main's answer, or a reload after a failure, has the last word.
+      set({
+        threadTools: threadTools.map((t) => (t.tool.key === key ? { ...t, enabled } : t))
+      })
       await guard(async () => {
         const tools = await call(window.api.tools.setThreadTools({ threadId, keys }))
         if (get().threadId === threadId) set({ threadTools: tools })
       })
+      if (get().serverError !== null && get().threadId === threadId) {
+        await get().loadThreadTools(threadId)
+      }
     },
 
     revokeAlways: (key) =>
