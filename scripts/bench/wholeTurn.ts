@@ -29,7 +29,8 @@ import { MemoryRepository } from '../../src/main/store/memoryRepository'
 import { VectorStore } from '../../src/main/store/vectorStore'
 import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
 import { modelSpec, spaceKey } from '../../src/main/workers/embeddingModels'
-import { seededRandom, syntheticMemories, syntheticThread } from './syntheticThread'
+import { clusteredVectors } from './memoryStore'
+import { syntheticMemories, syntheticThread } from './syntheticThread'
 import { summarize, type Timing } from './timing'
 
 const MODEL_ID = 'gpt-4o'
@@ -124,24 +125,6 @@ async function startProvider(): Promise<ProviderServer> {
   }
 }
 
-/** Seeded unit vectors around a few hundred centres: search cost does not depend on meaning. */
-function clusteredVectors(dimension: number, seed: number): () => Float32Array {
-  const random = seededRandom(seed)
-  const gauss = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random())
-  const centers = Array.from({ length: 200 }, () => Float32Array.from({ length: dimension }, gauss))
-  return () => {
-    const center = centers[Math.floor(random() * centers.length)] as Float32Array
-    const v = Float32Array.from(
-      { length: dimension },
-      (_, i) => (center[i] as number) + 1.2 * gauss()
-    )
-    let norm = 0
-    for (const x of v) norm += x * x
-    norm = Math.sqrt(norm)
-    return v.map((x) => x / norm)
-  }
-}
-
 interface Seeded {
   path: string
   longId: string
@@ -207,7 +190,7 @@ function seedStore(dir: string, messages: number, memories: number, dimension: n
   const spec = modelSpec(E5_MODEL_ID)
   const vectors = new VectorStore(db)
   const { space } = vectors.activate(spaceKey(spec, dimension), spec.id, dimension, now)
-  const sample = clusteredVectors(dimension, 9)
+  const sample = clusteredVectors(9, dimension)
   const put = (ids: number[], write: (rows: { id: number; vector: Float32Array }[]) => void) => {
     for (let i = 0; i < ids.length; i += 1000)
       write(ids.slice(i, i + 1000).map((id) => ({ id, vector: sample() })))

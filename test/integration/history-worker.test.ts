@@ -1,50 +1,18 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { builtinModules } from 'node:module'
-import { join, resolve } from 'node:path'
-import { build } from 'vite'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { writeSyntheticExport } from '../../scripts/bench/syntheticExport'
 import { workerImportRunner } from '../../src/main/services/history/workerImportRunner'
 import { openDatabase } from '../../src/main/store/database'
+import { prepareImportWorker } from '../support/embeddings'
 import { useTempDir } from '../support/tempDir'
 
-const ROOT = resolve(import.meta.dirname, '../..')
 const tempDir = useTempDir()
-let buildDir = ''
 let workerPath = ''
 
 // The worker entry bundled the way electron-vite emits out/main/importWorker.js.
 beforeAll(async () => {
-  // Inside the repository, so the bundle resolves node_modules as the app's does.
-  mkdirSync(join(ROOT, '.cache/test-build'), { recursive: true })
-  buildDir = mkdtempSync(join(ROOT, '.cache/test-build/import-worker-'))
-  await build({
-    configFile: false,
-    root: ROOT,
-    logLevel: 'warn',
-    resolve: { alias: { '@shared': join(ROOT, 'src/shared') } },
-    build: {
-      ssr: true,
-      target: 'node20',
-      outDir: buildDir,
-      minify: false,
-      rollupOptions: {
-        input: { importWorker: join(ROOT, 'src/main/workers/importWorker.ts') },
-        external: (id) =>
-          id.startsWith('node:') ||
-          builtinModules.includes(id) ||
-          (!id.startsWith('.') &&
-            !id.startsWith('/') &&
-            !id.startsWith('@shared') &&
-            !id.startsWith('\0')),
-        output: { format: 'cjs', entryFileNames: '[name].cjs' }
-      }
-    }
-  })
-  workerPath = join(buildDir, 'importWorker.cjs')
+  workerPath = await prepareImportWorker()
 }, 120_000)
-
-afterAll(() => rmSync(buildDir, { recursive: true, force: true }))
 
 describe('the import worker', () => {
   it('imports on its own connection while main keeps writing on its own, with progress', async () => {

@@ -55,6 +55,14 @@ export function prepareFileWorker(): Promise<string> {
   return fileWorker
 }
 
+let importWorker: Promise<string> | undefined
+
+/** Bundles the history import worker as electron-vite emits out/main/importWorker.js. */
+export function prepareImportWorker(): Promise<string> {
+  importWorker ??= buildWorker('importWorker', ['src/main/services/history', 'src/main/store'])
+  return importWorker
+}
+
 /** `extraSources`: folders outside workers/ whose changes must rebuild the bundle too. */
 async function buildWorker(entry: string, extraSources: string[] = []): Promise<string> {
   const sources = join(ROOT, 'src/main/workers')
