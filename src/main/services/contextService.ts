@@ -127,6 +127,13 @@ interface TurnData {
   historyTokens?: number
 }
 
+/** What one input gathered from the services; the safety net's rebuilds reuse it. */
+interface Gathered {
+  recall: Recall
+  files: BuildAttachments | undefined
+  tools: ToolInput[]
+}
+
 /** Provider prompt tokens / our count is smoothed with this weight for the newest reply. */
 const CALIBRATION_WEIGHT = 0.5
 
@@ -351,7 +358,7 @@ export class ContextService {
     const index = turn.inputIndex ?? (await runSliced(model.indexSteps(turn.input, null)))
     const counter = index.encoding === model.encoding ? model : estimateCounter
     const inputCount = countOf(index)
-    const { context: first, recall } = await this.buildOnce(turn, config, inputCount)
+    const { context: first, gathered } = await this.buildOnce(turn, config, inputCount)
     if (!overSafetyLimit(first)) return first
     const report: SafetyNetReport = {
       neededTokens: first.tokenStats.total,
@@ -362,7 +369,7 @@ export class ContextService {
     let capped = config
     if (first.tokenStats.budget > safetyLimit(first)) {
       capped = { ...config, totalBudget: safetyLimit(first) }
-      context = (await this.buildOnce(turn, capped, inputCount, recall)).context
+      context = (await this.buildOnce(turn, capped, inputCount, gathered)).context
       report.shrunk = true
     }
     let sentCount = inputCount
@@ -376,7 +383,7 @@ export class ContextService {
       )
       const sent = trimMiddleIndexed(index, goal, counter)
       sentCount = { tokens: sent.tokens, method: inputCount.method }
-      context = (await this.buildOnce({ ...turn, input: sent.text }, capped, sentCount, recall))
+      context = (await this.buildOnce({ ...turn, input: sent.text }, capped, sentCount, gathered))
         .context
       report.trimmedFrom = inputTokensOf(first)
     }
@@ -384,30 +391,26 @@ export class ContextService {
   }
 
   /**
-   * One build. The safety net's rebuilds pass the first build's `recall`: the same input
-   * asks the same question, and a second memory search (a few hundred ms in a large store)
-   * would only shift which messages near the window's edge may be recalled.
+   * One build. The safety net's rebuilds pass the first build's `gathered`: the same input asks
+   * the same question, and a second memory search (a few hundred ms in a large store), file
+   * ranking or tool ranking (an embedding each) would only shift what sits near the edges.
    */
   private async buildOnce(
     turn: TurnData,
     config: ContextConfig,
     inputCount: TokenCount,
-    reuse?: Recall
-  ): Promise<{ context: BuiltContext; recall: Recall }> {
+    reuse?: Gathered
+  ): Promise<{ context: BuiltContext; gathered: Gathered }> {
     const { threadId, messages, input, taskState } = turn
     const summary = this.deps.summary?.(threadId) ?? null
     const pinned = this.deps.messages.listPinned(threadId)
-    const query = recallQuery(input.slice(0, RECALL_QUERY_CHARS), messages, taskState)
-    const recall = reuse ?? (await this.recall(turn, config, summary, pinned, query))
-    const memories = this.deps.lineage
-      ? leaveOutOtherBranches(threadId, recall.memories, this.deps.lineage)
-      : recall.memories
-    const files = await this.deps.attachments?.(threadId, turn.files, query.context ?? query.text)
+    const gathered = reuse ?? (await this.gather(turn, config, summary, pinned))
+    const { recall, files, tools } = gathered
     const built = await this.deps.engines.build(
       {
         systemPrompt: this.deps.systemPrompt(),
         summary,
-        memories,
+        memories: recall.memories,
         messages,
         pinned,
         input,
@@ -415,12 +418,30 @@ export class ContextService {
         taskState,
         warnings: recall.warnings,
         ...(files && files.attachments.length > 0 && { attachments: files.attachments }),
-        tools: (await this.deps.tools?.(threadId, query.text)) ?? []
+        tools
       },
       config
     )
     const context = files ? withUnrankedFiles(built, files.notEmbedded) : built
-    return { context, recall }
+    return { context, gathered }
+  }
+
+  /** What a build asks the services for about its input: recalled items, files and tools. */
+  private async gather(
+    turn: TurnData,
+    config: ContextConfig,
+    summary: ThreadSummary | null,
+    pinned: Message[]
+  ): Promise<Gathered> {
+    const { threadId, messages, input, taskState } = turn
+    const query = recallQuery(input.slice(0, RECALL_QUERY_CHARS), messages, taskState)
+    const found = await this.recall(turn, config, summary, pinned, query)
+    const recall = this.deps.lineage
+      ? { ...found, memories: leaveOutOtherBranches(threadId, found.memories, this.deps.lineage) }
+      : found
+    const files = await this.deps.attachments?.(threadId, turn.files, query.context ?? query.text)
+    const tools = (await this.deps.tools?.(threadId, query.text)) ?? []
+    return { recall, files, tools }
   }
 
   /** Memory search for one build: as many candidates as the retrieved section could place. */
