@@ -7,9 +7,12 @@
  * marks (services/turnProbe.ts); the memory search's parts are whatever the memory service
  * reports in its result.
  *
- * - warm: repeated sends in each thread after a first one (caches and indexes loaded);
- * - first: a fresh process on the same file (services, model loaded), the long thread opened
- *   through `messages:list`, then the first send;
+ * - warm: repeated sends in each thread after a first one (caches and indexes loaded), pasted
+ *   (sent at once) and typed (the draft's preview ran first, as the inspector runs it while
+ *   the user types: its query vectors are then cached);
+ * - first: a fresh process on the same file (services, model loaded, start-up warm-up done),
+ *   the long thread opened through `messages:list`, then the first send: pasted at once (the
+ *   thread is still loading in the background) or typed (the draft's preview ran first);
  * - open: `messages:list` of the long thread to its first page, validated through the registry.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http'
@@ -74,7 +77,12 @@ export interface TurnFigures {
   model: string
   long: StageFigures
   short: StageFigures
+  longTyped: StageFigures
+  shortTyped: StageFigures
   first: TurnSample
+  firstTyped: TurnSample
+  /** Start-up to the memory warm-up's end (code index, first embedding), in the background. */
+  warmUp: number
   /** messages:list of the long thread, through the registry, to the first page. */
   open: { firstPage: Timing; pageSize: number }
 }
@@ -207,6 +215,8 @@ interface Session {
   services: Services
   marks: Map<TurnMark, number>
   searches: MemorySearchResult[]
+  /** From the model's start to the end of the start-up warm-up. */
+  warmUp: number
   close(): Promise<void>
 }
 
@@ -262,12 +272,15 @@ async function openSession(
     return result
   }
   await created.memoryModel.updateSettings({ autoExtract: false })
+  const starting = performance.now()
   created.memoryModel.start()
   const embedder = created.memoryIndexer.embedder()
   if (!embedder) throw new Error('the embedding model did not start')
   await embedder.ready()
-  // The space is activated right after the model loads.
+  // The space is activated right after the model loads, and the warm-up starts with it.
   while (!created.memoryIndexer.active()) await new Promise((r) => setTimeout(r, 10))
+  await created.memory.warmedUp()
+  const warmUp = performance.now() - starting
   const provider = created.providers.create({
     kind: 'openai-compatible',
     name: 'Bench server',
@@ -279,6 +292,7 @@ async function openSession(
     services: created,
     marks,
     searches,
+    warmUp,
     async close() {
       await created.chat.settled()
       await created.memoryModel.stop()
@@ -289,13 +303,18 @@ async function openSession(
 
 const NUMBERED = /Ms$/
 
-/** Sends `content`, waits for the reply and the stored build, and splits the time. */
+/**
+ * Sends `content`, waits for the reply and the stored build, and splits the time. `typed`: the
+ * draft's preview runs first (untimed), as the composer's inspector runs it while typing.
+ */
 async function measuredSend(
   session: Session,
   server: ProviderServer,
   threadId: string,
-  content: string
+  content: string,
+  typed = false
 ): Promise<TurnSample> {
+  if (typed) await session.services.context.preview(threadId, content)
   session.marks.clear()
   session.searches.length = 0
   const receivedBefore = server.received.length
@@ -386,12 +405,24 @@ export async function wholeTurnFigures(
     progress('whole turn: warm sends')
     const long: TurnSample[] = []
     const short: TurnSample[] = []
+    const longTyped: TurnSample[] = []
+    const shortTyped: TurnSample[] = []
     await measuredSend(opening, server, seeded.shortId, question(1))
     for (let i = 0; i < runs; i++) {
-      long.push(await measuredSend(opening, server, seeded.longId, question(2 + 2 * i)))
-      short.push(await measuredSend(opening, server, seeded.shortId, question(3 + 2 * i)))
+      const q = 2 + 4 * i
+      long.push(await measuredSend(opening, server, seeded.longId, question(q)))
+      short.push(await measuredSend(opening, server, seeded.shortId, question(q + 1)))
+      longTyped.push(await measuredSend(opening, server, seeded.longId, question(q + 2), true))
+      shortTyped.push(await measuredSend(opening, server, seeded.shortId, question(q + 3), true))
     }
     await opening.close()
+
+    progress('whole turn: first send after opening, typed')
+    const typing = await openSession(seeded, server, options.modelsRoot, options.workerPath)
+    const typingRegistry = createRegistry(createHandlers(typing.services), () => {})
+    await typingRegistry.invoke('messages:list', { threadId: seeded.longId })
+    const firstTyped = await measuredSend(typing, server, seeded.longId, question(10_000), true)
+    await typing.close()
 
     // Opening the thread again and again, each time in a fresh session (no cache).
     progress('whole turn: opening the long thread')
@@ -423,7 +454,11 @@ export async function wholeTurnFigures(
       model: MODEL_ID,
       long: stageFigures(long),
       short: stageFigures(short),
+      longTyped: stageFigures(longTyped),
+      shortTyped: stageFigures(shortTyped),
       first,
+      firstTyped,
+      warmUp: opening.warmUp,
       open: { firstPage: summarize(opens), pageSize }
     }
   } finally {
@@ -457,57 +492,48 @@ type Table = (headers: string[], rows: (string | number)[][]) => string
 /** The whole-turn tables: stages per thread, the first send, opening the long thread. */
 export function wholeTurnReport(figures: TurnFigures, table: Table): string {
   const ms = (n: number) => `${n < 10 ? n.toFixed(1) : n.toFixed(0)}`
-  const pair = (t: Timing) => `${ms(t.p50)} / ${ms(t.p95)}`
-  const { long, short, first } = figures
-  const parts = [...new Set([...Object.keys(long.searchParts), ...Object.keys(first.searchParts)])]
-  const rows: (string | number)[][] = [
-    ['send → request fully received', pair(long.total), pair(short.total), ms(first.total)],
-    [
-      'before the search',
-      pair(long.beforeSearch),
-      pair(short.beforeSearch),
-      ms(first.beforeSearch)
-    ],
-    ['memory search', pair(long.search), pair(short.search), ms(first.search)],
-    ...parts.map((name) => [
+  // Warm columns give p50 / p95 over their sends; a first send is one figure.
+  const columns: { title: string; stages: StageFigures; one: boolean }[] = [
+    { title: 'long thread, warm, pasted', stages: figures.long, one: false },
+    { title: `short thread (${SHORT_MESSAGES}), warm, pasted`, stages: figures.short, one: false },
+    { title: 'long, warm, typed', stages: figures.longTyped, one: false },
+    { title: 'short, warm, typed', stages: figures.shortTyped, one: false },
+    {
+      title: 'long, first after opening, pasted',
+      stages: stageFigures([figures.first]),
+      one: true
+    },
+    {
+      title: 'long, first after opening, typed',
+      stages: stageFigures([figures.firstTyped]),
+      one: true
+    }
+  ]
+  const cell = (timing: Timing | undefined, one: boolean) =>
+    timing === undefined ? '-' : one ? ms(timing.p50) : `${ms(timing.p50)} / ${ms(timing.p95)}`
+  const parts = [...new Set(columns.flatMap((c) => Object.keys(c.stages.searchParts)))]
+  const stages: [string, (f: StageFigures) => Timing | undefined][] = [
+    ['send → request fully received', (f) => f.total],
+    ['before the search', (f) => f.beforeSearch],
+    ['memory search', (f) => f.search],
+    ...parts.map((name): [string, (f: StageFigures) => Timing | undefined] => [
       `· ${name} (memory service)`,
-      long.searchParts[name] ? pair(long.searchParts[name]) : '-',
-      short.searchParts[name] ? pair(short.searchParts[name]) : '-',
-      first.searchParts[name] === undefined ? '-' : ms(first.searchParts[name])
+      (f) => f.searchParts[name]
     ]),
-    ['build', pair(long.build), pair(short.build), ms(first.build)],
-    [
-      'build → request handed to fetch',
-      pair(long.toRequest),
-      pair(short.toRequest),
-      ms(first.toRequest)
-    ],
-    [
-      'request sent → fully received',
-      pair(long.sentToReceived),
-      pair(short.sentToReceived),
-      ms(first.sentToReceived)
-    ],
-    ['save the build (after the request)', pair(long.save), pair(short.save), ms(first.save)],
-    [
-      'request body',
-      `${(long.bodyBytes / 1e6).toFixed(2)} MB`,
-      `${(short.bodyBytes / 1e3).toFixed(1)} kB`,
-      `${(first.bodyBytes / 1e6).toFixed(2)} MB`
-    ]
+    ['build', (f) => f.build],
+    ['build → request handed to fetch', (f) => f.toRequest],
+    ['request sent → fully received', (f) => f.sentToReceived],
+    ['save the build (after the request)', (f) => f.save]
+  ]
+  const rows = [
+    ...stages.map(([name, pick]) => [name, ...columns.map((c) => cell(pick(c.stages), c.one))]),
+    ['request body (kB)', ...columns.map((c) => (c.stages.bodyBytes / 1e3).toFixed(0))]
   ]
   return [
-    `Whole turn (${figures.messages.toLocaleString('en-US')}-message thread, ${figures.memories.toLocaleString('en-US')} memories, multilingual-e5-small loaded, local OpenAI-compatible server, ${figures.model} 128k; ms, p50 / p95 over ${long.runs} sends; targets: long p50 <= 80 / p95 <= 150, short p50 <= 25, first <= 300)`,
-    table(
-      [
-        'ms',
-        'long thread, warm',
-        `short thread (${SHORT_MESSAGES}), warm`,
-        'long, first send after opening'
-      ],
-      rows
-    ),
+    `Whole turn (${figures.messages.toLocaleString('en-US')}-message thread, ${figures.memories.toLocaleString('en-US')} memories, multilingual-e5-small loaded, local OpenAI-compatible server, ${figures.model} 128k; ms, p50 / p95 over ${figures.long.runs} sends; targets: long p50 <= 80 / p95 <= 150, short p50 <= 25, first <= 300). Pasted: sent at once; typed: the draft's preview ran first, as the inspector runs it while the user types.`,
+    table(['ms', ...columns.map((c) => c.title)], rows),
     '',
+    `Start-up warm-up in the background (code index, first embedding), done before the first sends: ${ms(figures.warmUp)} ms.`,
     `Opening the long thread (messages:list through the registry, fresh services each time, ${figures.open.pageSize} messages returned; target <= 150 ms): p50 ${ms(figures.open.firstPage.p50)} ms, p95 ${ms(figures.open.firstPage.p95)} ms over ${figures.open.firstPage.runs}`
   ].join('\n')
 }

@@ -400,10 +400,11 @@ export interface MemorySearchResult {
   warnings: MemoryWarning[]
   tookMs: number
   /**
-   * Where the time went: the query embedding (in the worker, while the full-text list is read
-   * on this thread), the full-text list, the vector lists.
+   * Where the time went, from the search's start: the input's vector and the conversation's
+   * (embedded in the worker one after the other, while this thread reads the full-text list
+   * and then the input's vector lists), the full-text list, the vector lists.
    */
-  timings?: { embedMs: number; textMs: number; vectorMs: number }
+  timings?: { embedMs: number; contextEmbedMs: number; textMs: number; vectorMs: number }
 }
 
 export type EmbeddingModelState = 'idle' | 'loading' | 'downloading' | 'ready' | 'unavailable'

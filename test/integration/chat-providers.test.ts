@@ -270,6 +270,21 @@ describe('failures', () => {
     s.db.close()
   })
 
+  it('answers the send with the stored build while the provider has not answered yet', async () => {
+    const s = setup()
+    server.enqueue({ type: 'hang' })
+    // The build is stored once the response starts, or shortly after the request left: a
+    // provider that never answers must not hold the send (nor the inspector) until a timeout.
+    const outcome = await s.services.chat.send(s.threadId, 'Anyone there?')
+    expect(outcome.status).toBe('streaming')
+    expect(outcome.build?.context.messages.at(-1)?.content).toContain('Anyone there?')
+    expect(s.events('context:built')).toHaveLength(1)
+    expect(s.events('chat:done')).toEqual([])
+    await s.invoke('chat:stop', { threadId: s.threadId })
+    await s.services.chat.settled(s.threadId)
+    s.db.close()
+  })
+
   it('deleting the thread stops its reply quietly', async () => {
     const s = setup()
     server.enqueue({ type: 'reply', chunks: ['a', 'b', 'c'], chunkDelayMs: 150 })

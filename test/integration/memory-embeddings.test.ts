@@ -97,6 +97,36 @@ describe('the embedding worker (real bge-small-zh-v1.5, offline)', () => {
     expect(order.filter((o) => o.startsWith('cancelled')).length).toBeGreaterThanOrEqual(2)
   })
 
+  it('sends each query job on its own, so a short query is not padded to a long one', async () => {
+    const worker = (embedder as unknown as { worker: { postMessage(message: unknown): void } })
+      .worker
+    const sent: string[][] = []
+    const post = worker.postMessage.bind(worker)
+    worker.postMessage = (message: unknown) => {
+      const { type, texts } = message as { type: string; texts?: string[] }
+      if (type === 'embed' && texts) sent.push(texts)
+      post(message)
+    }
+    try {
+      // Queued behind a background batch, the two queries wait together, as in a memory search.
+      const busy = embedder.embed(['background '.repeat(200)])
+      const question = embedder.embed(['what do I drink?'], { priority: 'query' })
+      const conversation = embedder.embed(['we talked about tea '.repeat(30)], {
+        priority: 'query'
+      })
+      const more = embedder.embed(['a', 'b'])
+      await Promise.all([busy, question, conversation, more])
+      expect(sent).toEqual([
+        ['background '.repeat(200)],
+        ['what do I drink?'],
+        ['we talked about tea '.repeat(30)],
+        ['a', 'b']
+      ])
+    } finally {
+      worker.postMessage = post
+    }
+  })
+
   it('refuses work beyond its queue bound instead of growing without limit', async () => {
     const small = new EmbeddingClient({
       workerPath,

@@ -203,8 +203,89 @@ describe('the message code index loads in the background', () => {
     }) as typeof reopened.prepare
     expect(store2.nearestMessages(space, unit(999_999), 1)[0]?.id).toBe(late)
     expect(store2.nearestMessages(space, unit(ids[7_000] as number), 1)[0]?.id).toBe(ids[7_000])
-    expect(prepared.some((sql) => /SELECT message_id, thread_id, code FROM/.test(sql))).toBe(false)
+    expect(prepared.some((sql) => /SELECT message_id, thread_id, code/.test(sql))).toBe(false)
     reopened.close()
+    db.close()
+  })
+
+  it('ranks like exact cosine over every row once the 8-bit stage has picked what to re-score', () => {
+    const db = store()
+    const vectors = new VectorStore(db)
+    const { space } = vectors.activate('test|64', 'test', dimension, 0)
+    const ids = addMessages(
+      db,
+      Array.from({ length: 300 }, (_, i) => `message ${i}`)
+    )
+    vectors.putMessages(
+      space,
+      ids.map((id) => ({ id, vector: unit(id) }))
+    )
+    for (const seed of [1, 2, 3]) {
+      const query = unit(50_000 + seed)
+      // 300 candidates (all of them), of which only the 8-bit stage's best 100 are read.
+      const got = vectors.nearestMessages(space, query, 50)
+      const exact = db
+        .prepare(
+          `SELECT message_id AS id, vec_distance_cosine(embedding, ?) AS distance
+             FROM message_vectors_${space.id} ORDER BY distance LIMIT 50`
+        )
+        .all(Buffer.from(query.buffer)) as { id: number; distance: number }[]
+      expect(got.map((hit) => hit.id)).toEqual(exact.map((hit) => hit.id))
+      expect(got[0]?.distance).toBeCloseTo(exact[0]?.distance as number, 6)
+    }
+    db.close()
+  })
+})
+
+describe('memory vectors searched in memory', () => {
+  const dimension = 64
+  const unit = (seed: number) => {
+    const random = seededRandom(seed)
+    const v = Float32Array.from({ length: dimension }, () => random() - 0.5)
+    const norm = Math.hypot(...v)
+    return v.map((x) => x / norm)
+  }
+
+  it("return exactly vec0's KNN, keep categories in step, and drop deleted memories", () => {
+    const db = store()
+    const vectors = new VectorStore(db)
+    const memories = new MemoryRepository(db)
+    const { space } = vectors.activate('test|64', 'test', dimension, 0)
+    const categories = ['fact', 'task', 'user_preference', 'other']
+    const insert = db.prepare(
+      `INSERT INTO memories (content, category, content_hash, created_at, updated_at)
+       VALUES (?, ?, ?, 0, 0) RETURNING id`
+    )
+    const ids = Array.from(
+      { length: 600 },
+      (_, i) => insert.pluck().get(`memory ${i}`, categories[i % 4], `h${i}`) as number
+    )
+    vectors.putMemories(
+      space,
+      ids.map((id) => ({ id, vector: unit(id) }))
+    )
+    const knn = (query: Float32Array, k: number, category?: string) =>
+      db
+        .prepare(
+          `SELECT memory_id AS id FROM vec_memories_${space.id}
+            WHERE embedding MATCH ? AND k = ? ${category ? 'AND category = ?' : ''}
+            ORDER BY distance`
+        )
+        .pluck()
+        .all(Buffer.from(query.buffer), k, ...(category ? [category] : []))
+    const query = unit(123_456)
+    expect(vectors.nearestMemories(space, query, 50).map((h) => h.id)).toEqual(knn(query, 50))
+    expect(vectors.nearestMemories(space, query, 20, ['task']).map((h) => h.id)).toEqual(
+      knn(query, 20, 'task')
+    )
+
+    const [nearest] = vectors.nearestMemories(space, query, 1)
+    vectors.setMemoryCategory(nearest?.id as number, 'other')
+    expect(vectors.nearestMemories(space, query, 1, ['other'])[0]?.id).toBe(nearest?.id)
+    memories.delete(nearest?.id as number, 1, 'user_delete')
+    const after = vectors.nearestMemories(space, query, 50).map((h) => h.id)
+    expect(after).not.toContain(nearest?.id)
+    expect(after).toEqual(knn(query, 50))
     db.close()
   })
 })

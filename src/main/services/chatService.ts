@@ -30,6 +30,13 @@ import { toolMessages, type ToolExecutor } from './tools/toolMessages'
 /** The context-length retry rebuilds with this share of the failed build's budget. */
 export const RETRY_BUDGET_SHARE = 0.8
 
+/**
+ * A sent build is stored when the provider's response starts, or this long after the request
+ * left if that comes first: a remote provider may take seconds to answer, and the inspector and
+ * the send's answer wait for the stored build.
+ */
+const BUILD_STORE_DELAY_MS = 50
+
 export interface ChatServiceDeps {
   now: () => number
   tokens: TokenCounter
@@ -410,9 +417,12 @@ export class ChatService {
                 ...(this.deps.timeouts && { timeouts: this.deps.timeouts }),
                 onRequest: () => {
                   this.deps.probe?.(threadId, 'request_sent')
-                  // Once fetch has the request: the build is stored on the next turn of the loop.
-                  setImmediate(() => job.build.store())
+                  // Storing a 1 MB build holds this thread for tens of ms, and fetch writes the
+                  // body from it: store once the response starts (the body is out), or after
+                  // BUILD_STORE_DELAY_MS should the provider take longer to answer.
+                  setTimeout(() => job.build.store(), BUILD_STORE_DELAY_MS)
                 },
+                onResponse: () => job.build.store(),
                 ...(tools.length > 0 && { tools, ...(final && { toolChoice: 'none' as const }) })
               }),
             onText: (delta) => {

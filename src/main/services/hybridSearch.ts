@@ -13,7 +13,7 @@ import {
   type RecallMessage,
   type RecallRepository
 } from '../store/recallRepository'
-import type { VectorHit, VectorStore } from '../store/vectorStore'
+import type { VectorHit, VectorSpace, VectorStore } from '../store/vectorStore'
 import { calibratedSimilarity } from '../workers/embeddingModels'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
 import { hasStrongTerm, matchedShare, quotedTerms, recallTerms, rrfScore } from './memoryRanking'
@@ -113,6 +113,11 @@ const dot = (a: Float32Array, b: Float32Array): number => {
   return sum
 }
 
+interface Embedded {
+  vector: Float32Array | null
+  error: unknown
+}
+
 interface Candidate {
   kind: 'memory' | 'message'
   id: number
@@ -164,36 +169,40 @@ export class HybridSearch {
     if (!text) return { hits: [], mode: 'text_only', warnings, tookMs: 0 }
 
     const context = options.context?.trim() || null
-    // The worker embeds the query while this thread reads the full-text list (issue #16).
+    // The worker embeds the query, then the conversation, while this thread reads the
+    // full-text list and then the query's vector lists (issue #16). Apart, not as one batch:
+    // a batch pads the short query to the conversation's length, and the query's lists wait
+    // only for the query.
     const embedStarted = performance.now()
-    let embedMs = 0
-    const embedding = model
-      ? withDeadline(this.embedQueries(model, context ? [text, context] : [text]), timeoutMs * 0.8)
-          .then(
-            (vectors) => ({ vectors, error: null }),
-            (error: unknown) => ({ vectors: [] as Float32Array[], error })
-          )
-          .finally(() => (embedMs = performance.now() - embedStarted))
-      : null
+    const timings = { embedMs: 0, contextEmbedMs: 0, textMs: 0, vectorMs: 0 }
+    const embed = (input: string, done: (ms: number) => void): Promise<Embedded> | null =>
+      model
+        ? withDeadline(this.embedQuery(model, input), timeoutMs * 0.8)
+            .then(
+              (vector) => ({ vector, error: null }),
+              (error: unknown) => ({ vector: null, error })
+            )
+            .finally(() => done(performance.now() - embedStarted))
+        : null
+    const queryEmbedding = embed(text, (ms) => (timings.embedMs = ms))
+    const contextEmbedding = context ? embed(context, (ms) => (timings.contextEmbedMs = ms)) : null
     const textStarted = performance.now()
     const terms = recallTerms(text)
     const textList = this.textList(terms, perList, kinds, threadFilter)
-    const textMs = performance.now() - textStarted
+    timings.textMs = performance.now() - textStarted
 
     let vector: Float32Array | null = null
-    let contextVector: Float32Array | null = null
-    if (model && embedding) {
-      const { vectors, error } = await embedding
-      ;[vector = null, contextVector = null] = vectors
+    if (model && queryEmbedding) {
+      const { vector: embedded, error } = await queryEmbedding
+      vector = embedded
       if (error) warnings.push(embedWarning(error, Math.round(timeoutMs * 0.8)))
     } else {
       warnings.push(this.unavailableWarning())
     }
     // The model may have been replaced while the query was embedded: never mix spaces.
-    const space =
-      vector && model && this.deps.indexer.active()?.space.id === model.space.id
-        ? model.space
-        : null
+    const current = () =>
+      model && this.deps.indexer.active()?.space.id === model.space.id ? model.space : null
+    const space = vector ? current() : null
     if (!space) vector = null
 
     const candidates = new Map<string, Candidate>()
@@ -209,37 +218,46 @@ export class HybridSearch {
 
     // Vector lists, one per query vector: memories and messages share one space, so their
     // cosines rank together. The conversation's list counts a quarter, and is read as deep.
-    const vectorStarted = performance.now()
-    const queryVectors = [vector, contextVector].filter((v): v is Float32Array => v !== null)
-    if (space) {
-      queryVectors.forEach((query, list) => {
-        const depth = list === 0 ? perList : contextDepth(perList)
-        const hits: { kind: Candidate['kind']; hit: VectorHit }[] = []
-        if (kinds.has('memory')) {
-          for (const hit of this.deps.vectors.nearestMemories(
-            space,
-            query,
-            depth,
-            options.categories
-          )) {
-            hits.push({ kind: 'memory', hit })
-          }
+    const vectorList = (space: VectorSpace, query: Float32Array, list: 0 | 1) => {
+      const vectorStarted = performance.now()
+      const depth = list === 0 ? perList : contextDepth(perList)
+      const hits: { kind: Candidate['kind']; hit: VectorHit }[] = []
+      if (kinds.has('memory')) {
+        for (const hit of this.deps.vectors.nearestMemories(
+          space,
+          query,
+          depth,
+          options.categories
+        )) {
+          hits.push({ kind: 'memory', hit })
         }
-        if (kinds.has('message')) {
-          for (const hit of this.deps.vectors.nearestMessages(space, query, depth, threadFilter)) {
-            hits.push({ kind: 'message', hit })
-          }
+      }
+      if (kinds.has('message')) {
+        for (const hit of this.deps.vectors.nearestMessages(space, query, depth, threadFilter)) {
+          hits.push({ kind: 'message', hit })
         }
-        hits.sort((a, b) => a.hit.distance - b.hit.distance)
-        hits.forEach(({ kind, hit }, index) => {
-          const candidate = upsert(kind, hit.id)
-          candidate.cosine = Math.max(candidate.cosine ?? -1, 1 - hit.distance)
-          if (list === 0) candidate.vectorRank = index + 1
-          else candidate.contextRank = index + 1
-        })
+      }
+      hits.sort((a, b) => a.hit.distance - b.hit.distance)
+      hits.forEach(({ kind, hit }, index) => {
+        const candidate = upsert(kind, hit.id)
+        candidate.cosine = Math.max(candidate.cosine ?? -1, 1 - hit.distance)
+        if (list === 0) candidate.vectorRank = index + 1
+        else candidate.contextRank = index + 1
       })
+      timings.vectorMs += performance.now() - vectorStarted
     }
-    const vectorMs = performance.now() - vectorStarted
+    const queryVectors: Float32Array[] = []
+    if (space && vector) {
+      queryVectors.push(vector)
+      vectorList(space, vector, 0)
+      // A conversation vector that came too late (or not at all) only leaves its list out:
+      // the input's own lists are there, so the result is still hybrid and says so.
+      const contextVector = contextEmbedding ? (await contextEmbedding).vector : null
+      if (contextVector && current()?.id === space.id) {
+        queryVectors.push(contextVector)
+        vectorList(space, contextVector, 1)
+      }
+    }
 
     textList.forEach(({ kind, id }, index) => {
       upsert(kind, id).textRank = index + 1
@@ -312,7 +330,7 @@ export class HybridSearch {
       mode: vector ? 'hybrid' : 'text_only',
       warnings,
       tookMs: performance.now() - started,
-      timings: { embedMs, textMs, vectorMs }
+      timings
     }
   }
 
@@ -428,22 +446,18 @@ export class HybridSearch {
     )
   }
 
-  /** One vector per text, in one call for those not cached. */
-  private async embedQueries(model: ActiveModel, texts: string[]): Promise<Float32Array[]> {
-    const keyOf = (text: string) => `${model.space.key}\u0000${text}`
-    const missing = texts.filter((text) => !this.queryCache.has(keyOf(text)))
-    if (missing.length > 0) {
-      const vectors = await model.embedder.embed(missing, { priority: 'query', role: 'query' })
-      missing.forEach((text, i) => {
-        const vector = vectors[i]
-        if (!vector) throw new Error('the model returned no vector')
-        this.queryCache.set(keyOf(text), vector)
-      })
-      while (this.queryCache.size > QUERY_CACHE_SIZE) {
-        this.queryCache.delete(this.queryCache.keys().next().value as string)
-      }
+  /** The text's query vector, from the cache when the same text was embedded lately. */
+  private async embedQuery(model: ActiveModel, text: string): Promise<Float32Array> {
+    const key = `${model.space.key}\u0000${text}`
+    const cached = this.queryCache.get(key)
+    if (cached) return cached
+    const [vector] = await model.embedder.embed([text], { priority: 'query', role: 'query' })
+    if (!vector) throw new Error('the model returned no vector')
+    this.queryCache.set(key, vector)
+    while (this.queryCache.size > QUERY_CACHE_SIZE) {
+      this.queryCache.delete(this.queryCache.keys().next().value as string)
     }
-    return texts.map((text) => this.queryCache.get(keyOf(text)) as Float32Array)
+    return vector
   }
 }
 

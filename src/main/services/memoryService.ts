@@ -31,6 +31,8 @@ export interface MemoryServiceDeps {
 
 /** How long `create` waits for the new memory's vector to check for near-duplicates. */
 const DEDUP_TIMEOUT_MS = 2_000
+/** A warm-up text past the model's 512-token limit, in both scripts users write. */
+const WARM_UP_LONG = 'We talked about the trip and the budget. 我们讨论了行程和预算。'.repeat(40)
 
 interface Probe {
   vector: Float32Array
@@ -209,13 +211,20 @@ export class MemoryService {
 
   /**
    * Readies search for the model that just became active, in the background: the message code
-   * index loads in slices and the model answers one query (its first run costs ~180 ms more).
+   * index loads in slices, the model answers a short query and one as long as it reads (its
+   * first run at a length costs a few hundred ms more than the next: ONNX Runtime sizes its
+   * buffers then, and the conversation query of a first send is a few hundred tokens), and one
+   * search runs.
    */
   warmUp(model: ActiveModel): Promise<void> {
     this.warming = (async () => {
       try {
         await this.deps.vectors.preload(model.space, () => new Promise((r) => setImmediate(r)))
         await model.embedder.embed(['warm-up'], { priority: 'background', role: 'query' })
+        await model.embedder.embed([WARM_UP_LONG], { priority: 'background', role: 'query' })
+        // One search as a build makes it, so its code (compiled on first use: the 8-bit stage
+        // ran 20 times slower on a first send) and statements are ready too.
+        await this.hybrid.search('warm-up', { limit: 400, fillBudget: true, context: WARM_UP_LONG })
       } catch (error) {
         this.deps.log('warming up memory search failed; the first search will be slower', error)
       }

@@ -1,9 +1,15 @@
+import { dotAt } from './dotProduct'
 /**
  * Binary codes of message vectors (one sign bit per dimension, sqlite-vec's
  * vec_quantize_binary), held in memory for the first stage of message search: a Hamming scan
- * over 100,000 512-bit codes is a few milliseconds of popcounts, where sqlite-vec's exact
- * brute force takes about 100 ms and its KNN over bit columns grows with k. The candidates are
- * then re-scored exactly against their float vectors (VectorStore.nearestMessages).
+ * over 100,000 384-bit codes is a few milliseconds of popcounts, where sqlite-vec's exact
+ * brute force takes about 100 ms and its KNN over bit columns grows with k.
+ *
+ * The second stage is here too: each message also keeps an 8-bit copy of its vector (one
+ * scale per vector, about 0.4 KB a message), so the Hamming candidates are ranked by an
+ * approximate cosine without reading them from SQLite. Reading 4,000 float vectors to re-score
+ * them took 15 ms of a 100,000-message search (issue #16); only the few best then get their
+ * exact cosine from the table (VectorStore.nearestMessages).
  *
  * Deletions happen in SQL (triggers), not here: a deleted message can still come back as a
  * candidate, is simply not found when re-scoring, and makes the caller reload the index.
@@ -12,6 +18,9 @@ export class MessageCodeIndex {
   private ids: Float64Array
   private threads: Int32Array
   private codes: Uint32Array
+  /** 8-bit vectors, `dimension` per message, and the scale that turns each back into floats. */
+  private vectors: Int8Array
+  private scales: Float32Array
   private size = 0
   private readonly threadOrdinals = new Map<string, number>()
 
@@ -20,6 +29,12 @@ export class MessageCodeIndex {
     this.ids = new Float64Array(1024)
     this.threads = new Int32Array(1024)
     this.codes = new Uint32Array(1024 * this.words)
+    this.vectors = new Int8Array(1024 * this.dimension)
+    this.scales = new Float32Array(1024)
+  }
+
+  private get dimension(): number {
+    return this.bytes * 8
   }
 
   private get words(): number {
@@ -30,9 +45,12 @@ export class MessageCodeIndex {
     return this.size
   }
 
-  add(id: number, threadId: string, code: Uint8Array): void {
+  add(id: number, threadId: string, code: Uint8Array, vector: Float32Array): void {
     if (code.byteLength !== this.bytes) {
       throw new Error(`A ${code.byteLength}-byte code does not fit a ${this.bytes}-byte index.`)
+    }
+    if (vector.length !== this.dimension) {
+      throw new Error(`A ${vector.length}-d vector does not fit a ${this.dimension}-d index.`)
     }
     if (this.size === this.ids.length) this.grow()
     let ordinal = this.threadOrdinals.get(threadId)
@@ -45,6 +63,7 @@ export class MessageCodeIndex {
     const padded = new Uint8Array(this.words * 4)
     padded.set(code)
     this.codes.set(new Uint32Array(padded.buffer), this.size * this.words)
+    this.scales[this.size] = quantize(vector, this.vectors, this.size * this.dimension)
     this.size++
   }
 
@@ -52,11 +71,41 @@ export class MessageCodeIndex {
    * The ids of the `limit` codes nearest to `query` in Hamming distance (ties at the cut-off
    * broken by insertion order), optionally within one thread and without `exclude`.
    */
-  candidates(
-    query: Uint8Array,
+  candidates(query: Uint8Array, limit: number, options: CandidateOptions = {}): number[] {
+    return Array.from(this.positions(query, limit, options), (at) => this.ids[at] as number)
+  }
+
+  /**
+   * The ids of the `keep` best of those candidates by their 8-bit vectors' dot product with
+   * `vector` (the query's float vector), best first: an approximate cosine, for an exact
+   * re-score of far fewer rows than the Hamming stage had to admit.
+   */
+  nearest(
+    code: Uint8Array,
+    vector: Float32Array,
     limit: number,
-    options: { threadId?: string; exclude?: ReadonlySet<number> } = {}
+    keep: number,
+    options: CandidateOptions = {}
   ): number[] {
+    if (vector.length !== this.dimension) {
+      throw new Error(`A ${vector.length}-d query does not fit a ${this.dimension}-d index.`)
+    }
+    const positions = this.positions(code, limit, options)
+    const dimension = this.dimension
+    const vectors = this.vectors
+    // Plain loops over typed arrays: this runs over thousands of candidates per search.
+    const scores = new Float64Array(positions.length)
+    for (let i = 0; i < positions.length; i++) {
+      const at = positions[i] as number
+      scores[i] = dotAt(vector, vectors, at * dimension, dimension) * (this.scales[at] as number)
+    }
+    const order = Array.from(positions.keys())
+    order.sort((a, b) => (scores[b] as number) - (scores[a] as number))
+    return order.slice(0, keep).map((i) => this.ids[positions[i] as number] as number)
+  }
+
+  /** Positions (not ids) of the Hamming stage's candidates, in insertion order. */
+  private positions(query: Uint8Array, limit: number, options: CandidateOptions): number[] {
     const words = this.words
     const padded = new Uint8Array(words * 4)
     padded.set(query)
@@ -95,9 +144,9 @@ export class MessageCodeIndex {
     const result: number[] = []
     for (let i = 0; i < this.size && result.length < limit; i++) {
       const distance = distances[i] as number
-      if (distance < cutoff) result.push(this.ids[i] as number)
+      if (distance < cutoff) result.push(i)
       else if (distance === cutoff && distance <= maxDistance && atCutoff > 0) {
-        result.push(this.ids[i] as number)
+        result.push(i)
         atCutoff--
       }
     }
@@ -112,10 +161,36 @@ export class MessageCodeIndex {
     threads.set(this.threads)
     const codes = new Uint32Array(capacity * this.words)
     codes.set(this.codes)
+    const vectors = new Int8Array(capacity * this.dimension)
+    vectors.set(this.vectors)
+    const scales = new Float32Array(capacity)
+    scales.set(this.scales)
     this.ids = ids
     this.threads = threads
     this.codes = codes
+    this.vectors = vectors
+    this.scales = scales
   }
+}
+
+interface CandidateOptions {
+  threadId?: string
+  exclude?: ReadonlySet<number>
+}
+
+/**
+ * Writes `vector` as 8-bit integers at `offset` (symmetric, its largest component at ±127)
+ * and returns the scale that multiplies them back.
+ */
+function quantize(vector: Float32Array, into: Int8Array, offset: number): number {
+  let largest = 0
+  for (const value of vector) largest = Math.max(largest, Math.abs(value))
+  if (largest === 0) return 0
+  const scale = largest / 127
+  for (let d = 0; d < vector.length; d++) {
+    into[offset + d] = Math.round((vector[d] as number) / scale)
+  }
+  return scale
 }
 
 /** Set bits in a 32-bit word (SWAR). */

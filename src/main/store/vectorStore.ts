@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import { MemoryVectorIndex } from './memoryVectorIndex'
 import { MessageCodeIndex } from './messageCodeIndex'
 
 /**
@@ -10,11 +11,13 @@ import { MessageCodeIndex } from './messageCodeIndex'
  *   message_vectors_<space>(message_id PK, thread_id, embedding float32 BLOB, code BLOB)
  *   vec_memories_<space>(memory_id PK, embedding float[D] cosine, category metadata)  -- vec0
  *
- * Messages can number in the hundreds of thousands, so their search is two-stage: a Hamming
- * scan of binary codes in memory (MessageCodeIndex), then exact cosine re-scoring of the
- * best candidates with sqlite-vec's vec_distance_cosine. Memories are few; they use vec0's
- * exact KNN. (Point reads from a vec0 table cost about 0.5 ms each, far too slow for
- * re-scoring hundreds of candidates; a plain table answers 400 of them in about 1 ms.)
+ * Messages can number in the hundreds of thousands, so their search is staged: a Hamming
+ * scan of binary codes in memory, an approximate cosine from 8-bit copies of the candidates'
+ * vectors (both in MessageCodeIndex), then the exact cosine of the best few with sqlite-vec's
+ * vec_distance_cosine. Memories are few: all their vectors are held in memory and searched
+ * exactly in one pass (MemoryVectorIndex); vec0 stores them. (Point reads from a vec0 table
+ * cost about 0.5 ms each, far too slow for re-scoring hundreds of candidates; a plain table
+ * answers 400 of them in about 1 ms.)
  *
  * Triggers on `messages` and `memories` delete a row's vector with the row, so a deleted
  * thread's messages stop being recalled in the same transaction that deletes them.
@@ -53,6 +56,22 @@ export interface VectorHit {
 const blob = (vector: Float32Array): Buffer =>
   Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
 
+/** A stored float32 blob as a vector (copied: a blob's bytes need not be 4-byte aligned). */
+const floats = (embedding: Buffer): Float32Array =>
+  new Float32Array(
+    embedding.buffer.slice(embedding.byteOffset, embedding.byteOffset + embedding.byteLength)
+  )
+
+/** What the code index keeps of a message vector. */
+interface IndexedMessage {
+  threadId: string
+  code: Buffer
+  vector: Float32Array
+}
+
+/** message_id, thread_id, code, embedding */
+type IndexRow = [number, string, Buffer, Buffer]
+
 const tables = (space: { id: number }) => ({
   messages: `message_vectors_${space.id}`,
   memories: `vec_memories_${space.id}`
@@ -71,14 +90,23 @@ const CANDIDATES_PER_RESULT = 20
  * and recall asks for up to 400 (what lies past the first 100 is filler for large budgets).
  */
 const MAX_CANDIDATES = 4_000
+/**
+ * Of those, how many get their exact cosine from the table: the 8-bit stage's best k × this,
+ * at least MIN_EXACT. Its cosines are off by about 0.001, so only items at the edge of the k
+ * best trade places; the margin takes them all (the store test compares with exact ranking).
+ */
+const EXACT_PER_RESULT = 1.5
+const MIN_EXACT = 100
 /** Rows read per slice when the code index loads in the background (about 5 ms each). */
 const PRELOAD_SLICE = 5_000
 
 export class VectorStore {
   /** Code indexes by space id, loaded on first search and kept in step by putMessages. */
   private readonly codeIndexes = new Map<number, MessageCodeIndex>()
+  /** Memory vectors by space id, loaded with the code index and kept in step by putMemories. */
+  private readonly memoryIndexes = new Map<number, MemoryVectorIndex>()
   /** Background loads in progress: codes written meanwhile wait here (newest wins). */
-  private readonly preloads = new Map<number, Map<number, { threadId: string; code: Buffer }>>()
+  private readonly preloads = new Map<number, Map<number, IndexedMessage>>()
 
   constructor(private readonly db: Database.Database) {}
 
@@ -163,6 +191,7 @@ export class VectorStore {
     `)
     this.db.prepare('DELETE FROM vector_spaces WHERE id = ?').run(space.id)
     this.codeIndexes.delete(space.id)
+    this.memoryIndexes.delete(space.id)
   }
 
   /**
@@ -181,13 +210,20 @@ export class VectorStore {
       "DELETE FROM embedding_queue WHERE kind = 'message' AND item_id = ?"
     )
     const written = this.db.transaction(() => {
-      const stored: { id: number; threadId: string; code: Buffer }[] = []
+      const stored: ({ id: number } & IndexedMessage)[] = []
       for (const row of rows) {
         this.check(space, row.vector)
         remove.run(BigInt(row.id))
         const added = insert.get({ vector: blob(row.vector), id: row.id }) as
           { thread_id: string; code: Buffer } | undefined
-        if (added) stored.push({ id: row.id, threadId: added.thread_id, code: added.code })
+        if (added) {
+          stored.push({
+            id: row.id,
+            threadId: added.thread_id,
+            code: added.code,
+            vector: row.vector
+          })
+        }
         dequeue.run(row.id)
       }
       return stored
@@ -195,9 +231,9 @@ export class VectorStore {
     // After the commit, so the in-memory index never holds a code the table rolled back.
     const index = this.codeIndexes.get(space.id)
     const pending = this.preloads.get(space.id)
-    for (const row of written) {
-      index?.add(row.id, row.threadId, row.code)
-      pending?.set(row.id, { threadId: row.threadId, code: row.code })
+    for (const { id, ...row } of written) {
+      index?.add(id, row.threadId, row.code, row.vector)
+      pending?.set(id, row)
     }
     return written.length
   }
@@ -205,23 +241,31 @@ export class VectorStore {
   putMemories(space: VectorSpace, rows: readonly { id: number; vector: Float32Array }[]): number {
     const t = tables(space)
     const remove = this.db.prepare(`DELETE FROM ${t.memories} WHERE memory_id = ?`)
+    const category = this.db.prepare('SELECT category FROM memories WHERE id = ?').pluck()
     const insert = this.db.prepare(
-      `INSERT INTO ${t.memories} (memory_id, embedding, category)
-       SELECT id, ?, category FROM memories WHERE id = ?`
+      `INSERT INTO ${t.memories} (memory_id, embedding, category) VALUES (?, ?, ?)`
     )
     const dequeue = this.db.prepare(
       "DELETE FROM embedding_queue WHERE kind = 'memory' AND item_id = ?"
     )
-    return this.db.transaction(() => {
-      let written = 0
+    const written = this.db.transaction(() => {
+      const stored: { id: number; vector: Float32Array; category: string }[] = []
       for (const row of rows) {
         this.check(space, row.vector)
         remove.run(BigInt(row.id))
-        written += insert.run(blob(row.vector), row.id).changes
+        const current = category.get(row.id) as string | undefined
+        if (current !== undefined) {
+          insert.run(BigInt(row.id), blob(row.vector), current)
+          stored.push({ id: row.id, vector: row.vector, category: current })
+        }
         dequeue.run(row.id)
       }
-      return written
+      return stored
     })()
+    // After the commit, as for messages.
+    const index = this.memoryIndexes.get(space.id)
+    for (const row of written) index?.put(row.id, row.vector, row.category)
+    return written.length
   }
 
   /** Keeps the category filter of memory KNN in step with an edited memory. */
@@ -231,13 +275,14 @@ export class VectorStore {
       this.db
         .prepare(`UPDATE ${tables(space).memories} SET category = ? WHERE memory_id = ?`)
         .run(category, BigInt(memoryId))
+      this.memoryIndexes.get(space.id)?.setCategory(memoryId, category)
     }
   }
 
   /**
    * The k nearest message vectors (cosine), optionally within one thread: Hamming candidates
-   * from the in-memory codes, re-scored exactly. Exact whenever the candidates cover every
-   * eligible message (small threads, small stores).
+   * from the in-memory codes, ranked by their 8-bit vectors, the best re-scored exactly. Exact
+   * whenever the candidates cover every eligible message (small threads, small stores).
    */
   nearestMessages(
     space: VectorSpace,
@@ -252,7 +297,8 @@ export class VectorStore {
     const queryBlob = blob(query)
     const code = this.db.prepare('SELECT vec_quantize_binary(?)').pluck().get(queryBlob) as Buffer
     const limit = Math.max(MIN_CANDIDATES, Math.min(MAX_CANDIDATES, k * perResult))
-    const ids = this.codeIndex(space).candidates(code, limit, { threadId })
+    const keep = Math.max(MIN_EXACT, Math.ceil(k * EXACT_PER_RESULT))
+    const ids = this.codeIndex(space).nearest(code, query, limit, keep, { threadId })
     if (ids.length === 0) return []
     // The ids come from our own index (numbers), so they are inlined rather than bound.
     const rows = this.db
@@ -272,12 +318,12 @@ export class VectorStore {
    */
   async preload(space: VectorSpace, yieldToEvents: () => Promise<void>): Promise<void> {
     if (this.codeIndexes.has(space.id) || this.preloads.has(space.id)) return
-    const pending = new Map<number, { threadId: string; code: Buffer }>()
+    const pending = new Map<number, IndexedMessage>()
     this.preloads.set(space.id, pending)
     try {
       const index = new MessageCodeIndex(space.dimension / 8)
       const slice = this.db.prepare(
-        `SELECT message_id, thread_id, code FROM ${tables(space).messages}
+        `SELECT message_id, thread_id, code, embedding FROM ${tables(space).messages}
           WHERE message_id > ? ORDER BY message_id LIMIT ${PRELOAD_SLICE}`
       )
       let after = 0
@@ -285,17 +331,18 @@ export class VectorStore {
         if (!this.db.open || this.codeIndexes.has(space.id) || this.active()?.id !== space.id) {
           return
         }
-        const rows = slice.raw().all(after) as [number, string, Buffer][]
-        for (const [id, thread, code] of rows) {
-          if (!pending.has(id)) index.add(id, thread, code)
+        const rows = slice.raw().all(after) as IndexRow[]
+        for (const [id, thread, code, embedding] of rows) {
+          if (!pending.has(id)) index.add(id, thread, code, floats(embedding))
         }
         if (rows.length < PRELOAD_SLICE) break
-        after = (rows[rows.length - 1] as [number, string, Buffer])[0]
+        after = (rows[rows.length - 1] as IndexRow)[0]
         await yieldToEvents()
       }
       // Codes written while loading (the scan may have read them before or after the write).
-      for (const [id, { threadId, code }] of pending) index.add(id, threadId, code)
+      for (const [id, { threadId, code, vector }] of pending) index.add(id, threadId, code, vector)
       this.codeIndexes.set(space.id, index)
+      this.memoryIndex(space)
     } finally {
       this.preloads.delete(space.id)
     }
@@ -306,15 +353,18 @@ export class VectorStore {
     if (!index) {
       index = new MessageCodeIndex(space.dimension / 8)
       const rows = this.db
-        .prepare(`SELECT message_id, thread_id, code FROM ${tables(space).messages}`)
+        .prepare(`SELECT message_id, thread_id, code, embedding FROM ${tables(space).messages}`)
         .raw()
-        .iterate() as IterableIterator<[number, string, Buffer]>
-      for (const [id, thread, code] of rows) index.add(id, thread, code)
+        .iterate() as IterableIterator<IndexRow>
+      for (const [id, thread, code, embedding] of rows) {
+        index.add(id, thread, code, floats(embedding))
+      }
       this.codeIndexes.set(space.id, index)
     }
     return index
   }
 
+  /** The k nearest memory vectors (cosine, exact), optionally of some categories. */
   nearestMemories(
     space: VectorSpace,
     query: Float32Array,
@@ -322,17 +372,32 @@ export class VectorStore {
     categories?: readonly string[]
   ): VectorHit[] {
     this.check(space, query)
-    const t = tables(space)
-    const filter =
-      categories && categories.length > 0
-        ? `AND category IN (${categories.map(() => '?').join(',')})`
-        : ''
-    return this.db
-      .prepare(
-        `SELECT memory_id AS id, distance FROM ${t.memories}
-          WHERE embedding MATCH ? AND k = ? ${filter} ORDER BY distance`
-      )
-      .all(blob(query), k, ...(categories ?? [])) as VectorHit[]
+    const index = this.memoryIndex(space)
+    const present = this.db.prepare(
+      'SELECT id FROM memories WHERE id IN (SELECT value FROM json_each(?))'
+    )
+    for (;;) {
+      const hits = index.nearest(query, k, categories)
+      const found = new Set(present.pluck().all(JSON.stringify(hits.map((h) => h.id))) as number[])
+      if (found.size === hits.length) return hits
+      // Memories deleted since (a trigger removed their vectors): out of the index for good,
+      // and the search runs again so that k still come back.
+      index.remove(hits.filter((h) => !found.has(h.id)).map((h) => h.id))
+    }
+  }
+
+  private memoryIndex(space: VectorSpace): MemoryVectorIndex {
+    let index = this.memoryIndexes.get(space.id)
+    if (!index) {
+      index = new MemoryVectorIndex(space.dimension)
+      const rows = this.db
+        .prepare(`SELECT memory_id, embedding, category FROM ${tables(space).memories}`)
+        .raw()
+        .iterate() as IterableIterator<[number, Buffer, string]>
+      for (const [id, embedding, category] of rows) index.put(id, floats(embedding), category)
+      this.memoryIndexes.set(space.id, index)
+    }
+    return index
   }
 
   /** Stored vectors by id, to score full-text hits the KNN did not return. */
@@ -350,17 +415,7 @@ export class VectorStore {
         `SELECT ${column} AS id, embedding FROM ${table} WHERE ${column} IN (${ids.map(() => '?').join(',')})`
       )
       .all(...ids.map((id) => BigInt(id))) as { id: number; embedding: Buffer }[]
-    return new Map(
-      rows.map((row) => [
-        row.id,
-        new Float32Array(
-          row.embedding.buffer.slice(
-            row.embedding.byteOffset,
-            row.embedding.byteOffset + row.embedding.byteLength
-          )
-        )
-      ])
-    )
+    return new Map(rows.map((row) => [row.id, floats(row.embedding)]))
   }
 
   counts(space: VectorSpace): { messages: number; memories: number } {

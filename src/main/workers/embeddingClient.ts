@@ -189,7 +189,11 @@ export class EmbeddingClient implements Embedder {
     await this.worker.terminate()
   }
 
-  /** Sends the next batch when the worker is idle: queries first, then background jobs. */
+  /**
+   * Sends the next batch when the worker is idle: queries first, then background jobs. A query
+   * job goes alone: batched with another text it would be padded to the longer one's length,
+   * and its caller (memory search) starts on the first vector while the next one is embedded.
+   */
   private pump(): void {
     if (this.current.state !== 'ready' || this.inFlight.size > 0 || this.queue.length === 0) return
     const jobs: Job[] = []
@@ -199,7 +203,10 @@ export class EmbeddingClient implements Embedder {
       const next = this.queue[0] as Job
       const nextChars = next.texts.reduce((sum, t) => sum + Math.min(t.length, 2_000), 0)
       const fits =
-        count + next.texts.length <= this.maxBatch && chars + nextChars <= this.maxBatchChars
+        count + next.texts.length <= this.maxBatch &&
+        chars + nextChars <= this.maxBatchChars &&
+        next.priority !== 'query' &&
+        jobs[0]?.priority !== 'query'
       if (jobs.length > 0 && !fits) break
       this.queue.shift()
       jobs.push(next)

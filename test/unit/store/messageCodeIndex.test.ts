@@ -8,6 +8,29 @@ function codes(count: number, seed = 7): Uint8Array[] {
   return Array.from({ length: count }, () => Uint8Array.from({ length: 8 }, next))
 }
 
+/** Deterministic unit vectors and their sign-bit codes (bit d of byte d / 8, as sqlite-vec). */
+function vectors(
+  count: number,
+  dimension: number,
+  seed = 11
+): { vector: Float32Array; code: Uint8Array }[] {
+  let state = seed
+  const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32) * 2 - 1
+  return Array.from({ length: count }, () => {
+    const vector = Float32Array.from({ length: dimension }, next)
+    const norm = Math.hypot(...vector)
+    vector.forEach((v, d) => (vector[d] = v / norm))
+    const code = new Uint8Array(dimension / 8)
+    vector.forEach((v, d) => {
+      if (v > 0) code[d >> 3]! |= 1 << (d & 7)
+    })
+    return { vector, code }
+  })
+}
+
+const dot = (a: Float32Array, b: Float32Array) =>
+  a.reduce((sum, v, d) => sum + v * (b[d] as number), 0)
+
 function hamming(a: Uint8Array, b: Uint8Array): number {
   let distance = 0
   for (let i = 0; i < a.length; i++) {
@@ -23,7 +46,10 @@ function hamming(a: Uint8Array, b: Uint8Array): number {
 describe('the in-memory binary code index', () => {
   const all = codes(3000)
   const index = new MessageCodeIndex(8)
-  all.forEach((code, i) => index.add(i + 1, i % 3 === 0 ? 'thread-a' : 'thread-b', code))
+  const floats = vectors(3000, 64)
+  all.forEach((code, i) =>
+    index.add(i + 1, i % 3 === 0 ? 'thread-a' : 'thread-b', code, floats[i]!.vector)
+  )
 
   it('returns exactly the nearest codes by Hamming distance, across several growths', () => {
     expect(index.length).toBe(3000)
@@ -49,11 +75,40 @@ describe('the in-memory binary code index', () => {
 
   it('returns everything eligible when fewer than the limit exist', () => {
     const small = new MessageCodeIndex(8)
-    codes(5).forEach((code, i) => small.add(i + 1, 't', code))
+    codes(5).forEach((code, i) => small.add(i + 1, 't', code, floats[i]!.vector))
     expect(small.candidates(codes(1, 3)[0] as Uint8Array, 400).sort()).toEqual([1, 2, 3, 4, 5])
   })
 
-  it('refuses a code of the wrong size', () => {
-    expect(() => new MessageCodeIndex(64).add(1, 't', new Uint8Array(8))).toThrow(/does not fit/)
+  it('refuses a code or a vector of the wrong size', () => {
+    const vector = new Float32Array(64)
+    expect(() => new MessageCodeIndex(64).add(1, 't', new Uint8Array(8), vector)).toThrow(
+      /does not fit/
+    )
+    expect(() =>
+      new MessageCodeIndex(8).add(1, 't', new Uint8Array(8), new Float32Array(32))
+    ).toThrow(/does not fit/)
+  })
+
+  it('ranks the candidates by their 8-bit vectors: the exact best k are within 1.5 k', () => {
+    const items = vectors(4000, 384, 3)
+    const staged = new MessageCodeIndex(48)
+    items.forEach(({ vector, code }, i) => staged.add(i + 1, 't', code, vector))
+    for (const [q, k] of [
+      [7, 10],
+      [8, 100],
+      [9, 400]
+    ] as const) {
+      const { vector: query, code } = vectors(1, 384, q)[0]!
+      // Every item is a candidate, so the 8-bit stage alone decides what is kept.
+      const kept = staged.nearest(code, query, items.length, Math.ceil(k * 1.5))
+      const exact = items
+        .map(({ vector }, i) => ({ id: i + 1, cosine: dot(query, vector) }))
+        .sort((a, b) => b.cosine - a.cosine)
+        .slice(0, k)
+        .map(({ id }) => id)
+      expect(exact.filter((id) => !kept.includes(id))).toEqual([])
+      // Best first: the approximate order starts with the exact nearest.
+      expect(kept[0]).toBe(exact[0])
+    }
   })
 })

@@ -62,6 +62,8 @@ export interface StreamChatRequest {
   toolChoice?: 'none'
   /** Called as the HTTP request is handed to fetch (its body serialised). */
   onRequest?: () => void
+  /** Called once the response's headers have arrived, or the request failed. */
+  onResponse?: () => void
 }
 
 export interface ToolSchema {
@@ -94,9 +96,9 @@ export function createLanguageModel(
   provider: ProviderRecord,
   modelId: string,
   apiKey: string | undefined,
-  onRequest?: () => void
+  observe?: FetchObserver
 ): LanguageModel {
-  const fetch = onRequest && observedFetch(onRequest)
+  const fetch = observe && observedFetch(observe)
   switch (provider.kind) {
     case 'openai':
       // Chat Completions, which every model in the catalog supports and OpenAI-compatible
@@ -127,11 +129,20 @@ export function createLanguageModel(
   }
 }
 
-/** fetch, telling `onRequest` once a request is handed to it (its body serialised). */
-function observedFetch(onRequest: () => void): typeof globalThis.fetch {
+interface FetchObserver {
+  onRequest?: () => void
+  onResponse?: () => void
+}
+
+/**
+ * fetch, telling `onRequest` once a request is handed to it (its body serialised) and
+ * `onResponse` once its headers are back (or it failed).
+ */
+function observedFetch({ onRequest, onResponse }: FetchObserver): typeof globalThis.fetch {
   return (input, init) => {
     const response = globalThis.fetch(input, init)
-    onRequest()
+    onRequest?.()
+    if (onResponse) response.then(onResponse, onResponse)
     return response
   }
 }
@@ -227,7 +238,10 @@ export async function* streamChat(
     const needsLimit = provider.kind === 'anthropic' || provider.kind === 'ollama'
     const maxOutputTokens = request.maxOutputTokens ?? (needsLimit ? model.maxOutput : undefined)
     const result = streamText({
-      model: createLanguageModel(provider, modelId, apiKey, request.onRequest),
+      model: createLanguageModel(provider, modelId, apiKey, {
+        ...(request.onRequest && { onRequest: request.onRequest }),
+        ...(request.onResponse && { onResponse: request.onResponse })
+      }),
       instructions: prompt.instructions,
       messages: prompt.messages,
       // The builder's later system blocks are trusted app text, never user input.
