@@ -1,5 +1,6 @@
 import type { useTranslation } from 'react-i18next'
 import type { MemoryStatus } from '@shared/domain'
+import { looseT } from '../../i18n/dynamicKey'
 
 type T = ReturnType<typeof useTranslation>['t']
 
@@ -17,7 +18,12 @@ export const pendingItems = (status: MemoryStatus): number =>
   status.index.pendingMessages + status.index.pendingMemories
 
 /** One line for the sidebar and the manager's headline. */
-export function summarizeStatus(status: MemoryStatus, t: T): { tone: StatusTone; text: string } {
+export function summarizeStatus(
+  status: MemoryStatus,
+  typed: T
+): { tone: StatusTone; text: string } {
+  // Plain-string lookups: typed `t()` over a switch of keys hits TS2589 (i18n/dynamicKey.ts).
+  const t = looseT(typed)
   switch (status.model.state) {
     case 'ready': {
       const pending = pendingItems(status)
