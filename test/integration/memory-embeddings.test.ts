@@ -127,6 +127,21 @@ describe('the embedding worker (real bge-small-zh-v1.5, offline)', () => {
     }
   })
 
+  it('closes while a batch runs without taking the process down, cancelling its work', async () => {
+    const other = testEmbedder(workerPath)
+    await other.ready()
+    const long = Array.from({ length: 16 }, (_, i) => `a long message ${i} `.repeat(60))
+    const running = other.embed(long).then(
+      () => 'done',
+      (error: unknown) => (error instanceof EmbeddingCancelledError ? 'cancelled' : 'error')
+    )
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    // Terminated mid-batch, ONNX Runtime's callback threw into a torn-down worker and aborted
+    // the whole process (the model switch of memory-reembed.test.ts did, at start-up).
+    await other.close()
+    expect(await running).toBe('cancelled')
+  })
+
   it('refuses work beyond its queue bound instead of growing without limit', async () => {
     const small = new EmbeddingClient({
       workerPath,

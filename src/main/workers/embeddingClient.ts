@@ -42,6 +42,9 @@ interface Batch {
   jobs: Job[]
 }
 
+/** How long `close` waits for the batch in the worker (a batch takes about a second at most). */
+const CLOSE_WAIT_MS = 10_000
+
 export class EmbeddingClient implements Embedder {
   private readonly worker: Worker
   private readonly queue: Job[] = []
@@ -52,6 +55,8 @@ export class EmbeddingClient implements Embedder {
   private nextId = 1
   private queuedTexts = 0
   private closed = false
+  /** Resolves `close` once the batch the worker is running has answered. */
+  private drained: (() => void) | null = null
   private readonly maxBatch: number
   private readonly maxBatchChars: number
   private readonly maxQueued: number
@@ -184,8 +189,19 @@ export class EmbeddingClient implements Embedder {
     for (const batch of this.inFlight.values()) {
       for (const job of batch.jobs) job.reject(new EmbeddingCancelledError())
     }
-    this.inFlight.clear()
     this.queuedTexts = 0
+    // Terminating the worker while ONNX Runtime runs a batch aborts the whole process (its
+    // native callback throws into a torn-down environment): a model switch during indexing
+    // did. The running batch is let finish, up to CLOSE_WAIT_MS.
+    if (this.inFlight.size > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await new Promise<void>((resolve) => {
+        this.drained = resolve
+        timer = setTimeout(resolve, CLOSE_WAIT_MS)
+      })
+      clearTimeout(timer)
+    }
+    this.inFlight.clear()
     await this.worker.terminate()
   }
 
@@ -195,7 +211,8 @@ export class EmbeddingClient implements Embedder {
    * and its caller (memory search) starts on the first vector while the next one is embedded.
    */
   private pump(): void {
-    if (this.current.state !== 'ready' || this.inFlight.size > 0 || this.queue.length === 0) return
+    if (this.closed || this.current.state !== 'ready' || this.inFlight.size > 0) return
+    if (this.queue.length === 0) return
     const jobs: Job[] = []
     let count = 0
     let chars = 0
@@ -232,6 +249,7 @@ export class EmbeddingClient implements Embedder {
   ): void {
     const batch = this.inFlight.get(id)
     this.inFlight.delete(id)
+    if (this.inFlight.size === 0) this.drained?.()
     if (batch) {
       let row = 0
       for (const job of batch.jobs) {
