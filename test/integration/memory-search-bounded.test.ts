@@ -289,3 +289,63 @@ describe('memory vectors searched in memory', () => {
     db.close()
   })
 })
+
+describe('vector counts for the memory status', () => {
+  const unit = (seed: number) => {
+    const random = seededRandom(seed)
+    const v = Float32Array.from({ length: 16 }, () => random() - 0.5)
+    const norm = Math.hypot(...v)
+    return v.map((x) => x / norm)
+  }
+  const exact = (db: Database.Database, spaceId: number) =>
+    db.prepare(`SELECT count(*) FROM message_vectors_${spaceId}`).pluck().get()
+
+  it('are kept by triggers through writes, re-writes and deleted threads, without counting', () => {
+    const db = store()
+    const vectors = new VectorStore(db)
+    const { space } = vectors.activate('test|16', 'test', 16, 0)
+    const inA = addMessages(db, ['a1', 'a2', 'a3'])
+    const inB = addMessages(db, ['b1', 'b2'], { thread: THREADS[1] })
+    vectors.putMessages(
+      space,
+      [...inA, ...inB].map((id) => ({ id, vector: unit(id) }))
+    )
+    vectors.putMessages(space, [{ id: inA[0] as number, vector: unit(99) }]) // re-written
+    expect(vectors.counts(space).messages).toBe(5)
+    db.prepare('DELETE FROM threads WHERE id = ?').run(THREADS[0])
+    const prepared: string[] = []
+    const prepare = db.prepare.bind(db)
+    db.prepare = ((sql: string) => {
+      prepared.push(sql)
+      return prepare(sql)
+    }) as typeof db.prepare
+    expect(vectors.counts(space).messages).toBe(2)
+    expect(prepared.some((sql) => /count\(\*\) FROM message_vectors/.test(sql))).toBe(false)
+    db.prepare = prepare
+    expect(exact(db, space.id)).toBe(2)
+    db.close()
+  })
+
+  it('count a space made before they were kept once, then keep it', () => {
+    const db = store()
+    const vectors = new VectorStore(db)
+    const { space } = vectors.activate('test|16', 'test', 16, 0)
+    const ids = addMessages(db, ['x', 'y', 'z'])
+    vectors.putMessages(
+      space,
+      ids.map((id) => ({ id, vector: unit(id) }))
+    )
+    // As an older version left it: no count row, no counting triggers.
+    db.exec(`
+      DELETE FROM vector_counts;
+      DROP TRIGGER message_vectors_${space.id}_count_insert;
+      DROP TRIGGER message_vectors_${space.id}_count_delete;
+    `)
+    expect(vectors.counts(space).messages).toBe(3)
+    const [more] = addMessages(db, ['w'])
+    vectors.putMessages(space, [{ id: more as number, vector: unit(7) }])
+    expect(vectors.counts(space).messages).toBe(4)
+    expect(exact(db, space.id)).toBe(4)
+    db.close()
+  })
+})

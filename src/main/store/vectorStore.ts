@@ -186,6 +186,8 @@ export class VectorStore {
     this.db.exec(`
       DROP TRIGGER IF EXISTS ${t.messages}_delete;
       DROP TRIGGER IF EXISTS ${t.memories}_delete;
+      DROP TRIGGER IF EXISTS ${t.messages}_count_insert;
+      DROP TRIGGER IF EXISTS ${t.messages}_count_delete;
       DROP TABLE IF EXISTS ${t.messages};
       DROP TABLE IF EXISTS ${t.memories};
     `)
@@ -418,12 +420,43 @@ export class VectorStore {
     return new Map(rows.map((row) => [row.id, floats(row.embedding)]))
   }
 
+  /** Vectors in the space: messages from the trigger-kept count, memories by counting (few). */
   counts(space: VectorSpace): { messages: number; memories: number } {
     const t = tables(space)
+    const kept = this.db.prepare('SELECT messages FROM vector_counts WHERE space_id = ?').pluck()
+    let messages = kept.get(space.id) as number | undefined
+    if (messages === undefined) {
+      // A space made before the counts were kept: count once, then the triggers keep it.
+      messages = this.db.transaction(() => {
+        this.countMessages(space)
+        return this.db
+          .prepare(
+            `UPDATE vector_counts SET messages = (SELECT count(*) FROM ${t.messages})
+              WHERE space_id = ? RETURNING messages`
+          )
+          .pluck()
+          .get(space.id) as number
+      })()
+    }
     return {
-      messages: this.db.prepare(`SELECT count(*) FROM ${t.messages}`).pluck().get() as number,
+      messages,
       memories: this.db.prepare(`SELECT count(*) FROM ${t.memories}`).pluck().get() as number
     }
+  }
+
+  /** The triggers that keep the space's message vector count in `vector_counts`. */
+  private countMessages(space: VectorSpace): void {
+    const t = tables(space)
+    const id = Math.floor(space.id)
+    this.db.exec(`
+      INSERT OR IGNORE INTO vector_counts (space_id, messages) VALUES (${id}, 0);
+      CREATE TRIGGER IF NOT EXISTS ${t.messages}_count_insert AFTER INSERT ON ${t.messages} BEGIN
+        UPDATE vector_counts SET messages = messages + 1 WHERE space_id = ${id};
+      END;
+      CREATE TRIGGER IF NOT EXISTS ${t.messages}_count_delete AFTER DELETE ON ${t.messages} BEGIN
+        UPDATE vector_counts SET messages = messages - 1 WHERE space_id = ${id};
+      END;
+    `)
   }
 
   private createTables(space: VectorSpace): void {
@@ -448,6 +481,7 @@ export class VectorStore {
         DELETE FROM ${t.memories} WHERE memory_id = old.id;
       END;
     `)
+    this.countMessages(space)
   }
 
   private check(space: VectorSpace, vector: Float32Array): void {
