@@ -43,6 +43,7 @@ export default defineConfig({
           salvageWorker: resolve(__dirname, 'src/main/workers/salvageWorker.ts'),
           fileWorker: resolve(__dirname, 'src/main/workers/fileWorker.ts'),
           importWorker: resolve(__dirname, 'src/main/workers/importWorker.ts'),
+          messageVectorWorker: resolve(__dirname, 'src/main/workers/messageVectorWorker.ts'),
           restoreCheckWorker: resolve(__dirname, 'src/main/workers/restoreCheckWorker.ts')
         }
       }

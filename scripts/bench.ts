@@ -620,7 +620,15 @@ function printMemorySearch(m: MemorySearchFigures): void {
 
 async function turnFigures(quick: boolean) {
   const { modelsRoot, workerPath } = await modelsAndWorker()
-  return wholeTurnFigures({ quick, modelsRoot, workerPath, phrases: phrases() }, progress)
+  const vectorWorkerPath = [
+    join(dirname(process.argv[1] ?? ''), 'bench/messageVectorWorker.cjs'),
+    join(ROOT, 'out/cli/bench/messageVectorWorker.cjs')
+  ].find((candidate) => existsSync(candidate))
+  if (!vectorWorkerPath) throw new Error('the vector worker bundle is missing: run `npm run bench`')
+  return wholeTurnFigures(
+    { quick, modelsRoot, workerPath, vectorWorkerPath, phrases: phrases() },
+    progress
+  )
 }
 
 main().catch((error: unknown) => {

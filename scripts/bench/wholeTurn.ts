@@ -31,6 +31,7 @@ import { openDatabase } from '../../src/main/store/database'
 import { MemoryRepository } from '../../src/main/store/memoryRepository'
 import { VectorStore } from '../../src/main/store/vectorStore'
 import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
+import { MessageVectorClient } from '../../src/main/workers/messageVectorClient'
 import { modelSpec, spaceKey } from '../../src/main/workers/embeddingModels'
 import { clusteredVectors } from './memoryStore'
 import { syntheticMemories, syntheticThread } from './syntheticThread'
@@ -225,14 +226,17 @@ async function openSession(
   seeded: Seeded,
   server: ProviderServer,
   modelsRoot: string,
-  workerPath: string
+  workerPath: string,
+  vectorWorkerPath: string
 ): Promise<Session> {
   const db = openDatabase(seeded.path)
+  const messageVectors = new MessageVectorClient(vectorWorkerPath, { databasePath: seeded.path })
   const marks = new Map<TurnMark, number>()
   const searches: MemorySearchResult[] = []
   const spec = modelSpec(E5_MODEL_ID)
   const services = createServices({
     db,
+    messageVectors,
     publish: (event, payload) => {
       if (event === 'chat:error') {
         const { error } = payload as { error: { kind: string; message: string } }
@@ -296,6 +300,7 @@ async function openSession(
     async close() {
       await created.chat.settled()
       await created.memoryModel.stop()
+      await messageVectors.close()
       db.close()
     }
   }
@@ -376,7 +381,14 @@ function stageFigures(samples: TurnSample[]): StageFigures {
 }
 
 export async function wholeTurnFigures(
-  options: { quick: boolean; modelsRoot: string; workerPath: string; phrases: readonly string[] },
+  options: {
+    quick: boolean
+    modelsRoot: string
+    workerPath: string
+    /** The message vector worker's bundle: the app searches messages there. */
+    vectorWorkerPath: string
+    phrases: readonly string[]
+  },
   progress: (message: string) => void
 ): Promise<TurnFigures> {
   const messages = options.quick ? 10_000 : 100_000
@@ -393,7 +405,13 @@ export async function wholeTurnFigures(
 
     // First send after opening: a fresh session, the thread opened, then the send.
     progress('whole turn: first send after opening')
-    const opening = await openSession(seeded, server, options.modelsRoot, options.workerPath)
+    const opening = await openSession(
+      seeded,
+      server,
+      options.modelsRoot,
+      options.workerPath,
+      options.vectorWorkerPath
+    )
     const registry = createRegistry(createHandlers(opening.services), () => {})
     const openStart = performance.now()
     const page = await registry.invoke('messages:list', { threadId: seeded.longId })
@@ -418,7 +436,13 @@ export async function wholeTurnFigures(
     await opening.close()
 
     progress('whole turn: first send after opening, typed')
-    const typing = await openSession(seeded, server, options.modelsRoot, options.workerPath)
+    const typing = await openSession(
+      seeded,
+      server,
+      options.modelsRoot,
+      options.workerPath,
+      options.vectorWorkerPath
+    )
     const typingRegistry = createRegistry(createHandlers(typing.services), () => {})
     await typingRegistry.invoke('messages:list', { threadId: seeded.longId })
     const firstTyped = await measuredSend(typing, server, seeded.longId, question(10_000), true)

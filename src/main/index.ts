@@ -33,6 +33,7 @@ import { backupBeforeMigration } from './services/backup/preMigrationBackup'
 import type { RestoreCheck } from './services/backup/restoreCheck'
 import type { Cipher } from './services/providers/secretStore'
 import { EmbeddingClient } from './workers/embeddingClient'
+import { MessageVectorClient } from './workers/messageVectorClient'
 import { locateModel } from './workers/modelLocation'
 
 /** Tests and power users can point the app at another database file. */
@@ -206,6 +207,14 @@ async function start(): Promise<void> {
   const publish: Publish = (event, payload) => {
     for (const window of BrowserWindow.getAllWindows()) window.webContents.send(event, payload)
   }
+  // Memory search's nearest messages, on their own thread and connection (its index loads there).
+  const messageVectorsPath = join(__dirname, 'messageVectorWorker.js')
+  const messageVectors = existsSync(messageVectorsPath)
+    ? new MessageVectorClient(messageVectorsPath, {
+        databasePath,
+        ...(storeOptions.nativeBinding && { nativeBinding: storeOptions.nativeBinding })
+      })
+    : null
   // Set below; a corrupt page met by any call or background job starts the recovery.
   let corruption: CorruptionWatch | null = null
   const services = createServices({
@@ -217,6 +226,7 @@ async function start(): Promise<void> {
     fileWorkerPath: existsSync(join(__dirname, 'fileWorker.js'))
       ? join(__dirname, 'fileWorker.js')
       : null,
+    ...(messageVectors && { messageVectors }),
     pickFiles: async () => {
       const window = BrowserWindow.getFocusedWindow()
       const options: Electron.OpenDialogOptions = {
@@ -297,6 +307,7 @@ async function start(): Promise<void> {
       .then(() => services.summaries.settled())
       .then(() => services.memoryExtraction.settled())
       .then(() => services.memoryModel.stop())
+      .then(() => messageVectors?.close())
       .catch((error: unknown) => console.error('[memory] stopping failed', error))
     store.db.close()
   }

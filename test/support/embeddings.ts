@@ -63,6 +63,14 @@ export function prepareImportWorker(): Promise<string> {
   return importWorker
 }
 
+let messageVectorWorker: Promise<string> | undefined
+
+/** Bundles the message vector worker as electron-vite emits out/main/messageVectorWorker.js. */
+export function prepareMessageVectorWorker(): Promise<string> {
+  messageVectorWorker ??= buildWorker('messageVectorWorker', ['src/main/store'])
+  return messageVectorWorker
+}
+
 /** `extraSources`: folders outside workers/ whose changes must rebuild the bundle too. */
 async function buildWorker(entry: string, extraSources: string[] = []): Promise<string> {
   const sources = join(ROOT, 'src/main/workers')

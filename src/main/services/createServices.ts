@@ -47,6 +47,8 @@ import { HistoryService } from './history/historyService'
 import { inProcessImportRunner, type ImportRunner } from './history/importRunner'
 import { McpServerRepository } from '../store/mcpServerRepository'
 import { ToolService } from './tools/toolService'
+import type { MessageVectorClient } from '../workers/messageVectorClient'
+import { workerMessageSearch } from './messageVectorSearch'
 
 export interface Services {
   info: AppInfo
@@ -108,6 +110,11 @@ export interface ServiceOptions {
   summaryMinTokens?: number
   /** The built file worker (out/main/fileWorker.js): PDFs and chunking; without it PDFs are refused. */
   fileWorkerPath?: string | null
+  /**
+   * The message vector worker (workers/messageVectorWorker.ts), which the caller starts and
+   * closes; without it the nearest messages are searched on this thread.
+   */
+  messageVectors?: MessageVectorClient
   /** The system's open-file dialog (Electron's); absent in tests and the browser harness. */
   pickFiles?: () => Promise<string[] | null>
   /**
@@ -167,6 +174,7 @@ export function createServices({
   streamTimeouts,
   summaryMinTokens,
   fileWorkerPath = null,
+  messageVectors,
   pickFiles,
   history: historyOptions = {},
   backup = {},
@@ -203,6 +211,7 @@ export function createServices({
     memories: new MemoryRepository(db),
     recall,
     vectors,
+    ...(messageVectors && { messageSearch: workerMessageSearch(vectors, messageVectors, log) }),
     queue,
     indexer: memoryIndexer,
     now,

@@ -16,6 +16,7 @@ import {
 import type { VectorHit, VectorSpace, VectorStore } from '../store/vectorStore'
 import { calibratedSimilarity } from '../workers/embeddingModels'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
+import { inProcessMessageSearch, type MessageVectorSearch } from './messageVectorSearch'
 import { hasStrongTerm, matchedShare, quotedTerms, recallTerms, rrfScore } from './memoryRanking'
 
 export interface MemorySearchOptions {
@@ -49,6 +50,8 @@ export interface HybridSearchDeps {
   recall: RecallRepository
   vectors: VectorStore
   indexer: MemoryIndexer
+  /** Where the nearest messages are searched (a worker in the app); default this thread. */
+  messageSearch?: MessageVectorSearch
 }
 
 export const DEFAULT_MIN_SIMILARITY = 0.6
@@ -186,24 +189,9 @@ export class HybridSearch {
         : null
     const queryEmbedding = embed(text, (ms) => (timings.embedMs = ms))
     const contextEmbedding = context ? embed(context, (ms) => (timings.contextEmbedMs = ms)) : null
-    const textStarted = performance.now()
-    const terms = recallTerms(text)
-    const textList = this.textList(terms, perList, kinds, threadFilter)
-    timings.textMs = performance.now() - textStarted
-
-    let vector: Float32Array | null = null
-    if (model && queryEmbedding) {
-      const { vector: embedded, error } = await queryEmbedding
-      vector = embedded
-      if (error) warnings.push(embedWarning(error, Math.round(timeoutMs * 0.8)))
-    } else {
-      warnings.push(this.unavailableWarning())
-    }
-    // The model may have been replaced while the query was embedded: never mix spaces.
+    // The model may have been replaced while a query was embedded: never mix spaces.
     const current = () =>
       model && this.deps.indexer.active()?.space.id === model.space.id ? model.space : null
-    const space = vector ? current() : null
-    if (!space) vector = null
 
     const candidates = new Map<string, Candidate>()
     const upsert = (kind: Candidate['kind'], id: number): Candidate => {
@@ -218,9 +206,15 @@ export class HybridSearch {
 
     // Vector lists, one per query vector: memories and messages share one space, so their
     // cosines rank together. The conversation's list counts a quarter, and is read as deep.
-    const vectorList = (space: VectorSpace, query: Float32Array, list: 0 | 1) => {
+    // The nearest messages come from the vector worker while this thread finds the nearest
+    // memories (and, when the query's vector is at hand, reads the full-text list).
+    const messageSearch = this.deps.messageSearch ?? inProcessMessageSearch(this.deps.vectors)
+    const vectorList = async (space: VectorSpace, query: Float32Array, list: 0 | 1) => {
       const vectorStarted = performance.now()
       const depth = list === 0 ? perList : contextDepth(perList)
+      const messages = kinds.has('message')
+        ? messageSearch.nearest(space, query, depth, threadFilter)
+        : Promise.resolve([])
       const hits: { kind: Candidate['kind']; hit: VectorHit }[] = []
       if (kinds.has('memory')) {
         for (const hit of this.deps.vectors.nearestMemories(
@@ -232,30 +226,51 @@ export class HybridSearch {
           hits.push({ kind: 'memory', hit })
         }
       }
-      if (kinds.has('message')) {
-        for (const hit of this.deps.vectors.nearestMessages(space, query, depth, threadFilter)) {
-          hits.push({ kind: 'message', hit })
-        }
-      }
-      hits.sort((a, b) => a.hit.distance - b.hit.distance)
-      hits.forEach(({ kind, hit }, index) => {
-        const candidate = upsert(kind, hit.id)
-        candidate.cosine = Math.max(candidate.cosine ?? -1, 1 - hit.distance)
-        if (list === 0) candidate.vectorRank = index + 1
-        else candidate.contextRank = index + 1
-      })
+      for (const hit of await messages) hits.push({ kind: 'message', hit })
       timings.vectorMs += performance.now() - vectorStarted
+      return () => {
+        hits.sort((a, b) => a.hit.distance - b.hit.distance)
+        hits.forEach(({ kind, hit }, index) => {
+          const candidate = upsert(kind, hit.id)
+          candidate.cosine = Math.max(candidate.cosine ?? -1, 1 - hit.distance)
+          if (list === 0) candidate.vectorRank = index + 1
+          else candidate.contextRank = index + 1
+        })
+      }
     }
+
+    const cached = model ? this.cachedQuery(model, text) : null
+    const early = cached && current() ? vectorList(current() as VectorSpace, cached, 0) : null
+    // Awaited below unless the model changes meanwhile; a failure then is nobody's to report.
+    early?.catch(() => undefined)
+    const textStarted = performance.now()
+    const terms = recallTerms(text)
+    const textList = this.textList(terms, perList, kinds, threadFilter)
+    timings.textMs = performance.now() - textStarted
+
+    let vector: Float32Array | null = null
+    if (model && queryEmbedding) {
+      const { vector: embedded, error } = await queryEmbedding
+      vector = embedded
+      if (error) warnings.push(embedWarning(error, Math.round(timeoutMs * 0.8)))
+    } else {
+      warnings.push(this.unavailableWarning())
+    }
+    const space = vector ? current() : null
+    if (!space) vector = null
+
     const queryVectors: Float32Array[] = []
     if (space && vector) {
       queryVectors.push(vector)
-      vectorList(space, vector, 0)
+      const inputList = early ?? vectorList(space, vector, 0)
       // A conversation vector that came too late (or not at all) only leaves its list out:
       // the input's own lists are there, so the result is still hybrid and says so.
       const contextVector = contextEmbedding ? (await contextEmbedding).vector : null
+      const place = await inputList
+      place()
       if (contextVector && current()?.id === space.id) {
         queryVectors.push(contextVector)
-        vectorList(space, contextVector, 1)
+        ;(await vectorList(space, contextVector, 1))()
       }
     }
 
@@ -444,6 +459,11 @@ export class HybridSearch {
       RECALLED_ROLES.includes(message.role) &&
       (threadId === undefined || message.threadId === threadId)
     )
+  }
+
+  /** The text's query vector if it is cached (the draft's preview embedded it), else null. */
+  private cachedQuery(model: ActiveModel, text: string): Float32Array | null {
+    return this.queryCache.get(`${model.space.key}\u0000${text}`) ?? null
   }
 
   /** The text's query vector, from the cache when the same text was embedded lately. */

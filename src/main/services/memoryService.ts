@@ -14,6 +14,7 @@ import type { RecallRepository } from '../store/recallRepository'
 import type { VectorSpace, VectorStore } from '../store/vectorStore'
 import { HybridSearch, withDeadline, type MemorySearchOptions } from './hybridSearch'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
+import { inProcessMessageSearch, type MessageVectorSearch } from './messageVectorSearch'
 
 export { DEFAULT_MIN_SIMILARITY, type MemorySearchOptions } from './hybridSearch'
 
@@ -21,6 +22,8 @@ export interface MemoryServiceDeps {
   memories: MemoryRepository
   recall: RecallRepository
   vectors: VectorStore
+  /** Where the nearest messages are searched and their index loads (a worker in the app). */
+  messageSearch?: MessageVectorSearch
   queue: EmbeddingQueueRepository
   indexer: MemoryIndexer
   now: () => number
@@ -219,7 +222,9 @@ export class MemoryService {
   warmUp(model: ActiveModel): Promise<void> {
     this.warming = (async () => {
       try {
-        await this.deps.vectors.preload(model.space, () => new Promise((r) => setImmediate(r)))
+        const messages = this.deps.messageSearch ?? inProcessMessageSearch(this.deps.vectors)
+        await messages.preload(model.space)
+        this.deps.vectors.loadMemories(model.space)
         await model.embedder.embed(['warm-up'], { priority: 'background', role: 'query' })
         await model.embedder.embed([WARM_UP_LONG], { priority: 'background', role: 'query' })
         // One search as a build makes it, so its code (compiled on first use: the 8-bit stage

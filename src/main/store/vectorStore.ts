@@ -62,12 +62,15 @@ const floats = (embedding: Buffer): Float32Array =>
     embedding.buffer.slice(embedding.byteOffset, embedding.byteOffset + embedding.byteLength)
   )
 
-/** What the code index keeps of a message vector. */
-interface IndexedMessage {
+/** A message vector as written: what a code index (here or in a worker) takes. */
+export interface IndexedVector {
+  id: number
   threadId: string
-  code: Buffer
+  code: Uint8Array
   vector: Float32Array
 }
+
+type IndexedMessage = Omit<IndexedVector, 'id'>
 
 /** message_id, thread_id, code, embedding */
 type IndexRow = [number, string, Buffer, Buffer]
@@ -108,7 +111,15 @@ export class VectorStore {
   /** Background loads in progress: codes written meanwhile wait here (newest wins). */
   private readonly preloads = new Map<number, Map<number, IndexedMessage>>()
 
+  /** Told what putMessages wrote, when another thread holds the code index (a worker). */
+  private forward: ((spaceId: number, rows: IndexedVector[]) => void) | null = null
+
   constructor(private readonly db: Database.Database) {}
+
+  /** Sends every message vector written from now on to `listener` (the worker's index). */
+  forwardIndexedTo(listener: (spaceId: number, rows: IndexedVector[]) => void): void {
+    this.forward = listener
+  }
 
   active(): VectorSpace | undefined {
     const row = this.db.prepare("SELECT * FROM vector_spaces WHERE state = 'active'").get() as
@@ -212,7 +223,7 @@ export class VectorStore {
       "DELETE FROM embedding_queue WHERE kind = 'message' AND item_id = ?"
     )
     const written = this.db.transaction(() => {
-      const stored: ({ id: number } & IndexedMessage)[] = []
+      const stored: IndexedVector[] = []
       for (const row of rows) {
         this.check(space, row.vector)
         remove.run(BigInt(row.id))
@@ -231,12 +242,8 @@ export class VectorStore {
       return stored
     })()
     // After the commit, so the in-memory index never holds a code the table rolled back.
-    const index = this.codeIndexes.get(space.id)
-    const pending = this.preloads.get(space.id)
-    for (const { id, ...row } of written) {
-      index?.add(id, row.threadId, row.code, row.vector)
-      pending?.set(id, row)
-    }
+    this.indexMessages(space.id, written)
+    this.forward?.(space.id, written)
     return written.length
   }
 
@@ -281,6 +288,16 @@ export class VectorStore {
     }
   }
 
+  /** Adds committed message vectors to the space's code index, or to its load in progress. */
+  indexMessages(spaceId: number, rows: readonly IndexedVector[]): void {
+    const index = this.codeIndexes.get(spaceId)
+    const pending = this.preloads.get(spaceId)
+    for (const { id, ...row } of rows) {
+      index?.add(id, row.threadId, row.code, row.vector)
+      pending?.set(id, row)
+    }
+  }
+
   /**
    * The k nearest message vectors (cosine), optionally within one thread: Hamming candidates
    * from the in-memory codes, ranked by their 8-bit vectors, the best re-scored exactly. Exact
@@ -319,6 +336,9 @@ export class VectorStore {
    * that comes first loads it at once, and this load then stops.
    */
   async preload(space: VectorSpace, yieldToEvents: () => Promise<void>): Promise<void> {
+    // Only the active space is searched: a worker's index of a replaced model goes (main's
+    // goes when the space is dropped, which a worker does not see).
+    for (const id of this.codeIndexes.keys()) if (id !== space.id) this.codeIndexes.delete(id)
     if (this.codeIndexes.has(space.id) || this.preloads.has(space.id)) return
     const pending = new Map<number, IndexedMessage>()
     this.preloads.set(space.id, pending)
@@ -344,7 +364,6 @@ export class VectorStore {
       // Codes written while loading (the scan may have read them before or after the write).
       for (const [id, { threadId, code, vector }] of pending) index.add(id, threadId, code, vector)
       this.codeIndexes.set(space.id, index)
-      this.memoryIndex(space)
     } finally {
       this.preloads.delete(space.id)
     }
@@ -386,6 +405,11 @@ export class VectorStore {
       // and the search runs again so that k still come back.
       index.remove(hits.filter((h) => !found.has(h.id)).map((h) => h.id))
     }
+  }
+
+  /** Loads the space's memory vectors now (start-up), not on the first search. */
+  loadMemories(space: VectorSpace): void {
+    this.memoryIndex(space)
   }
 
   private memoryIndex(space: VectorSpace): MemoryVectorIndex {

@@ -1,0 +1,58 @@
+import type { VectorHit, VectorSpace, VectorStore } from '../store/vectorStore'
+import type { MessageVectorClient } from '../workers/messageVectorClient'
+
+/**
+ * Where memory search finds its nearest messages: in the message vector worker when the app
+ * has one (workers/messageVectorWorker.ts), else on this thread (tests, the CLI tools, the
+ * evaluator). Either way from the same VectorStore code, so the results are the same.
+ */
+export interface MessageVectorSearch {
+  nearest(
+    space: VectorSpace,
+    query: Float32Array,
+    k: number,
+    threadId?: string
+  ): Promise<VectorHit[]>
+  /** Loads the space's message index ahead of the first search. */
+  preload(space: VectorSpace): Promise<void>
+}
+
+const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+export function inProcessMessageSearch(vectors: VectorStore): MessageVectorSearch {
+  return {
+    nearest: async (space, query, k, threadId) =>
+      vectors.nearestMessages(space, query, k, threadId),
+    preload: (space) => vectors.preload(space, yieldToEvents)
+  }
+}
+
+/**
+ * Searches in the worker, which `vectors` tells of every vector it writes. Should the worker
+ * fail, search goes on in process (the index loads here on the next search) and says so once.
+ */
+export function workerMessageSearch(
+  vectors: VectorStore,
+  client: MessageVectorClient,
+  log: (message: string, error: unknown) => void
+): MessageVectorSearch {
+  const local = inProcessMessageSearch(vectors)
+  vectors.forwardIndexedTo((spaceId, rows) => client.indexed(spaceId, rows))
+  let reported = false
+  const fallBack = (error: unknown) => {
+    if (!reported) log('the message vector worker failed; searching on the main thread', error)
+    reported = true
+  }
+  return {
+    nearest: (space, query, k, threadId) =>
+      client.nearest(space, query, k, threadId).catch((error: unknown) => {
+        fallBack(error)
+        return local.nearest(space, query, k, threadId)
+      }),
+    preload: (space) =>
+      client.preload(space).catch((error: unknown) => {
+        fallBack(error)
+        return local.preload(space)
+      })
+  }
+}

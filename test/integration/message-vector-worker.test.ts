@@ -1,0 +1,114 @@
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { seededRandom } from '../../scripts/bench/syntheticThread'
+import {
+  inProcessMessageSearch,
+  workerMessageSearch
+} from '../../src/main/services/messageVectorSearch'
+import { openDatabase } from '../../src/main/store/database'
+import { VectorStore } from '../../src/main/store/vectorStore'
+import { MessageVectorClient } from '../../src/main/workers/messageVectorClient'
+import { prepareMessageVectorWorker } from '../support/embeddings'
+import { useTempDir } from '../support/tempDir'
+
+/**
+ * Issue #16: the nearest messages searched in a worker on its own connection, with the index
+ * the main connection's writes keep in step, against the same search on the main thread.
+ */
+
+const tempDir = useTempDir()
+const THREADS = ['00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-00000000000b']
+const DIMENSION = 64
+let workerPath: string
+const clients: MessageVectorClient[] = []
+
+beforeAll(async () => {
+  workerPath = await prepareMessageVectorWorker()
+}, 120_000)
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()))
+})
+
+const unit = (seed: number) => {
+  const random = seededRandom(seed)
+  const v = Float32Array.from({ length: DIMENSION }, () => random() - 0.5)
+  const norm = Math.hypot(...v)
+  return v.map((x) => x / norm)
+}
+
+function store(messages: number) {
+  const path = join(tempDir(), 'store.sqlite')
+  const db = openDatabase(path)
+  const thread = db.prepare(
+    'INSERT INTO threads (id, title, created_at, updated_at) VALUES (?, ?, 0, 0)'
+  )
+  THREADS.forEach((id, i) => thread.run(id, `thread ${i}`))
+  const insert = db.prepare(
+    `INSERT INTO messages (thread_id, seq, role, content, token_count, created_at)
+     VALUES (?, ?, 'user', ?, 10, 0) RETURNING id`
+  )
+  const add = (count: number, from: number) =>
+    db.transaction(() =>
+      Array.from(
+        { length: count },
+        (_, i) =>
+          insert.pluck().get(THREADS[(from + i) % 2], from + i + 1, `message ${from + i}`) as number
+      )
+    )()
+  const vectors = new VectorStore(db)
+  const { space } = vectors.activate('test|64', 'test', DIMENSION, 0)
+  const ids = add(messages, 0)
+  vectors.putMessages(
+    space,
+    ids.map((id) => ({ id, vector: unit(id) }))
+  )
+  return { path, db, vectors, space, add }
+}
+
+describe('the message vector worker', () => {
+  it('finds what the main thread finds, and the vectors written after its index loaded', async () => {
+    const { path, db, vectors, space, add } = store(3_000)
+    const client = new MessageVectorClient(workerPath, { databasePath: path })
+    clients.push(client)
+    const logged: string[] = []
+    const search = workerMessageSearch(vectors, client, (message) => logged.push(message))
+    await search.preload(space)
+    // Written on the main connection after the worker's load: the worker hears of them.
+    const late = add(20, 3_000)
+    vectors.putMessages(
+      space,
+      late.map((id) => ({ id, vector: unit(id) }))
+    )
+
+    const local = inProcessMessageSearch(new VectorStore(openDatabase(path)))
+    for (const [seed, k, thread] of [
+      [1, 10, undefined],
+      [2, 100, undefined],
+      [3, 50, THREADS[1]]
+    ] as const) {
+      const query = unit(seed)
+      expect(await search.nearest(space, query, k, thread)).toEqual(
+        await local.nearest(space, query, k, thread)
+      )
+    }
+    const newest = late.at(-1) as number
+    expect((await search.nearest(space, unit(newest), 1))[0]?.id).toBe(newest)
+    expect(logged).toEqual([])
+    db.close()
+  })
+
+  it('searches on the main thread once the worker is gone, and says so once', async () => {
+    const { path, db, vectors, space } = store(500)
+    const client = new MessageVectorClient(workerPath, { databasePath: path })
+    const logged: string[] = []
+    const search = workerMessageSearch(vectors, client, (message) => logged.push(message))
+    await search.preload(space)
+    await client.close()
+    const query = unit(42)
+    const expected = vectors.nearestMessages(space, query, 20)
+    expect(await search.nearest(space, query, 20)).toEqual(expected)
+    expect(await search.nearest(space, query, 5)).toEqual(expected.slice(0, 5))
+    expect(logged).toEqual(['the message vector worker failed; searching on the main thread'])
+    db.close()
+  })
+})
