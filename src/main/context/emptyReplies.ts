@@ -8,11 +8,16 @@
 import type { TokenMeter } from './messageTokens'
 import type { ContextMessage, TraceEntry } from '@shared/context'
 
+/** Any character that is not white space (as `trim` counts it). */
+const VISIBLE = /\S/
+
 export function isEmptyReply(message: ContextMessage): boolean {
   return (
     message.role === 'assistant' &&
     (message.toolCalls === null || message.toolCalls.length === 0) &&
-    message.content.trim() === ''
+    // Not `trim() === ''`: that copies each reply's text, and this runs over every message
+    // after the summary on every build (twice when the safety net rebuilds).
+    !VISIBLE.test(message.content)
   )
 }
 
@@ -28,11 +33,12 @@ export function withoutEmptyReplies(
   from: number,
   meter: TokenMeter
 ): { sendable: readonly ContextMessage[]; entries: TraceEntry[] } {
-  const tail = messages.slice(from)
-  if (!tail.some(isEmptyReply)) return { sendable: messages, entries: [] }
-  const sendable: ContextMessage[] = messages.slice(0, from)
+  let first = from
+  while (first < messages.length && !isEmptyReply(messages[first] as ContextMessage)) first++
+  if (first === messages.length) return { sendable: messages, entries: [] }
+  const sendable: ContextMessage[] = messages.slice(0, first)
   const entries: TraceEntry[] = []
-  for (const message of tail) {
+  for (const message of messages.slice(first)) {
     if (!isEmptyReply(message)) {
       sendable.push(message)
       continue
