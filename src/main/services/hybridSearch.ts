@@ -172,10 +172,10 @@ export class HybridSearch {
     if (!text) return { hits: [], mode: 'text_only', warnings, tookMs: 0 }
 
     const context = options.context?.trim() || null
-    // The worker embeds the query, then the conversation, while this thread reads the
-    // full-text list and then the query's vector lists (issue #16). Apart, not as one batch:
-    // a batch pads the short query to the conversation's length, and the query's lists wait
-    // only for the query.
+    // The embedding worker embeds the query, then the conversation, while this thread reads
+    // the full-text list and then the query's vector lists (issue #16). Apart, not as one
+    // batch: a batch pads the short query to the conversation's length, and the query's lists
+    // wait only for the query.
     const embedStarted = performance.now()
     const timings = { embedMs: 0, contextEmbedMs: 0, textMs: 0, vectorMs: 0 }
     const embed = (input: string, done: (ms: number) => void): Promise<Embedded> | null =>
@@ -463,23 +463,25 @@ export class HybridSearch {
 
   /** The text's query vector if it is cached (the draft's preview embedded it), else null. */
   private cachedQuery(model: ActiveModel, text: string): Float32Array | null {
-    return this.queryCache.get(`${model.space.key}\u0000${text}`) ?? null
+    return this.queryCache.get(queryKey(model, text)) ?? null
   }
 
   /** The text's query vector, from the cache when the same text was embedded lately. */
   private async embedQuery(model: ActiveModel, text: string): Promise<Float32Array> {
-    const key = `${model.space.key}\u0000${text}`
-    const cached = this.queryCache.get(key)
+    const cached = this.cachedQuery(model, text)
     if (cached) return cached
     const [vector] = await model.embedder.embed([text], { priority: 'query', role: 'query' })
     if (!vector) throw new Error('the model returned no vector')
-    this.queryCache.set(key, vector)
+    this.queryCache.set(queryKey(model, text), vector)
     while (this.queryCache.size > QUERY_CACHE_SIZE) {
       this.queryCache.delete(this.queryCache.keys().next().value as string)
     }
     return vector
   }
 }
+
+/** Query vectors are cached per space: a new model never answers with an old one's vector. */
+const queryKey = (model: ActiveModel, text: string) => `${model.space.key}\u0000${text}`
 
 /** The warning a build shows when the query could not be embedded: full text only. */
 function embedWarning(error: unknown, ms: number): MemoryWarning {

@@ -106,7 +106,7 @@ const PRELOAD_SLICE = 5_000
 export class VectorStore {
   /** Code indexes by space id, loaded on first search and kept in step by putMessages. */
   private readonly codeIndexes = new Map<number, MessageCodeIndex>()
-  /** Memory vectors by space id, loaded with the code index and kept in step by putMemories. */
+  /** Memory vectors by space id, loaded at warm-up (or the first search), kept in step here. */
   private readonly memoryIndexes = new Map<number, MemoryVectorIndex>()
   /** Background loads in progress: codes written meanwhile wait here (newest wins). */
   private readonly preloads = new Map<number, Map<number, IndexedMessage>>()
