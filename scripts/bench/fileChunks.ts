@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { chunkDocument } from '../../src/main/context/attachments/chunkDocument'
 import { o200kCounter } from '../../src/main/context/tokenCounter'
-import { createServices } from '../../src/main/services/createServices'
+import { benchServices } from './benchServices'
 import { CHUNK_TOKENS, CHUNKER } from '../../src/main/services/files/fileService'
 import { openDatabase } from '../../src/main/store/database'
 import { FileRepository } from '../../src/main/store/fileRepository'
@@ -174,17 +174,7 @@ export async function previewFigures(root: string, quick: boolean): Promise<Prev
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-bench-files-'))
   const db = openDatabase(join(dir, 'store.sqlite'))
   try {
-    const services = createServices({
-      db,
-      publish: () => {},
-      log: () => {},
-      info: {
-        version: 'bench',
-        systemLocale: 'en-US',
-        databasePath: join(dir, 'store.sqlite'),
-        recoveredFromBackup: null
-      }
-    })
+    const services = benchServices(db, join(dir, 'store.sqlite'))
     const text = documents(root)
       .map((d) => d.text)
       .join('\n')

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import type { BuiltContext } from '@shared/context'
-import { createServices } from '../../src/main/services/createServices'
+import { benchServices } from './benchServices'
 import { openDatabase } from '../../src/main/store/database'
 import { seededRandom, syntheticText } from './syntheticThread'
 
@@ -112,17 +112,8 @@ export async function stallFigures(kind: InputKind, quick: boolean): Promise<Sta
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-stall-'))
   const db = openDatabase(join(dir, 'store.sqlite'))
   try {
-    const services = createServices({
-      db,
-      publish: () => {},
-      log: () => {},
-      detectOllama: async () => ({ found: false, baseUrl: '', reason: 'not_running' }),
-      info: {
-        version: 'bench',
-        systemLocale: 'en-US',
-        databasePath: join(dir, 'store.sqlite'),
-        recoveredFromBackup: null
-      }
+    const services = benchServices(db, join(dir, 'store.sqlite'), {
+      detectOllama: async () => ({ found: false, baseUrl: '', reason: 'not_running' })
     })
 
     // The paste itself: its preview is estimated, and the exact count starts in the background.

@@ -26,7 +26,7 @@ import type { Embedder } from '../../src/main/workers/embedder'
 import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
 import { modelSpec } from '../../src/main/workers/embeddingModels'
 import { buildBenchStore, LONG_THREAD, SHORT_THREAD } from './memoryStore'
-import { seededRandom } from './syntheticThread'
+import { randomUnitVector, seededRandom } from './syntheticThread'
 import { summarize, type Timing } from './timing'
 
 const MODEL = 'Xenova/multilingual-e5-small' as const
@@ -75,11 +75,7 @@ function openStore(path: string) {
 
 function syntheticEmbedder(): Embedder {
   const random = seededRandom(5)
-  const vector = () => {
-    const v = Float32Array.from({ length: DIMENSION }, () => random() - 0.5)
-    const norm = Math.hypot(...v)
-    return v.map((x) => x / norm)
-  }
+  const vector = () => randomUnitVector(random, DIMENSION)
   return {
     status: () => ({
       state: 'ready',

@@ -21,6 +21,13 @@ export function seededRandom(seed: number): () => number {
   }
 }
 
+/** A unit vector of uniform random components: unrelated vectors, for vector-index tests. */
+export function randomUnitVector(random: () => number, dimension: number): Float32Array {
+  const v = Float32Array.from({ length: dimension }, () => random() - 0.5)
+  const norm = Math.hypot(...v)
+  return v.map((x) => x / norm)
+}
+
 const ENGLISH_WORDS = (
   'the a to of and in that is for it with as on this be are was can you we should will not ' +
   'context window budget message summary memory token model request user assistant thread ' +

@@ -25,7 +25,8 @@ import { E5_MODEL_ID } from '@shared/embeddingModelIds'
 import { tokenCounterFor } from '../../src/main/context/tokenCounter'
 import { createHandlers } from '../../src/main/ipc/handlers'
 import { createRegistry } from '../../src/main/ipc/registry'
-import { createServices, type Services } from '../../src/main/services/createServices'
+import type { Services } from '../../src/main/services/createServices'
+import { benchServices } from './benchServices'
 import type { TurnMark } from '../../src/main/services/turnProbe'
 import { openDatabase } from '../../src/main/store/database'
 import { MemoryRepository } from '../../src/main/store/memoryRepository'
@@ -234,8 +235,7 @@ async function openSession(
   const marks = new Map<TurnMark, number>()
   const searches: MemorySearchResult[] = []
   const spec = modelSpec(E5_MODEL_ID)
-  const services = createServices({
-    db,
+  const services = benchServices(db, seeded.path, {
     messageVectors,
     publish: (event, payload) => {
       if (event === 'chat:error') {
@@ -245,12 +245,6 @@ async function openSession(
     },
     log: (message, error) => process.stderr.write(`[bench] ${message}: ${String(error)}\n`),
     detectOllama: async () => ({ found: false, baseUrl: '', reason: 'not_running' }),
-    info: {
-      version: 'bench',
-      systemLocale: 'en-US',
-      databasePath: seeded.path,
-      recoveredFromBackup: null
-    },
     embeddings: () => ({
       embedder: new EmbeddingClient({
         workerPath,
@@ -453,17 +447,7 @@ export async function wholeTurnFigures(
     const opens: number[] = [firstOpen]
     for (let i = 0; i < (options.quick ? 2 : 4); i++) {
       const db = openDatabase(seeded.path)
-      const services = createServices({
-        db,
-        publish: () => {},
-        log: () => {},
-        info: {
-          version: 'bench',
-          systemLocale: 'en-US',
-          databasePath: seeded.path,
-          recoveredFromBackup: null
-        }
-      })
+      const services = benchServices(db, seeded.path)
       const again = createRegistry(createHandlers(services), () => {})
       const start = performance.now()
       await again.invoke('messages:list', { threadId: seeded.longId })

@@ -37,10 +37,14 @@ interface Setup extends TestServices {
   events<T>(name: string): T[]
 }
 
-function setup(input: Partial<ProviderInput> = {}, modelId = 'gpt-4o-mini'): Setup {
+function setup(
+  input: Partial<ProviderInput> = {},
+  modelId = 'gpt-4o-mini',
+  firstChunkMs = 5_000
+): Setup {
   const dir = tempDir()
   const test = servicesIn(dir, Date.now, undefined, {
-    streamTimeouts: { firstChunkMs: 5_000, idleMs: 5_000 }
+    streamTimeouts: { firstChunkMs, idleMs: 5_000 }
   })
   const provider = test.services.providers.create({
     kind: 'openai',
@@ -271,7 +275,8 @@ describe('failures', () => {
   })
 
   it('answers the send with the stored build while the provider has not answered yet', async () => {
-    const s = setup()
+    // No stream timeout within the test's own: only the store's delay can answer the send.
+    const s = setup({}, 'gpt-4o-mini', 60_000)
     server.enqueue({ type: 'hang' })
     // The build is stored once the response starts, or shortly after the request left: a
     // provider that never answers must not hold the send (nor the inspector) until a timeout.

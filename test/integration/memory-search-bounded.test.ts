@@ -6,7 +6,7 @@ import { openDatabase } from '../../src/main/store/database'
 import { MemoryRepository } from '../../src/main/store/memoryRepository'
 import { RecallRepository } from '../../src/main/store/recallRepository'
 import { VectorStore } from '../../src/main/store/vectorStore'
-import { seededRandom } from '../../scripts/bench/syntheticThread'
+import { randomUnitVector, seededRandom } from '../../scripts/bench/syntheticThread'
 import { useTempDir } from '../support/tempDir'
 
 /**
@@ -163,12 +163,7 @@ describe('full-text search without ranking every match', () => {
 
 describe('the message code index loads in the background', () => {
   const dimension = 64
-  const unit = (seed: number) => {
-    const random = seededRandom(seed)
-    const v = Float32Array.from({ length: dimension }, () => random() - 0.5)
-    const norm = Math.hypot(...v)
-    return v.map((x) => x / norm)
-  }
+  const unit = (seed: number) => randomUnitVector(seededRandom(seed), dimension)
 
   it('in slices, keeping vectors written meanwhile, so the first search reads no codes', async () => {
     const db = store()
@@ -239,12 +234,7 @@ describe('the message code index loads in the background', () => {
 
 describe('memory vectors searched in memory', () => {
   const dimension = 64
-  const unit = (seed: number) => {
-    const random = seededRandom(seed)
-    const v = Float32Array.from({ length: dimension }, () => random() - 0.5)
-    const norm = Math.hypot(...v)
-    return v.map((x) => x / norm)
-  }
+  const unit = (seed: number) => randomUnitVector(seededRandom(seed), dimension)
 
   it("return exactly vec0's KNN, keep categories in step, and drop deleted memories", () => {
     const db = store()
@@ -291,12 +281,7 @@ describe('memory vectors searched in memory', () => {
 })
 
 describe('vector counts for the memory status', () => {
-  const unit = (seed: number) => {
-    const random = seededRandom(seed)
-    const v = Float32Array.from({ length: 16 }, () => random() - 0.5)
-    const norm = Math.hypot(...v)
-    return v.map((x) => x / norm)
-  }
+  const unit = (seed: number) => randomUnitVector(seededRandom(seed), 16)
   const exact = (db: Database.Database, spaceId: number) =>
     db.prepare(`SELECT count(*) FROM message_vectors_${spaceId}`).pluck().get()
 

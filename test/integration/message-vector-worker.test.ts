@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { seededRandom } from '../../scripts/bench/syntheticThread'
+import { randomUnitVector, seededRandom } from '../../scripts/bench/syntheticThread'
 import {
   inProcessMessageSearch,
   workerMessageSearch
@@ -29,12 +29,7 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()))
 })
 
-const unit = (seed: number) => {
-  const random = seededRandom(seed)
-  const v = Float32Array.from({ length: DIMENSION }, () => random() - 0.5)
-  const norm = Math.hypot(...v)
-  return v.map((x) => x / norm)
-}
+const unit = (seed: number) => randomUnitVector(seededRandom(seed), DIMENSION)
 
 function store(messages: number) {
   const path = join(tempDir(), 'store.sqlite')

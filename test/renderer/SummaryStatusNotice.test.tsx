@@ -1,24 +1,12 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { SummaryAutomationStatus } from '@shared/summaryCompression'
 import { SummaryStatusNotice } from '@renderer/features/summaries/SummaryStatusNotice'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, summaryStatus, type FakeBackend } from './support/fakeApi'
 
 let backend: FakeBackend
 
 beforeEach(() => {
   backend = installFakeBackend()
-})
-
-const status = (threadId: string, change: Partial<SummaryAutomationStatus>) => ({
-  threadId,
-  failures: 0,
-  paused: false,
-  lastError: null,
-  stale: false,
-  scheduled: false,
-  running: false,
-  ...change
 })
 
 describe('the summary status notice', () => {
@@ -27,11 +15,15 @@ describe('the summary status notice', () => {
     let retried = 0
     backend.api.summary.status = async () => ({
       ok: true,
-      data: status(thread.id, { paused: true, failures: 3, lastError: 'the key was refused' })
+      data: summaryStatus(thread.id, {
+        paused: true,
+        failures: 3,
+        lastError: 'the key was refused'
+      })
     })
     backend.api.summary.retry = async () => {
       retried += 1
-      return { ok: true, data: status(thread.id, {}) }
+      return { ok: true, data: summaryStatus(thread.id, {}) }
     }
     render(<SummaryStatusNotice threadId={thread.id} />)
     const notice = await screen.findByTestId('summary-paused')

@@ -13,6 +13,7 @@ import {
   type RecallMessage,
   type RecallRepository
 } from '../store/recallRepository'
+import { dotAt } from '../store/dotProduct'
 import type { VectorHit, VectorSpace, VectorStore } from '../store/vectorStore'
 import { calibratedSimilarity } from '../workers/embeddingModels'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
@@ -108,12 +109,6 @@ export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new DeadlineError()), Math.max(0, ms))
   })
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
-}
-
-const dot = (a: Float32Array, b: Float32Array): number => {
-  let sum = 0
-  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number)
-  return sum
 }
 
 interface Embedded {
@@ -289,7 +284,7 @@ export class HybridSearch {
         )
         for (const candidate of missing) {
           const v = stored.get(candidate.id)
-          if (v) candidate.cosine = Math.max(...queryVectors.map((q) => dot(q, v)))
+          if (v) candidate.cosine = Math.max(...queryVectors.map((q) => dotAt(q, v, 0, q.length)))
         }
       }
     }

@@ -17,13 +17,11 @@ export interface MessageVectorSearch {
   preload(space: VectorSpace): Promise<void>
 }
 
-const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve))
-
 export function inProcessMessageSearch(vectors: VectorStore): MessageVectorSearch {
   return {
     nearest: async (space, query, k, threadId) =>
       vectors.nearestMessages(space, query, k, threadId),
-    preload: (space) => vectors.preload(space, yieldToEvents)
+    preload: (space) => vectors.preload(space)
   }
 }
 

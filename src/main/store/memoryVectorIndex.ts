@@ -1,4 +1,4 @@
-import { dotFloat32 } from './dotProduct'
+import { dotAt } from './dotProduct'
 /**
  * Every memory vector of a space, in memory, for exact nearest-neighbour search in one pass.
  * Memories number in the hundreds or thousands (10,000 in the whole-turn bench: 15 MB), and
@@ -84,7 +84,7 @@ export class MemoryVectorIndex {
     const distances = new Float64Array(this.ids.length).fill(Number.POSITIVE_INFINITY)
     for (let at = 0; at < this.ids.length; at++) {
       if (allowed && !allowed.has(this.categories[at] as string)) continue
-      distances[at] = 1 - dotFloat32(query, vectors, at * dimension, dimension)
+      distances[at] = 1 - dotAt(query, vectors, at * dimension, dimension)
     }
     // The k-th smallest distance from a sorted copy (a typed array sorts numbers natively),
     // then only what lies within it is gathered and ordered.

@@ -1,4 +1,4 @@
-import { dotInt8 } from './dotProduct'
+import { dotAt } from './dotProduct'
 /**
  * Binary codes of message vectors (one sign bit per dimension, sqlite-vec's
  * vec_quantize_binary), held in memory for the first stage of message search: a Hamming scan
@@ -97,7 +97,7 @@ export class MessageCodeIndex {
     const scores = new Float64Array(positions.length)
     for (let i = 0; i < positions.length; i++) {
       const at = positions[i] as number
-      scores[i] = dotInt8(vector, vectors, at * dimension, dimension) * (this.scales[at] as number)
+      scores[i] = dotAt(vector, vectors, at * dimension, dimension) * (this.scales[at] as number)
     }
     const order = Array.from(positions.keys())
     order.sort((a, b) => (scores[b] as number) - (scores[a] as number))

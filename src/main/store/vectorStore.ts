@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { MemoryVectorIndex } from './memoryVectorIndex'
 import { MessageCodeIndex } from './messageCodeIndex'
 
@@ -74,6 +75,8 @@ type IndexedMessage = Omit<IndexedVector, 'id'>
 
 /** message_id, thread_id, code, embedding */
 type IndexRow = [number, string, Buffer, Buffer]
+/** memory_id, embedding, category */
+type MemoryRow = [number, Buffer, string]
 
 const tables = (space: { id: number }) => ({
   messages: `message_vectors_${space.id}`,
@@ -335,7 +338,10 @@ export class VectorStore {
    * after start-up does not pay for it (about 0.5 s at 100,000 messages, issue #16). A search
    * that comes first loads it at once, and this load then stops.
    */
-  async preload(space: VectorSpace, yieldToEvents: () => Promise<void>): Promise<void> {
+  async preload(
+    space: VectorSpace,
+    yieldToEvents: () => Promise<unknown> = nextTurn
+  ): Promise<void> {
     // Only the active space is searched: a worker's index of a replaced model goes (main's
     // goes when the space is dropped, which a worker does not see).
     for (const id of this.codeIndexes.keys()) if (id !== space.id) this.codeIndexes.delete(id)
@@ -419,7 +425,7 @@ export class VectorStore {
       const rows = this.db
         .prepare(`SELECT memory_id, embedding, category FROM ${tables(space).memories}`)
         .raw()
-        .iterate() as IterableIterator<[number, Buffer, string]>
+        .iterate() as IterableIterator<MemoryRow>
       for (const [id, embedding, category] of rows) index.put(id, floats(embedding), category)
       this.memoryIndexes.set(space.id, index)
     }

@@ -23,7 +23,6 @@ const db = openDatabase(data.databasePath, {
 })
 const vectors = new VectorStore(db)
 const post = (message: FromVectorWorker) => port?.postMessage(message)
-const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 port?.on('message', (message: ToVectorWorker) => {
   void answer(message)
@@ -36,7 +35,7 @@ async function answer(message: ToVectorWorker): Promise<void> {
   }
   try {
     if (message.type === 'preload') {
-      await vectors.preload(message.space, yieldToEvents)
+      await vectors.preload(message.space)
       post({ type: 'done', id: message.id })
     } else {
       const { space, query, k, threadId } = message

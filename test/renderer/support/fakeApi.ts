@@ -33,7 +33,7 @@ import type {
   UsageTotals
 } from '@shared/providers'
 import { fail, ok, type IpcError, type IpcResult } from '@shared/result'
-import type { SummaryCompressResult } from '@shared/summaryCompression'
+import type { SummaryAutomationStatus, SummaryCompressResult } from '@shared/summaryCompression'
 import { fakeBuild, fakeTokens } from './fakeBuild'
 
 export interface FakeBackend {
@@ -536,26 +536,10 @@ export function createFakeBackend(): FakeBackend {
       compare: handle('summary:compare', () => notFound()),
       restore: handle('summary:restore', () => notFound()),
       status: handle('summary:status', ({ threadId }: { threadId: string }) =>
-        ok({
-          threadId,
-          failures: 0,
-          paused: false,
-          lastError: null,
-          stale: false,
-          scheduled: false,
-          running: false
-        })
+        ok(summaryStatus(threadId))
       ),
       retry: handle('summary:retry', ({ threadId }: { threadId: string }) =>
-        ok({
-          threadId,
-          failures: 0,
-          paused: false,
-          lastError: null,
-          stale: false,
-          scheduled: false,
-          running: false
-        })
+        ok(summaryStatus(threadId))
       )
     },
     chat: {
@@ -789,6 +773,23 @@ export function createFakeBackend(): FakeBackend {
 }
 
 /** Installs a fresh fake backend as `window.api`. */
+/** A thread's automatic-summary status with nothing scheduled, running or failed; `change` on top. */
+export function summaryStatus(
+  threadId: string,
+  change: Partial<SummaryAutomationStatus> = {}
+): SummaryAutomationStatus {
+  return {
+    threadId,
+    failures: 0,
+    paused: false,
+    lastError: null,
+    stale: false,
+    scheduled: false,
+    running: false,
+    ...change
+  }
+}
+
 export function installFakeBackend(): FakeBackend {
   const backend = createFakeBackend()
   window.api = backend.api

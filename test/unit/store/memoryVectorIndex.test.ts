@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { MemoryVectorIndex } from '../../../src/main/store/memoryVectorIndex'
+import { randomUnitVector, seededRandom } from '../../../scripts/bench/syntheticThread'
 
 function unitVectors(count: number, dimension: number, seed: number): Float32Array[] {
-  let state = seed
-  const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32) * 2 - 1
-  return Array.from({ length: count }, () => {
-    const v = Float32Array.from({ length: dimension }, next)
-    const norm = Math.hypot(...v)
-    return v.map((x) => x / norm)
-  })
+  const random = seededRandom(seed)
+  return Array.from({ length: count }, () => randomUnitVector(random, dimension))
 }
 
 const cosine = (a: Float32Array, b: Float32Array) =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { MessageCodeIndex } from '../../../src/main/store/messageCodeIndex'
+import { randomUnitVector, seededRandom } from '../../../scripts/bench/syntheticThread'
 
 /** Deterministic 8-byte (64-bit) codes. */
 function codes(count: number, seed = 7): Uint8Array[] {
@@ -14,12 +15,9 @@ function vectors(
   dimension: number,
   seed = 11
 ): { vector: Float32Array; code: Uint8Array }[] {
-  let state = seed
-  const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32) * 2 - 1
+  const random = seededRandom(seed)
   return Array.from({ length: count }, () => {
-    const vector = Float32Array.from({ length: dimension }, next)
-    const norm = Math.hypot(...vector)
-    vector.forEach((v, d) => (vector[d] = v / norm))
+    const vector = randomUnitVector(random, dimension)
     const code = new Uint8Array(dimension / 8)
     vector.forEach((v, d) => {
       if (v > 0) code[d >> 3]! |= 1 << (d & 7)
