@@ -236,6 +236,48 @@ describe('memory vectors searched in memory', () => {
   const dimension = 64
   const unit = (seed: number) => randomUnitVector(seededRandom(seed), dimension)
 
+  it('load in slices at start-up, keeping memories written meanwhile, so no search reads them', async () => {
+    const db = store()
+    const vectors = new VectorStore(db)
+    const { space } = vectors.activate('test|64', 'test', dimension, 0)
+    const insert = db.prepare(
+      `INSERT INTO memories (content, category, content_hash, created_at, updated_at)
+       VALUES (?, 'fact', ?, 0, 0) RETURNING id`
+    )
+    const add = (i: number) => insert.pluck().get(`memory ${i}`, `h${i}`) as number
+    const ids = db.transaction(() => Array.from({ length: 2_500 }, (_, i) => add(i)))()
+    vectors.putMemories(
+      space,
+      ids.map((id) => ({ id, vector: unit(id) }))
+    )
+
+    const restarted = new VectorStore(db) // as after a restart: nothing loaded
+    let slices = 0
+    let late = 0
+    await restarted.loadMemories(space, async () => {
+      if (++slices === 1) {
+        late = add(9_999)
+        restarted.putMemories(space, [{ id: late, vector: unit(424_242) }])
+      }
+      await new Promise((resolve) => setImmediate(resolve))
+    })
+    expect(slices).toBeGreaterThanOrEqual(2)
+
+    const prepared: string[] = []
+    const prepare = db.prepare.bind(db)
+    db.prepare = ((sql: string) => {
+      prepared.push(sql)
+      return prepare(sql)
+    }) as typeof db.prepare
+    expect(restarted.nearestMemories(space, unit(424_242), 1)[0]?.id).toBe(late)
+    expect(restarted.nearestMemories(space, unit(ids[2_000] as number), 1)[0]?.id).toBe(ids[2_000])
+    db.prepare = prepare
+    expect(prepared.some((sql) => /SELECT memory_id, embedding, category FROM/.test(sql))).toBe(
+      false
+    )
+    db.close()
+  })
+
   it("return exactly vec0's KNN, keep categories in step, and drop deleted memories", () => {
     const db = store()
     const vectors = new VectorStore(db)

@@ -224,7 +224,7 @@ export class MemoryService {
       try {
         const messages = this.deps.messageSearch ?? inProcessMessageSearch(this.deps.vectors)
         await messages.preload(model.space)
-        this.deps.vectors.loadMemories(model.space)
+        await this.deps.vectors.loadMemories(model.space)
         await model.embedder.embed(['warm-up'], { priority: 'background', role: 'query' })
         await model.embedder.embed([WARM_UP_LONG], { priority: 'background', role: 'query' })
         // One search as a build makes it, so its code (compiled on first use: the 8-bit stage

@@ -105,12 +105,16 @@ const EXACT_PER_RESULT = 1.5
 const MIN_EXACT = 100
 /** Rows read per slice when the code index loads in the background (about 5 ms each). */
 const PRELOAD_SLICE = 5_000
+/** Memory rows read per slice of their load (vec0 reads them slower: about 20 ms each). */
+const MEMORY_SLICE = 1_000
 
 export class VectorStore {
   /** Code indexes by space id, loaded on first search and kept in step by putMessages. */
   private readonly codeIndexes = new Map<number, MessageCodeIndex>()
   /** Memory vectors by space id, loaded at warm-up (or the first search), kept in step here. */
   private readonly memoryIndexes = new Map<number, MemoryVectorIndex>()
+  /** Memory indexes loading in slices: kept in step by writes, like a finished one. */
+  private readonly memoryLoads = new Map<number, MemoryVectorIndex>()
   /** Background loads in progress: codes written meanwhile wait here (newest wins). */
   private readonly preloads = new Map<number, Map<number, IndexedMessage>>()
 
@@ -275,7 +279,7 @@ export class VectorStore {
       return stored
     })()
     // After the commit, as for messages.
-    const index = this.memoryIndexes.get(space.id)
+    const index = this.memoryIndexes.get(space.id) ?? this.memoryLoads.get(space.id)
     for (const row of written) index?.put(row.id, row.vector, row.category)
     return written.length
   }
@@ -287,7 +291,8 @@ export class VectorStore {
       this.db
         .prepare(`UPDATE ${tables(space).memories} SET category = ? WHERE memory_id = ?`)
         .run(category, BigInt(memoryId))
-      this.memoryIndexes.get(space.id)?.setCategory(memoryId, category)
+      const index = this.memoryIndexes.get(space.id) ?? this.memoryLoads.get(space.id)
+      index?.setCategory(memoryId, category)
     }
   }
 
@@ -413,9 +418,37 @@ export class VectorStore {
     }
   }
 
-  /** Loads the space's memory vectors now (start-up), not on the first search. */
-  loadMemories(space: VectorSpace): void {
-    this.memoryIndex(space)
+  /**
+   * Loads the space's memory vectors at start-up, not on the first search, in slices that give
+   * the event loop back (10,000 memories took 160 ms at once). A search that comes first loads
+   * them at once, and this load then stops.
+   */
+  async loadMemories(
+    space: VectorSpace,
+    yieldToEvents: () => Promise<unknown> = nextTurn
+  ): Promise<void> {
+    if (this.memoryIndexes.has(space.id) || this.memoryLoads.has(space.id)) return
+    const index = new MemoryVectorIndex(space.dimension)
+    this.memoryLoads.set(space.id, index)
+    try {
+      const slice = this.db.prepare(
+        `SELECT memory_id, embedding, category FROM ${tables(space).memories}
+          WHERE memory_id > ? ORDER BY memory_id LIMIT ${MEMORY_SLICE}`
+      )
+      let after = 0
+      for (;;) {
+        if (!this.db.open || this.memoryIndexes.has(space.id)) return
+        const rows = slice.raw().all(after) as MemoryRow[]
+        // A row written meanwhile reads as written, so `put` in either order leaves it right.
+        for (const [id, embedding, category] of rows) index.put(id, floats(embedding), category)
+        if (rows.length < MEMORY_SLICE) break
+        after = (rows[rows.length - 1] as MemoryRow)[0]
+        await yieldToEvents()
+      }
+      this.memoryIndexes.set(space.id, index)
+    } finally {
+      this.memoryLoads.delete(space.id)
+    }
   }
 
   private memoryIndex(space: VectorSpace): MemoryVectorIndex {
