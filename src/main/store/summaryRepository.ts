@@ -127,31 +127,31 @@ export class SummaryRepository {
   }
 
   version(threadId: string, version: number): SummaryVersionView | null {
-    const row = this.db
-      .prepare('SELECT * FROM summary_versions WHERE thread_id = ? AND version = ?')
-      .get(threadId, version) as VersionRow | undefined
-    return row ? toVersion(row) : null
+    return this.newestVersionWhere('version = ?', threadId, version)
   }
 
   /** The newest version before `version`. */
   previousVersion(threadId: string, version: number): SummaryVersionView | null {
-    const row = this.db
-      .prepare(
-        `SELECT * FROM summary_versions WHERE thread_id = ? AND version < ?
-          ORDER BY version DESC LIMIT 1`
-      )
-      .get(threadId, version) as VersionRow | undefined
-    return row ? toVersion(row) : null
+    return this.newestVersionWhere('version < ?', threadId, version)
   }
 
   /** The newest version that covers only messages before `seq` (a stale rewrite starts there). */
   newestVersionBefore(threadId: string, seq: number): SummaryVersionView | null {
+    return this.newestVersionWhere('last_message_seq < ?', threadId, seq)
+  }
+
+  /** The thread's newest version meeting `condition` (one `?`, bound to `value`). */
+  private newestVersionWhere(
+    condition: string,
+    threadId: string,
+    value: number
+  ): SummaryVersionView | null {
     const row = this.db
       .prepare(
-        `SELECT * FROM summary_versions WHERE thread_id = ? AND last_message_seq < ?
+        `SELECT * FROM summary_versions WHERE thread_id = ? AND ${condition}
           ORDER BY version DESC LIMIT 1`
       )
-      .get(threadId, seq) as VersionRow | undefined
+      .get(threadId, value) as VersionRow | undefined
     return row ? toVersion(row) : null
   }
 
