@@ -17,7 +17,7 @@ import { tokenCounterFor } from '../../src/main/context/tokenCounter'
 import { workerImportRunner } from '../../src/main/services/history/workerImportRunner'
 import { openDatabase } from '../../src/main/store/database'
 import { MessageRepository } from '../../src/main/store/messageRepository'
-import { SearchRepository } from '../../src/main/store/searchRepository'
+import { SearchRepository } from '../../src/main/store/search/searchRepository'
 import { ThreadRepository } from '../../src/main/store/threadRepository'
 import { syntheticConversation, writeSyntheticExport } from './syntheticExport'
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../../src/main/store/database'
-import { VectorStore } from '../../src/main/store/vectorStore'
+import { VectorStore } from '../../src/main/store/vectors/vectorStore'
 import { clusteredVectors } from './memoryStore'
 
 const DIMENSION = 512

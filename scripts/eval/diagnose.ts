@@ -12,13 +12,17 @@
  *   4,000 tokens, 100 from about 7,000 or in a new thread)?
  */
 import { calibratedSimilarity } from '../../src/main/workers/embeddingModels'
-import { matchedShare, quotedTerms, recallTerms } from '../../src/main/services/memoryRanking'
-import type { MemoryService } from '../../src/main/services/memoryService'
-import type { MemoryIndexer } from '../../src/main/services/memoryIndexer'
-import type { RecallRepository } from '../../src/main/store/recallRepository'
-import type { VectorStore } from '../../src/main/store/vectorStore'
+import {
+  matchedShare,
+  quotedTerms,
+  recallTerms
+} from '../../src/main/services/memory/memoryRanking'
+import type { MemoryService } from '../../src/main/services/memory/memoryService'
+import type { MemoryIndexer } from '../../src/main/services/memory/memoryIndexer'
+import type { RecallRepository } from '../../src/main/store/search/recallRepository'
+import type { VectorStore } from '../../src/main/store/vectors/vectorStore'
 
-import { MAX_RECALL_LIMIT } from '../../src/main/context/recallRequest'
+import { MAX_RECALL_LIMIT } from '../../src/main/context/recall/recallRequest'
 
 const LIST = 50
 const CUTOFFS = [10, 20, 60, MAX_RECALL_LIMIT]

@@ -14,9 +14,9 @@ import type {
   MemorySearch,
   MemorySearchOptions,
   MemorySearchOutcome
-} from '../../src/main/context/memorySearch'
-import { memoryRecall, toCandidate } from '../../src/main/services/memoryRecall'
-import type { MemoryService } from '../../src/main/services/memoryService'
+} from '../../src/main/context/recall/memorySearch'
+import { memoryRecall, toCandidate } from '../../src/main/services/memory/memoryRecall'
+import type { MemoryService } from '../../src/main/services/memory/memoryService'
 
 export const STRATEGIES = ['builder', 'window', 'vector', 'fts'] as const
 export type Strategy = (typeof STRATEGIES)[number]

@@ -27,7 +27,7 @@ import {
   type RecoveryDialogs,
   type Salvager
 } from './storeRecovery'
-import type { EmbedderFactory } from './services/memoryModels'
+import type { EmbedderFactory } from './services/memory/memoryModels'
 import { backupsDirFor } from './services/backup/backupFiles'
 import { backupBeforeMigration } from './services/backup/preMigrationBackup'
 import type { RestoreCheck } from './services/backup/restoreCheck'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { BuiltContext, TraceEntry } from '@shared/context'
-import type { MemorySearch } from '../../src/main/context/memorySearch'
+import type { MemorySearch } from '../../src/main/context/recall/memorySearch'
 import { BuildRepository } from '../../src/main/store/buildRepository'
 import { servicesIn, steppingClock } from '../support/services'
 import { useTempDir } from '../support/tempDir'

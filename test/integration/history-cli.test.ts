@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/main/store/database'
-import { SearchRepository } from '../../src/main/store/searchRepository'
+import { SearchRepository } from '../../src/main/store/search/searchRepository'
 import { useTempDir } from '../support/tempDir'
 
 const ROOT = resolve(import.meta.dirname, '../..')

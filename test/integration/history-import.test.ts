@@ -6,7 +6,7 @@ import type { Message, ThreadListItem } from '@shared/domain'
 import { importHistory } from '../../src/main/services/history/importHistory'
 import { openDatabase } from '../../src/main/store/database'
 import { MessageRepository } from '../../src/main/store/messageRepository'
-import { SearchRepository } from '../../src/main/store/searchRepository'
+import { SearchRepository } from '../../src/main/store/search/searchRepository'
 import { ThreadRepository } from '../../src/main/store/threadRepository'
 import { useTempDir } from '../support/tempDir'
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { MemoryStatus } from '@shared/domain'
-import type { EmbedderFactory } from '../../src/main/services/memoryModels'
+import type { EmbedderFactory } from '../../src/main/services/memory/memoryModels'
 import { spaceKey } from '../../src/main/workers/embeddingModels'
 import {
   defaultModel,

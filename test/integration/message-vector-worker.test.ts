@@ -4,9 +4,9 @@ import { randomUnitVector, seededRandom } from '../../scripts/bench/syntheticThr
 import {
   inProcessMessageSearch,
   workerMessageSearch
-} from '../../src/main/services/messageVectorSearch'
+} from '../../src/main/services/memory/messageVectorSearch'
 import { openDatabase } from '../../src/main/store/database'
-import { VectorStore } from '../../src/main/store/vectorStore'
+import { VectorStore } from '../../src/main/store/vectors/vectorStore'
 import { MessageVectorClient } from '../../src/main/workers/messageVectorClient'
 import { prepareMessageVectorWorker } from '../support/embeddings'
 import { useTempDir } from '../support/tempDir'

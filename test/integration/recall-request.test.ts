@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { MemorySearch, MemorySearchOptions } from '../../src/main/context/memorySearch'
-import { MAX_RECALL_LIMIT } from '../../src/main/context/recallRequest'
+import type { MemorySearch, MemorySearchOptions } from '../../src/main/context/recall/memorySearch'
+import { MAX_RECALL_LIMIT } from '../../src/main/context/recall/recallRequest'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { memoryServicesIn, type MemoryTestServices } from '../support/memoryServices'
 import { useTempDir } from '../support/tempDir'

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { DatabaseOpenError, openDatabase } from '../../src/main/store/database'
 import { LATEST_VERSION, migrate, schemaVersion } from '../../src/main/store/migrations'
 import { discardDamagedDatabase } from '../../src/main/store/recovery'
-import { SearchRepository } from '../../src/main/store/searchRepository'
+import { SearchRepository } from '../../src/main/store/search/searchRepository'
 import { resolveContextConfig } from '@shared/contextConfig'
 import { useTempDir } from '../support/tempDir'
 

@@ -22,7 +22,7 @@ import { build } from 'vite'
 import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
 import { BGE_MODEL_ID, E5_MODEL_ID } from '../../src/shared/embeddingModelIds'
 import { modelSpec, type EmbeddingModelSpec } from '../../src/main/workers/embeddingModels'
-import type { EmbedderFactory } from '../../src/main/services/memoryModels'
+import type { EmbedderFactory } from '../../src/main/services/memory/memoryModels'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 export const MODELS_DIR = join(ROOT, '.cache/models')

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type Database from 'better-sqlite3'
 import type { EventName } from '@shared/contract'
-import type { MemorySearch } from '../../src/main/context/memorySearch'
+import type { MemorySearch } from '../../src/main/context/recall/memorySearch'
 import { openDatabase, type OpenOptions } from '../../src/main/store/database'
 import {
   createServices,

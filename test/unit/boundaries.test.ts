@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { isTrustedSenderUrl } from '../../src/main/ipc/senderPolicy'
-import { unpackedPath } from '../../src/main/store/sqliteVec'
+import { unpackedPath } from '../../src/main/store/vectors/sqliteVec'
 import {
   makeSnippet,
   splitTerms,
   toLikePattern,
   toMatchExpression
-} from '../../src/main/store/searchRepository'
+} from '../../src/main/store/search/searchRepository'
 import { titleFromMessage } from '../../src/main/services/threadService'
 import { createApi } from '@shared/api'
 

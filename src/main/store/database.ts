@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import { quickCheck, QUICK_CHECK_AT_OPEN_MAX_BYTES } from './integrity'
 import { LATEST_VERSION, migrate, schemaVersion, SchemaTooNewError } from './migrations'
-import { loadSqliteVec } from './sqliteVec'
+import { loadSqliteVec } from './vectors/sqliteVec'
 import { sqliteCode, storageFaultOf } from './storageFaults'
 
 /**

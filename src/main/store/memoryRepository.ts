@@ -7,8 +7,8 @@ import type {
   MemoryHistoryEntry,
   MemorySourceMessage
 } from '@shared/domain'
-import { fullTextCap, fullTextTopK } from './fullTextTopK'
-import { toLikePattern } from './searchRepository'
+import { fullTextCap, fullTextTopK } from './search/fullTextTopK'
+import { toLikePattern } from './search/searchRepository'
 
 interface MemoryRow {
   id: number

@@ -144,7 +144,7 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'long-term memory: memories, their history, full-text index, embedding queue, vector spaces',
     // Vectors live in sqlite-vec tables created at run time, one pair per vector space (model,
     // pooling, dimension), because a vec0 column's dimension is fixed when the table is made
-    // (see store/vectorStore.ts). The queue is filled by triggers, so a message stored while no
+    // (see store/vectors/vectorStore.ts). The queue is filled by triggers, so a message stored while no
     // model is loaded is still embedded later, after a restart too.
     sql: `
       CREATE TABLE memories (
@@ -486,7 +486,7 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'message vector counts kept by triggers',
     // The memory status shows how many messages have a vector. COUNT(*) over a vector table
     // reads every 1.5 KB row: 90 ms at 100,000 messages, on the main thread after every send
-    // (issue #16). Each space's table now keeps its count here by triggers (store/vectorStore.ts);
+    // (issue #16). Each space's table now keeps its count here by triggers (store/vectors/vectorStore.ts);
     // a space made before this version gets its row on its first count.
     sql: `
       CREATE TABLE vector_counts (

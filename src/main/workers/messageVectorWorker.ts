@@ -1,6 +1,6 @@
 /**
  * The message vector worker: a worker_threads entry (out/main/messageVectorWorker.js) that holds
- * the message code index (store/messageCodeIndex.ts) and answers nearest-message searches on
+ * the message code index (store/vectors/messageCodeIndex.ts) and answers nearest-message searches on
  * its own read connection, so that memory search's largest part runs beside the main thread's
  * full-text search and memory list instead of after them, and the index's load at start-up
  * (every message vector read once, 150 MB at 100,000 messages) never holds the main thread.
@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { openDatabase } from '../store/database'
-import { VectorStore } from '../store/vectorStore'
+import { VectorStore } from '../store/vectors/vectorStore'
 import type {
   FromVectorWorker,
   MessageVectorWorkerData,

@@ -4,7 +4,7 @@ import { buildContext } from '../../../src/main/context/contextBuilder'
 import { BuilderEngine } from '../../../src/main/context/engine/builderEngine'
 import { BaseContextEngine } from '../../../src/main/context/engine/contextEngine'
 import { EngineRegistry } from '../../../src/main/context/engine/engineRegistry'
-import { recallMemories, type MemorySearch } from '../../../src/main/context/memorySearch'
+import { recallMemories, type MemorySearch } from '../../../src/main/context/recall/memorySearch'
 import type { BuildRequest, BuiltContext, ProviderMessage } from '@shared/context'
 import { chat, config, request } from './threadBuilder'
 

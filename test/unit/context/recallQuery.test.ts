@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { recallQuery } from '../../../src/main/context/recallQuery'
+import { recallQuery } from '../../../src/main/context/recall/recallQuery'
 
 const turn = (role: 'user' | 'assistant' | 'tool', content: string, excluded = false) => ({
   role,

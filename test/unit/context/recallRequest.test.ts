@@ -6,7 +6,7 @@ import {
   MIN_RECALL_LIMIT,
   recallLimit,
   recallRequest
-} from '../../../src/main/context/recallRequest'
+} from '../../../src/main/context/recall/recallRequest'
 
 const thread = (count: number, tokens = 100) =>
   Array.from({ length: count }, (_, i) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MemoryVectorIndex } from '../../../src/main/store/memoryVectorIndex'
+import { MemoryVectorIndex } from '../../../src/main/store/vectors/memoryVectorIndex'
 import { randomUnitVector, seededRandom } from '../../../scripts/bench/syntheticThread'
 
 function unitVectors(count: number, dimension: number, seed: number): Float32Array[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MessageCodeIndex } from '../../../src/main/store/messageCodeIndex'
+import { MessageCodeIndex } from '../../../src/main/store/vectors/messageCodeIndex'
 import { randomUnitVector, seededRandom } from '../../../scripts/bench/syntheticThread'
 
 /** Deterministic 8-byte (64-bit) codes. */

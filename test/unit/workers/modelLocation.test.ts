@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { withPrefix } from '../../../src/main/workers/embeddingModels'
 import { locateModel } from '../../../src/main/workers/modelLocation'
 import { BGE_MODEL_ID, E5_MODEL_ID } from '../../../src/shared/embeddingModelIds'
-import { DEFAULT_MEMORY_SETTINGS } from '../../../src/main/services/memoryModels'
+import { DEFAULT_MEMORY_SETTINGS } from '../../../src/main/services/memory/memoryModels'
 import { useTempDir } from '../../support/tempDir'
 
 const tempDir = useTempDir()

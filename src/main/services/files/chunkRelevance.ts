@@ -6,8 +6,8 @@
  */
 import type { FileRepository, StoredChunk } from '../../store/fileRepository'
 import { EmbeddingCancelledError } from '../../workers/embedder'
-import type { ActiveModel } from '../memoryIndexer'
-import { withDeadline } from '../hybridSearch'
+import type { ActiveModel } from '../memory/memoryIndexer'
+import { withDeadline } from '../memory/hybridSearch'
 
 /** How long a build waits for the query's vector; the memory search waits as long. */
 const QUERY_TIMEOUT_MS = 500

@@ -6,7 +6,7 @@
  */
 import type { MemorySearchResult, Message } from '@shared/domain'
 import type { BuiltinToolName, ToolDescriptor } from '@shared/tools'
-import type { MemorySearchOptions } from '../hybridSearch'
+import type { MemorySearchOptions } from '../memory/hybridSearch'
 import type { MessageRepository } from '../../store/messageRepository'
 import { builtinToolKey } from './toolNames'
 

@@ -52,7 +52,7 @@ export function recallTerms(query: string): string[] {
 
 /**
  * Each term as a quoted FTS5 literal (so FTS syntax in a query is inert); any term may match,
- * and full-text search ranks by how many and how rare (store/fullTextTopK.ts).
+ * and full-text search ranks by how many and how rare (store/search/fullTextTopK.ts).
  */
 export function quotedTerms(terms: readonly string[]): string[] {
   return terms.map((term) => `"${term.replaceAll('"', '""')}"`)

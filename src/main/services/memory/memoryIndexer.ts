@@ -1,8 +1,8 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises'
-import { EmbeddingCancelledError, type Embedder } from '../workers/embedder'
-import { spaceKey, type EmbeddingModelSpec } from '../workers/embeddingModels'
-import type { EmbeddingQueueRepository, QueuedItem } from '../store/embeddingQueueRepository'
-import type { VectorSpace, VectorStore } from '../store/vectorStore'
+import { EmbeddingCancelledError, type Embedder } from '../../workers/embedder'
+import { spaceKey, type EmbeddingModelSpec } from '../../workers/embeddingModels'
+import type { EmbeddingQueueRepository, QueuedItem } from '../../store/embeddingQueueRepository'
+import type { VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
 
 /** The model that searches and indexing use, once its vector space is active. */
 export interface ActiveModel {

@@ -1,9 +1,9 @@
 import type { MemorySettings } from '@shared/domain'
 import { DEFAULT_EMBEDDING_MODEL_ID } from '@shared/embeddingModelIds'
-import type { SettingsRepository } from '../store/settingsRepository'
-import type { Embedder } from '../workers/embedder'
-import type { EmbeddingModelSpec } from '../workers/embeddingModels'
-import { chosenModelId } from '../workers/modelLocation'
+import type { SettingsRepository } from '../../store/settingsRepository'
+import type { Embedder } from '../../workers/embedder'
+import type { EmbeddingModelSpec } from '../../workers/embeddingModels'
+import { chosenModelId } from '../../workers/modelLocation'
 import type { MemoryIndexer } from './memoryIndexer'
 
 const KEY = 'memory'

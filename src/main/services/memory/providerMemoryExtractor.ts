@@ -3,11 +3,11 @@ import {
   MAX_EXTRACTED_CHARS,
   buildExtractionPrompt,
   parseExtraction
-} from '../context/memoryExtractionPrompt'
-import type { ChatTarget } from './chatService'
+} from '../../context/memoryExtractionPrompt'
+import type { ChatTarget } from '../chatService'
 import type { MemoryExtractor } from './memoryExtraction'
-import { completeText } from './providers/completeText'
-import type { ProviderService } from './providers/providerService'
+import { completeText } from '../providers/completeText'
+import type { ProviderService } from '../providers/providerService'
 
 /** Enough for MAX_EXTRACTED sentences of MAX_EXTRACTED_CHARS in JSON, in any script. */
 const EXTRACTION_MAX_TOKENS = Math.ceil((MAX_EXTRACTED * MAX_EXTRACTED_CHARS) / 2)

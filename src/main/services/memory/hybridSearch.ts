@@ -7,15 +7,15 @@ import type {
 } from '@shared/domain'
 import type { MemoryWarning } from '@shared/context'
 import { AppError } from '@shared/result'
-import type { MemoryRepository } from '../store/memoryRepository'
+import type { MemoryRepository } from '../../store/memoryRepository'
 import {
   RECALLED_ROLES,
   type RecallMessage,
   type RecallRepository
-} from '../store/recallRepository'
-import { dotAt } from '../store/dotProduct'
-import type { VectorHit, VectorSpace, VectorStore } from '../store/vectorStore'
-import { calibratedSimilarity } from '../workers/embeddingModels'
+} from '../../store/search/recallRepository'
+import { dotAt } from '../../store/vectors/dotProduct'
+import type { VectorHit, VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
+import { calibratedSimilarity } from '../../workers/embeddingModels'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
 import { inProcessMessageSearch, type MessageVectorSearch } from './messageVectorSearch'
 import { hasStrongTerm, matchedShare, quotedTerms, recallTerms, rrfScore } from './memoryRanking'
@@ -34,7 +34,7 @@ export interface MemorySearchOptions {
   /** The query embedding gets at most this long; after it, full text only. Default 500. */
   timeoutMs?: number
   /**
-   * The conversation around the query (context/recallQuery.ts): a second vector query whose
+   * The conversation around the query (context/recall/recallQuery.ts): a second vector query whose
    * list is fused at CONTEXT_WEIGHT, and whose cosine counts for the floor like the query's.
    */
   context?: string
@@ -344,7 +344,7 @@ export class HybridSearch {
     }
   }
 
-  /** Full-text list: the best of both indexes (store/fullTextTopK.ts), interleaved by rank. */
+  /** Full-text list: the best of both indexes (store/search/fullTextTopK.ts), interleaved by rank. */
   private textList(
     terms: readonly string[],
     perList: number,

@@ -1,5 +1,5 @@
 import type { MemoryCandidate } from '@shared/context'
-import type { ForkLink } from '../store/forkRepository'
+import type { ForkLink } from '../../store/forkRepository'
 
 /** What the filter reads about fork lineage (ForkRepository in the app). */
 export interface ForkLineage {

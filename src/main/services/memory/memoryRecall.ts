@@ -4,7 +4,7 @@ import type {
   MemorySearch,
   MemorySearchOptions,
   MemorySearchOutcome
-} from '../context/memorySearch'
+} from '../../context/recall/memorySearch'
 import type { MemoryService } from './memoryService'
 
 /**

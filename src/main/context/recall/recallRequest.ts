@@ -4,7 +4,7 @@
  */
 import type { ContextConfig, SectionPercentages } from '@shared/contextConfig'
 import type { Message } from '@shared/domain'
-import { sectionShares, totalBudgetOf } from './budget'
+import { sectionShares, totalBudgetOf } from '../budget'
 
 /**
  * A recalled message or memory costs about this many tokens (LoCoMo turns: ~30 with framing).

@@ -8,10 +8,14 @@ import type {
   MemoryStatus
 } from '@shared/domain'
 import { AppError } from '@shared/result'
-import type { EmbeddingQueueRepository } from '../store/embeddingQueueRepository'
-import { contentHash, normalizeMemoryText, type MemoryRepository } from '../store/memoryRepository'
-import type { RecallRepository } from '../store/recallRepository'
-import type { VectorSpace, VectorStore } from '../store/vectorStore'
+import type { EmbeddingQueueRepository } from '../../store/embeddingQueueRepository'
+import {
+  contentHash,
+  normalizeMemoryText,
+  type MemoryRepository
+} from '../../store/memoryRepository'
+import type { RecallRepository } from '../../store/search/recallRepository'
+import type { VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
 import { HybridSearch, withDeadline, type MemorySearchOptions } from './hybridSearch'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
 import { inProcessMessageSearch, type MessageVectorSearch } from './messageVectorSearch'

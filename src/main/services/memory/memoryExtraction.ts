@@ -5,9 +5,9 @@
  * when the user switched it off, and a failure is logged, never shown as a broken turn.
  */
 import type { Message, MemoryChange } from '@shared/domain'
-import type { ExtractedMemory, ExtractionInput } from '../context/memoryExtractionPrompt'
-import type { ChatTarget } from './chatService'
-import type { Publish } from './events'
+import type { ExtractedMemory, ExtractionInput } from '../../context/memoryExtractionPrompt'
+import type { ChatTarget } from '../chatService'
+import type { Publish } from '../events'
 import type { MemoryService } from './memoryService'
 
 /** A model that can read a user's message and name durable preferences or facts in it. */

@@ -3,7 +3,7 @@
  * says nothing on its own; after "I finally have a free weekend" it asks for weekend plans.
  * The input stays the main query (its words go to full text, its vector ranks first); the
  * newest turns before it and the active task form a second query whose vector list recall
- * fuses with a lower weight (services/hybridSearch.ts), so a self-contained question is not
+ * fuses with a lower weight (services/memory/hybridSearch.ts), so a self-contained question is not
  * pulled toward whatever was said just before it.
  */
 import type { ActiveTaskState } from '@shared/context'
