@@ -4,9 +4,10 @@
  *   npm run eval -- convert locomo <locomo10.json> --layout single-thread|thread-per-session --out <file>
  *   npm run eval -- convert longmemeval <longmemeval_oracle.json.gz> --out <file>
  *   npm run eval -- convert devset test/fixtures/devset --out <folder>
- *   npm run eval -- chart --out docs/recall-vs-budget.svg "<label>=<summary.json>"...
- *   npm run eval -- chart --out docs/recall-vs-budget.svg "<label>=<summary.json>"...
-  npm run eval -- --dataset <file or folder of files> [--budgets 2000,4000,8000] [--strategies builder,window]
+ *   npm run eval -- convert haystack <dataset.json> --threads 50 [--questions N] --out <file>
+ *   npm run eval -- convert control <dataset.json> --mode without-evidence|other-history [--memories-from <dataset.json>] --out <file>
+ *   npm run eval -- chart --out docs/recall-vs-tokens.svg "<label>=<summary.json>"...
+ *   npm run eval -- --dataset <file or folder of files> [--budgets default,2000,4000,8000] [--strategies builder,window]
  *                   [--limit N] [--speaker-prefix] [--recall-limit N] [--min-similarity X] [--config <json>]
  *                   [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose] [--model e5|bge]
  *
@@ -32,9 +33,12 @@ import {
 } from './eval/locomo'
 import { convertLongMemEval } from './eval/longmemeval'
 import { convertDevset } from './eval/devset'
+import { CONTROL_MODES, controlSet, type ControlMode } from './eval/control'
+import { haystackLayout } from './eval/haystack'
 import { recallChart, seriesFrom } from './eval/chart'
 import { formatFunnel } from './eval/diagnose'
 import { formatReport } from './eval/report'
+import type { Budget } from './eval/metrics'
 import { evaluate, mergeResults, type ProgressEvent } from './eval/runner'
 import { STRATEGIES, type Strategy } from './eval/strategies'
 
@@ -42,7 +46,10 @@ const USAGE = `usage:
   npm run eval -- convert locomo <locomo10.json> --layout ${LOCOMO_LAYOUTS.join('|')} --out <file>
   npm run eval -- convert longmemeval <longmemeval_oracle.json.gz> --out <file>
   npm run eval -- convert devset test/fixtures/devset --out <folder>
-  npm run eval -- --dataset <file or folder of files> [--budgets 2000,4000,8000] [--strategies ${STRATEGIES.join(',')}]
+  npm run eval -- convert haystack <dataset.json> --threads 50 [--questions N] --out <file>
+  npm run eval -- convert control <dataset.json> --mode ${CONTROL_MODES.join('|')} [--memories-from <dataset.json>] --out <file>
+  npm run eval -- chart --out <file.svg> "<label>=<summary.json>"...
+  npm run eval -- --dataset <file or folder of files> [--budgets default,2000,4000,8000] [--strategies ${STRATEGIES.join(',')}]
                   [--limit N] [--speaker-prefix] [--recall-limit N] [--min-similarity X] [--config <json>]
                   [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose] [--model e5|bge]`
 
@@ -168,6 +175,27 @@ function convert(positional: string[], flags: Map<string, string | true>): void 
     const { dataset, report } = convertLocomo(readJsonFile(input), layout)
     writeJson(out, dataset)
     printConversion(out, report)
+  } else if (source === 'haystack') {
+    const threads = intFlag(flags, 'threads') ?? 50
+    const dataset = haystackLayout(readDataset(input), {
+      threads,
+      questions: intFlag(flags, 'questions')
+    })
+    writeJson(out, dataset)
+    process.stderr.write(
+      `wrote ${out}: ${dataset.questions.length} questions, each over ${threads} threads (${dataset.threads.length} distinct)\n`
+    )
+  } else if (source === 'control') {
+    const mode = stringFlag(flags, 'mode') as ControlMode | undefined
+    if (!mode || !CONTROL_MODES.includes(mode)) {
+      throw new CliError(`--mode must be one of ${CONTROL_MODES.join(', ')}\n${USAGE}`, 2)
+    }
+    const from = stringFlag(flags, 'memories-from')
+    const dataset = controlSet(readDataset(input), mode, from ? readDataset(from) : undefined)
+    writeJson(out, dataset)
+    process.stderr.write(
+      `wrote ${out}: ${dataset.questions.length} control questions, ${dataset.threads.length} threads, ${dataset.memories?.length ?? 0} memories\n`
+    )
   } else if (source === 'longmemeval') {
     const { dataset, report } = convertLongMemEval(readJsonFile(input))
     writeJson(out, dataset)
@@ -215,9 +243,14 @@ async function run(flags: Map<string, string | true>): Promise<void> {
   const path = stringFlag(flags, 'dataset')
   if (!path) throw new CliError(`missing --dataset <file>\n${USAGE}`, 2)
   if (!existsSync(path)) throw new CliError(`cannot read ${path}: no such file`, 1)
-  const budgets = (stringFlag(flags, 'budgets') ?? '2000,4000,8000').split(',').map(Number)
-  if (budgets.some((b) => !Number.isInteger(b) || b <= 0)) {
-    throw new CliError('--budgets takes positive integers, e.g. 2000,4000,8000', 2)
+  const budgets = (stringFlag(flags, 'budgets') ?? '2000,4000,8000')
+    .split(',')
+    .map((b): Budget => (b === 'default' ? b : Number(b)))
+  if (budgets.some((b) => b !== 'default' && (!Number.isInteger(b) || b <= 0))) {
+    throw new CliError(
+      '--budgets takes positive integers or "default" (the model\'s window less the reply), e.g. default,2000,4000',
+      2
+    )
   }
   const strategies = (stringFlag(flags, 'strategies') ?? 'builder,window').split(',') as Strategy[]
   const unknown = strategies.filter((s) => !STRATEGIES.includes(s))

@@ -11,6 +11,7 @@
  *   persona <id> <display name>
  *   memory <id> <pref|fact|task|other> <text>
  *   question <id> <zh|en|cross> <evidence memory id>...
+ *   offtopic <id> <zh|en>      (a control question: nothing in the memories answers it)
  *   > a user turn
  *   < an assistant turn
  *
@@ -89,6 +90,18 @@ export function convertDevsetPersona(text: string, source = 'devset'): EvalDatas
         id: id as string,
         category: kind as string,
         evidence: rest,
+        turns: [],
+        line
+      })
+    } else if (keyword === 'offtopic') {
+      // Evidence-free by its own keyword, so a question that lost its ids is an error instead.
+      if (!id || (kind !== 'zh' && kind !== 'en') || rest.length > 0) {
+        fail(line, 'offtopic needs an id and zh or en, and no evidence')
+      }
+      questions.push({
+        id: id as string,
+        category: `offtopic ${kind}`,
+        evidence: [],
         turns: [],
         line
       })

@@ -23,45 +23,73 @@ export interface BuildEvidence {
   viaRetrieved: number
   /** Evidence items the build had in hand: sent, or a recall candidate whatever its fate. */
   candidates: number
+  /**
+   * Per k in RECALL_AT: evidence items among the first k recall candidates (the ranked list
+   * memory search returned, whatever the budget did with it). Comparable with published
+   * recall@k; the window's messages are not in that list.
+   */
+  atK: Record<number, number>
 }
+
+/** The k of the recall@k figures. */
+export const RECALL_AT = [5, 10, 25] as const
 
 /** The refs a build sent, by section; and every ref it considered from recall. */
 export function traceRefs(built: Pick<BuiltContext, 'trace'>): {
   window: Set<EvidenceRef>
   retrieved: Set<EvidenceRef>
   recalled: Set<EvidenceRef>
+  /** The recall candidates, best first. */
+  ranked: EvidenceRef[]
 } {
   const window = new Set<EvidenceRef>()
   const retrieved = new Set<EvidenceRef>()
   const recalled = new Set<EvidenceRef>()
+  const candidates: { ref: EvidenceRef; score: number }[] = []
   for (const entry of built.trace) {
     const sent = entry.decision === 'included' || entry.decision === 'pinned'
     if (entry.kind === 'message') {
       if (sent) window.add(messageRef(entry.id))
     } else if (entry.kind === 'memory') {
       recalled.add(entry.id)
+      candidates.push({ ref: entry.id, score: entry.score ?? 0 })
       if (sent) retrieved.add(entry.id)
     }
   }
-  return { window, retrieved, recalled }
+  // Stable: equal scores keep the order the search returned them in.
+  const ranked = candidates.sort((a, b) => b.score - a.score).map((c) => c.ref)
+  return { window, retrieved, recalled, ranked }
 }
 
 export function scoreBuild(
   built: Pick<BuiltContext, 'trace'>,
   evidence: readonly EvidenceRef[]
 ): BuildEvidence {
-  const { window, retrieved, recalled } = traceRefs(built)
+  const { window, retrieved, recalled, ranked } = traceRefs(built)
+  const rank = new Map(ranked.map((ref, index) => [ref, index]))
   let found = 0
   let viaRetrieved = 0
   let candidates = 0
+  const atK: Record<number, number> = Object.fromEntries(RECALL_AT.map((k) => [k, 0]))
   for (const ref of new Set(evidence)) {
     const inWindow = window.has(ref)
     const inRetrieved = retrieved.has(ref)
     if (inWindow || inRetrieved) found++
     if (inRetrieved && !inWindow) viaRetrieved++
     if (inWindow || recalled.has(ref)) candidates++
+    const at = rank.get(ref)
+    for (const k of RECALL_AT) if (at !== undefined && at < k) atK[k] = (atK[k] ?? 0) + 1
   }
-  return { found, viaRetrieved, candidates }
+  return { found, viaRetrieved, candidates, atK }
+}
+
+/** What the retrieved section sent: its tokens, and how many items it placed. */
+export function retrievedCost(built: Pick<BuiltContext, 'tokenStats'>): {
+  tokens: number
+  items: number
+} {
+  const stats = built.tokenStats.sections.retrieved
+  return { tokens: stats.used, items: stats.items }
 }
 
 /** One question built with one strategy at one budget. */
@@ -69,11 +97,15 @@ export interface BuildRecord extends BuildEvidence {
   questionId: string
   category: string
   strategy: string
-  budget: number
+  /** A fixed total, or `default`: the configuration's own (the model's window less the reply). */
+  budget: Budget
   /** Evidence ids the question names that exist in the dataset (0: skipped by recall). */
   evidence: number
   /** Prompt tokens of the build (`tokenStats.total`). */
   contextTokens: number
+  /** Tokens and items the retrieved section sent. */
+  retrievedTokens: number
+  retrievedItems: number
   /** ContextService.preview wall time, memory search included. */
   buildMs: number
   /** The memory search alone (the `MemorySearch` port's call). */
@@ -88,13 +120,24 @@ export interface CategoryFigures {
   all_evidence_rate: number
 }
 
+export type Budget = number | 'default'
+
 export interface ResultRow {
   strategy: string
-  budget: number
+  budget: Budget
   /** Questions scored for recall (non-empty evidence). */
   questions: number
-  /** Questions built but not scored: no evidence. */
-  skipped: number
+  /**
+   * Control questions: no evidence, nothing to find. Built like the others and reported apart:
+   * what an unanswerable question costs.
+   */
+  control_questions: number
+  /** Mean tokens the retrieved section sent for a control question (ideally 0). */
+  control_mean_retrieved_tokens: number
+  /** Mean prompt tokens of a control question's build. */
+  control_mean_context_tokens: number
+  /** Share of control questions whose build retrieved nothing at all. */
+  control_nothing_retrieved_rate: number
   /** Mean over scored questions of (evidence items sent / evidence items). */
   evidence_recall: number
   /** All evidence items pooled: sent / named. */
@@ -106,8 +149,12 @@ export interface ResultRow {
   /** Share of the sent evidence items that came through the retrieved section. */
   retrieved_share: number
   by_category: Record<string, CategoryFigures>
-  /** Mean prompt tokens per build (all builds). */
+  /** Mean prompt tokens per build (questions with evidence). */
   mean_context_tokens: number
+  /** Mean tokens of those builds' retrieved sections. */
+  mean_retrieved_tokens: number
+  /** Mean over questions with evidence of the share of evidence in the first k candidates. */
+  recall_at_k: Record<string, number>
   p50_build_ms: number
   p95_build_ms: number
   p50_search_ms: number
@@ -162,6 +209,8 @@ export function aggregate(records: readonly BuildRecord[]): ResultRow[] {
   return [...cells.values()].map((cell) => {
     const first = cell[0] as BuildRecord
     const all = figures(cell)
+    const scored = cell.filter((r) => r.evidence > 0)
+    const control = cell.filter((r) => r.evidence === 0)
     const categories = [...new Set(cell.map((r) => r.category))].sort()
     const byCategory: Record<string, CategoryFigures> = {}
     for (const category of categories) {
@@ -178,14 +227,27 @@ export function aggregate(records: readonly BuildRecord[]): ResultRow[] {
       strategy: first.strategy,
       budget: first.budget,
       questions: all.questions,
-      skipped: cell.length - all.questions,
+      control_questions: control.length,
+      control_mean_retrieved_tokens: round(mean(control.map((r) => r.retrievedTokens)), 1),
+      control_mean_context_tokens: round(mean(control.map((r) => r.contextTokens)), 1),
+      control_nothing_retrieved_rate: round(
+        mean(control.map((r) => (r.retrievedItems === 0 ? 1 : 0))),
+        4
+      ),
       evidence_recall: round(all.evidence_recall, 4),
       evidence_recall_pooled: round(all.pooled, 4),
       all_evidence_rate: round(all.all_evidence_rate, 4),
       candidate_recall: round(all.candidate, 4),
       retrieved_share: round(all.retrievedShare, 4),
       by_category: byCategory,
-      mean_context_tokens: round(mean(cell.map((r) => r.contextTokens)), 1),
+      mean_context_tokens: round(mean(scored.map((r) => r.contextTokens)), 1),
+      mean_retrieved_tokens: round(mean(scored.map((r) => r.retrievedTokens)), 1),
+      recall_at_k: Object.fromEntries(
+        RECALL_AT.map((k) => [
+          String(k),
+          round(mean(scored.map((r) => (r.atK[k] ?? 0) / r.evidence)), 4)
+        ])
+      ),
       p50_build_ms: round(percentile(build, 50), 2),
       p95_build_ms: round(percentile(build, 95), 2),
       p50_search_ms: round(percentile(search, 50), 2),

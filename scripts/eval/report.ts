@@ -42,11 +42,15 @@ export function formatReport(result: EvaluationResult): string {
         'strategy',
         'budget',
         'recall',
+        'tokens sent',
+        'retrieved',
+        'r@5',
+        'r@10',
+        'r@25',
         'all-evidence',
         'pooled',
         'in hand',
         'via retrieved',
-        'tokens',
         'build p50',
         'build p95',
         'search p50',
@@ -57,11 +61,15 @@ export function formatReport(result: EvaluationResult): string {
         r.strategy,
         String(r.budget),
         fixed(r.evidence_recall),
+        r.mean_context_tokens.toFixed(0),
+        r.mean_retrieved_tokens.toFixed(0),
+        fixed(r.recall_at_k['5'] ?? 0),
+        fixed(r.recall_at_k['10'] ?? 0),
+        fixed(r.recall_at_k['25'] ?? 0),
         fixed(r.all_evidence_rate),
         fixed(r.evidence_recall_pooled),
         fixed(r.candidate_recall),
         fixed(r.retrieved_share),
-        r.mean_context_tokens.toFixed(0),
         `${r.p50_build_ms.toFixed(1)} ms`,
         `${r.p95_build_ms.toFixed(1)} ms`,
         `${r.p50_search_ms.toFixed(1)} ms`,
@@ -70,6 +78,24 @@ export function formatReport(result: EvaluationResult): string {
       ])
     )
   )
+  const controls = result.results.filter((r) => r.control_questions > 0)
+  if (controls.length > 0) {
+    lines.push('')
+    lines.push('control questions (nothing to find: what an unanswerable question costs):')
+    lines.push(
+      table(
+        ['strategy', 'budget', 'questions', 'retrieved tokens', 'nothing retrieved', 'tokens sent'],
+        controls.map((r) => [
+          r.strategy,
+          String(r.budget),
+          String(r.control_questions),
+          r.control_mean_retrieved_tokens.toFixed(0),
+          fixed(r.control_nothing_retrieved_rate),
+          r.control_mean_context_tokens.toFixed(0)
+        ])
+      )
+    )
+  }
   const categories = [...new Set(result.results.flatMap((r) => Object.keys(r.by_category)))].sort()
   if (categories.length > 1) {
     lines.push('')
@@ -94,7 +120,7 @@ export function formatReport(result: EvaluationResult): string {
   }
   lines.push('')
   lines.push(
-    'recall: mean over questions of the share of evidence items sent; all-evidence: every item sent; pooled: all items together; in hand: sent or among the recall candidates; via retrieved: share of sent items that came from recall, not the window.'
+    'recall: mean over questions of the share of evidence items sent; tokens sent: mean prompt tokens of those builds; retrieved: of which the retrieved section; r@k: share of the evidence among the first k recall candidates; all-evidence: every item sent; pooled: all items together; in hand: sent or among the recall candidates; via retrieved: share of sent items that came from recall, not the window.'
   )
   return lines.join('\n')
 }

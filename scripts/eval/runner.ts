@@ -43,7 +43,9 @@ import {
   aggregate,
   memoryRef,
   messageRef,
+  retrievedCost,
   scoreBuild,
+  type Budget,
   type BuildRecord,
   type EvidenceRef,
   type ResultRow
@@ -52,7 +54,8 @@ import { StrategySwitch, type Strategy } from './strategies'
 import { groupByHistory, type HistoryGroup } from './visibility'
 
 export interface EvaluateOptions {
-  budgets: readonly number[]
+  /** Fixed totals, or `default`: the configuration's own budget, as a user gets it. */
+  budgets: readonly Budget[]
   strategies: readonly Strategy[]
   /** The first N questions of the file. */
   limit?: number
@@ -382,11 +385,13 @@ export async function evaluate(
       for (const budget of opts.budgets) {
         store.switcher.lastSearchMs = 0
         const t0 = performance.now()
-        const built = await store.services.context.preview(question.thread_id, question.question, {
-          ...opts.configPatch,
-          totalBudget: budget
-        })
+        const built = await store.services.context.preview(
+          question.thread_id,
+          question.question,
+          budget === 'default' ? { ...opts.configPatch } : { ...opts.configPatch, totalBudget: budget }
+        )
         const buildMs = performance.now() - t0
+        const retrieved = retrievedCost(built)
         out.push({
           questionId: question.id,
           category: question.category ?? 'all',
@@ -395,6 +400,8 @@ export async function evaluate(
           evidence: new Set(evidence).size,
           ...scoreBuild(built, evidence),
           contextTokens: built.tokenStats.total,
+          retrievedTokens: retrieved.tokens,
+          retrievedItems: retrieved.items,
           buildMs,
           searchMs: store.switcher.lastSearchMs,
           upstreamWarnings: built.metadata.warnings.filter((w) => w.code === 'upstream').length

@@ -11,12 +11,13 @@ const message = (id: number, decision: TraceEntry['decision']): TraceEntry => ({
   seq: id
 })
 
-const recalled = (ref: string, decision: TraceEntry['decision']): TraceEntry => ({
+const recalled = (ref: string, decision: TraceEntry['decision'], score = 0.5): TraceEntry => ({
   id: ref,
   kind: 'memory',
   section: 'retrieved',
   tokens: 10,
-  decision
+  decision,
+  score
 })
 
 describe('scoreBuild', () => {
@@ -33,12 +34,12 @@ describe('scoreBuild', () => {
   ]
 
   it('counts items sent by the window, pinned, or placed from recall', () => {
-    expect(scoreBuild({ trace }, ['message:9'])).toEqual({
+    expect(scoreBuild({ trace }, ['message:9'])).toMatchObject({
       found: 1,
       viaRetrieved: 0,
       candidates: 1
     })
-    expect(scoreBuild({ trace }, ['message:3', 'memory:1', 'message:7'])).toEqual({
+    expect(scoreBuild({ trace }, ['message:3', 'memory:1', 'message:7'])).toMatchObject({
       found: 3,
       viaRetrieved: 2,
       candidates: 3
@@ -46,11 +47,23 @@ describe('scoreBuild', () => {
   })
 
   it('does not count dropped items, but knows a recalled one was in hand', () => {
-    expect(scoreBuild({ trace }, ['message:4', 'message:5', 'message:99'])).toEqual({
+    expect(scoreBuild({ trace }, ['message:4', 'message:5', 'message:99'])).toMatchObject({
       found: 0,
       viaRetrieved: 0,
       candidates: 1
     })
+  })
+
+  it('counts recall@k over the candidates by score, whatever the budget did with them', () => {
+    // Ranked by score: message:20 (0.9), then six at 0.5 in search order, then message:21 (0.1).
+    const ranked: TraceEntry[] = [
+      recalled('message:21', 'dropped_budget', 0.1),
+      ...[30, 31, 32, 33, 34, 35].map((id) => recalled(`message:${id}`, 'included', 0.5)),
+      recalled('message:20', 'dropped_budget', 0.9)
+    ]
+    const { atK } = scoreBuild({ trace: ranked }, ['message:20', 'message:35', 'message:21'])
+    // message:20 is first, message:35 seventh, message:21 eighth.
+    expect(atK).toEqual({ 5: 1, 10: 3, 25: 3 })
   })
 
   it('counts an evidence id once even if the question repeats it', () => {
@@ -68,6 +81,9 @@ function record(
     viaRetrieved: 0,
     candidates: partial.found,
     contextTokens: 1000,
+    retrievedTokens: 200,
+    retrievedItems: 2,
+    atK: { 5: 0, 10: 0, 25: 0 },
     buildMs: 10,
     searchMs: 4,
     upstreamWarnings: 0,
@@ -79,7 +95,7 @@ describe('aggregate', () => {
   // Four questions in two categories plus one with no evidence:
   //   a1 (cat A): 1 of 2 found   a2 (cat A): 3 of 3 found
   //   b1 (cat B): 0 of 1 found   b2 (cat B): 1 of 1 found (via retrieved)
-  //   e1 (cat B): no evidence, built but skipped by recall
+  //   e1 (cat B): no evidence: a control question, reported apart
   const records: BuildRecord[] = [
     record({ questionId: 'a1', category: 'A', evidence: 2, found: 1, candidates: 2, buildMs: 10 }),
     record({ questionId: 'a2', category: 'A', evidence: 3, found: 3, buildMs: 20, searchMs: 8 }),
@@ -99,17 +115,22 @@ describe('aggregate', () => {
       evidence: 0,
       found: 0,
       buildMs: 50,
-      contextTokens: 3000
+      contextTokens: 3000,
+      retrievedTokens: 0,
+      retrievedItems: 0
     })
   ]
 
-  it('averages recall per question, and skips questions without evidence', () => {
+  it('averages recall per question, and reports questions without evidence as controls', () => {
     const [row] = aggregate(records)
     expect(row).toMatchObject({
       strategy: 'builder',
       budget: 4000,
       questions: 4,
-      skipped: 1,
+      control_questions: 1,
+      control_mean_retrieved_tokens: 0,
+      control_mean_context_tokens: 3000,
+      control_nothing_retrieved_rate: 1,
       // (1/2 + 3/3 + 0/1 + 1/1) / 4
       evidence_recall: 0.625,
       // (1 + 3 + 0 + 1) / (2 + 3 + 1 + 1)
@@ -132,9 +153,30 @@ describe('aggregate', () => {
     })
   })
 
-  it('takes tokens and latency over every build, and reports search time apart', () => {
+  it('reports what a control question cost when it retrieved something', () => {
+    const [row] = aggregate([
+      ...records,
+      record({ questionId: 'e2', category: 'B', evidence: 0, found: 0, retrievedTokens: 300 })
+    ])
+    expect(row).toMatchObject({
+      control_questions: 2,
+      control_mean_retrieved_tokens: 150,
+      control_nothing_retrieved_rate: 0.5
+    })
+  })
+
+  it('averages recall@k per question', () => {
+    const [row] = aggregate([
+      record({ questionId: 'k1', category: 'A', evidence: 2, found: 2, atK: { 5: 1, 10: 2, 25: 2 } }),
+      record({ questionId: 'k2', category: 'A', evidence: 1, found: 1, atK: { 5: 0, 10: 0, 25: 1 } })
+    ])
+    expect(row?.recall_at_k).toEqual({ '5': 0.25, '10': 0.5, '25': 1 })
+  })
+
+  it('takes tokens over the questions with evidence, latency over every build', () => {
     const [row] = aggregate(records)
-    expect(row?.mean_context_tokens).toBe(1400)
+    expect(row?.mean_context_tokens).toBe(1000)
+    expect(row?.mean_retrieved_tokens).toBe(200)
     expect(row?.p50_build_ms).toBe(30)
     expect(row?.p95_build_ms).toBe(50)
     expect(row?.p50_search_ms).toBe(4)

@@ -1,0 +1,44 @@
+/**
+ * A haystack layout of a converted dataset: each question is asked in a new thread over its own
+ * threads plus other questions' threads, `threads` in all, the way LongMemEval-S hides a
+ * question's sessions among ~50 unrelated ones (~115k tokens). Built from the oracle release,
+ * which is what ../shared/benchdata holds. Pure: dataset in, dataset out.
+ *
+ * The fillers are the threads of the questions that follow in the file (cyclically), so the
+ * layout is deterministic and every question's own evidence stays in its haystack. `asked_at`
+ * is left out: the fillers come from other users' timelines, and a question dated before them
+ * would hide part of its haystack.
+ */
+import type { EvalDataset, EvalQuestion } from './format'
+
+export interface HaystackOptions {
+  /** Threads each question sees, its own included. */
+  threads: number
+  /** Use only the first N questions (and draw fillers from them only): fewer texts to embed. */
+  questions?: number
+}
+
+export function haystackLayout(dataset: EvalDataset, options: HaystackOptions): EvalDataset {
+  const questions = dataset.questions.slice(0, options.questions ?? dataset.questions.length)
+  const scopeOf = (q: EvalQuestion): string[] =>
+    q.scope_thread_ids ?? dataset.threads.map((t) => t.id)
+  const out: EvalQuestion[] = questions.map((question, index) => {
+    const scope = new Set(scopeOf(question))
+    for (let step = 1; step < questions.length && scope.size < options.threads; step++) {
+      const other = questions[(index + step) % questions.length] as EvalQuestion
+      for (const id of scopeOf(other)) {
+        if (scope.size >= options.threads) break
+        scope.add(id)
+      }
+    }
+    const { asked_at: _omitted, ...rest } = question
+    return { ...rest, scope_thread_ids: [...scope] }
+  })
+  const used = new Set(out.flatMap((q) => q.scope_thread_ids ?? []))
+  return {
+    ...dataset,
+    name: `${dataset.name.replace(/\/[^/]*$/u, '')}/haystack-${options.threads}`,
+    threads: dataset.threads.filter((t) => used.has(t.id)),
+    questions: out
+  }
+}

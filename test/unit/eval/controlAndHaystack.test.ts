@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { controlSet } from '../../../scripts/eval/control'
+import { FORMAT, type EvalDataset } from '../../../scripts/eval/format'
+import { haystackLayout } from '../../../scripts/eval/haystack'
+
+const thread = (id: string, n = 2) => ({
+  id,
+  messages: Array.from({ length: n }, (_, i) => ({
+    id: `${id}/${i}`,
+    role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
+    content: `${id} turn ${i}`
+  }))
+})
+
+// Three questions, each with its own two sessions; the first session holds the evidence.
+const dataset: EvalDataset = {
+  format: FORMAT,
+  name: 'lme/oracle',
+  threads: ['a1', 'a2', 'b1', 'b2', 'c1', 'c2'].map((id) => thread(id)),
+  memories: [
+    { id: 'm1', content: 'evidence memory' },
+    { id: 'm2', content: 'unrelated memory' }
+  ],
+  questions: ['a', 'b', 'c'].map((q) => ({
+    id: q,
+    thread_id: `${q}/ask`,
+    scope_thread_ids: [`${q}1`, `${q}2`],
+    question: `question ${q}`,
+    asked_at: '2024-01-01T00:00:00Z',
+    evidence: q === 'a' ? ['a1/0', 'm1'] : [`${q}1/1`]
+  }))
+}
+
+describe('haystackLayout', () => {
+  it('hides each question among the following questions’ threads, its evidence kept', () => {
+    const out = haystackLayout(dataset, { threads: 4 })
+    expect(out.questions.map((q) => q.scope_thread_ids)).toEqual([
+      ['a1', 'a2', 'b1', 'b2'],
+      ['b1', 'b2', 'c1', 'c2'],
+      ['c1', 'c2', 'a1', 'a2']
+    ])
+    expect(out.questions.every((q) => q.asked_at === undefined)).toBe(true)
+    expect(out.questions[0]?.evidence).toEqual(['a1/0', 'm1'])
+  })
+
+  it('draws only from the first N questions', () => {
+    const out = haystackLayout(dataset, { threads: 50, questions: 2 })
+    expect(out.questions).toHaveLength(2)
+    expect(out.threads.map((t) => t.id).sort()).toEqual(['a1', 'a2', 'b1', 'b2'])
+  })
+})
+
+describe('controlSet', () => {
+  it('without-evidence: the history less every thread and memory holding evidence', () => {
+    const out = controlSet(dataset, 'without-evidence')
+    expect(out.questions.map((q) => q.scope_thread_ids)).toEqual([['a2'], ['b2'], ['c2']])
+    expect(out.questions.every((q) => q.evidence.length === 0)).toBe(true)
+    expect(out.memories?.map((m) => m.id)).toEqual(['m2'])
+  })
+
+  it('other-history: asked in a new thread over the next history without its evidence', () => {
+    const out = controlSet(dataset, 'other-history')
+    expect(out.questions[0]).toMatchObject({
+      id: 'a/control',
+      thread_id: 'a/control',
+      scope_thread_ids: ['b1', 'b2'],
+      evidence: []
+    })
+    expect(out.questions[2]?.scope_thread_ids).toEqual(['a1', 'a2'])
+  })
+
+  it('takes another dataset’s memories when asked to', () => {
+    const other = { ...dataset, memories: [{ id: 'x1', content: 'someone else' }] }
+    expect(controlSet(dataset, 'without-evidence', other).memories).toEqual(other.memories)
+  })
+})
