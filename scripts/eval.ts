@@ -10,13 +10,21 @@
  *   npm run eval -- --dataset <file or folder of files> [--budgets default,2000,4000,8000] [--strategies builder,window]
  *                   [--limit N] [--speaker-prefix] [--recall-limit N] [--min-similarity X] [--config <json>]
  *                   [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose] [--model e5|bge]
+                  [--dump-candidates <file.jsonl>]
  *
  * `--recall-limit`, `--min-similarity` and `--config` exist to measure proposed changes; the
  * app's defaults are what runs without them.
  * Progress goes to stderr; the tables, then one JSON object as the last line, to stdout.
  * Exit codes: 0 done, 1 bad input or failure, 2 bad command line.
  */
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { ContextConfigPatchSchema, type ContextConfigPatch } from '@shared/contextConfig'
@@ -35,6 +43,7 @@ import { convertLongMemEval } from './eval/longmemeval'
 import { convertDevset } from './eval/devset'
 import { CONTROL_MODES, controlSet, type ControlMode } from './eval/control'
 import { haystackLayout } from './eval/haystack'
+import type { CandidateRow } from './eval/candidates'
 import { recallChart, seriesFrom } from './eval/chart'
 import { formatFunnel } from './eval/diagnose'
 import { formatReport } from './eval/report'
@@ -51,7 +60,8 @@ const USAGE = `usage:
   npm run eval -- chart --out <file.svg> "<label>=<summary.json>"...
   npm run eval -- --dataset <file or folder of files> [--budgets default,2000,4000,8000] [--strategies ${STRATEGIES.join(',')}]
                   [--limit N] [--speaker-prefix] [--recall-limit N] [--min-similarity X] [--config <json>]
-                  [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose] [--model e5|bge]`
+                  [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose] [--model e5|bge]
+                  [--dump-candidates <file.jsonl>]`
 
 class CliError extends Error {
   constructor(
@@ -312,6 +322,8 @@ async function run(flags: Map<string, string | true>): Promise<void> {
     { spec, dimension, weights: weightsHash(modelFolder, spec) }
   )
   const embedder = new CachedEmbedder(client, cache)
+  const dumpFile = stringFlag(flags, 'dump-candidates')
+  if (dumpFile) writeFileSync(dumpFile, '')
   try {
     const parts = []
     for (const dataset of datasets) {
@@ -325,6 +337,10 @@ async function run(flags: Map<string, string | true>): Promise<void> {
           minSimilarity: floatFlag(flags, 'min-similarity'),
           configPatch,
           diagnose: flags.has('diagnose'),
+          ...(dumpFile && {
+            dumpCandidates: (rows: CandidateRow[]) =>
+              appendFileSync(dumpFile, rows.map((r) => `${JSON.stringify(r)}\n`).join(''))
+          }),
           embedder: { embedder, spec },
           progress: progressPrinter()
         })

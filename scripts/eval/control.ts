@@ -4,9 +4,10 @@
  * out); the evaluator reports questions without evidence apart, as what an unanswerable
  * question costs (docs/EVALUATION.md, "Cost").
  *
- * - `without-evidence`: the question's own history less every thread and memory that holds
- *   evidence of any question of the file (LongMemEval's haystack without its evidence
- *   sessions; the dev set's dialogues against the memories nobody asks about).
+ * - `without-evidence`: the question's own history less the threads that hold its evidence
+ *   (LongMemEval's haystack without its evidence sessions), and less every memory that is
+ *   evidence of any question of the file (memories are not scoped per question: the dev set's
+ *   dialogues against the memories nobody asks about).
  * - `other-history`: asked in a new thread over another question's history, the next one in
  *   the file whose history holds none of this question's evidence (a LoCoMo question asked of
  *   another conversation; one person's question against another's memories is `devset` with
@@ -32,14 +33,13 @@ export function controlSet(
   const evidenceThreads = (q: EvalQuestion): Set<string> =>
     new Set(q.evidence.map((id) => threadOf.get(id)).filter((t): t is string => t !== undefined))
   const everyEvidence = new Set(dataset.questions.flatMap((q) => q.evidence))
-  const everyEvidenceThread = new Set(dataset.questions.flatMap((q) => [...evidenceThreads(q)]))
 
   const questions = dataset.questions.map((question, index): EvalQuestion => {
     const own = evidenceThreads(question)
     let scope: string[]
     let threadId = question.thread_id
     if (mode === 'without-evidence') {
-      scope = scopeOf(question).filter((id) => !everyEvidenceThread.has(id))
+      scope = scopeOf(question).filter((id) => !own.has(id))
     } else {
       threadId = `${question.id}/control`
       const others = dataset.questions.length

@@ -36,6 +36,7 @@ import { ThreadRepository } from '../../src/main/store/threadRepository'
 import { VectorStore } from '../../src/main/store/vectors/vectorStore'
 import type { Embedder } from '../../src/main/workers/embedder'
 import type { EmbeddingModelSpec } from '../../src/main/workers/embeddingModels'
+import { candidateRows, type CandidateRow } from './candidates'
 import { diagnoseQuestion, type EvidenceFunnel } from './diagnose'
 import { CachedEmbedder, sharedView } from './embeddingCache'
 import type { EvalDataset, EvalMessage, EvalQuestion } from './format'
@@ -74,6 +75,8 @@ export interface EvaluateOptions {
   embedder: { embedder: Embedder; spec: EmbeddingModelSpec } | null
   /** Also trace where the builder's retrieval loses evidence messages (see diagnose.ts). */
   diagnose?: boolean
+  /** Every ungated search candidate with its signals, per question (see candidates.ts). */
+  dumpCandidates?: (rows: CandidateRow[]) => void
   /** Where the temporary stores go (default: the OS temp folder). */
   tmpDir?: string
   progress?: (event: ProgressEvent) => void
@@ -315,6 +318,33 @@ export async function evaluate(
         .map((ref) => Number(ref.slice('message:'.length)))
       for (const question of group.questions) {
         records.push(...(await buildQuestion(store, question, options)))
+        if (options.dumpCandidates) {
+          const thread = dataset.threads.find((t) => t.id === question.thread_id)
+          const visible = (thread?.messages ?? []).filter(
+            (m) => !question.asked_at || !m.created_at || m.created_at <= question.asked_at
+          )
+          const context = recallQuery(
+            question.question,
+            visible.map((m) => ({ ...m, content: messageText(m, speakerPrefix), excluded: false }))
+          ).context
+          const evidence = new Set(
+            question.evidence.map((id) => store.refs.get(id)).filter((r) => r !== undefined)
+          )
+          options.dumpCandidates(
+            await candidateRows(
+              store.services.memory,
+              {
+                id: question.id,
+                category: question.category ?? 'all',
+                text: question.question.trim(),
+                context,
+                threadId: question.thread_id
+              },
+              evidence,
+              (content) => countMessageTokens(o200kCounter, { content })
+            )
+          )
+        }
         if (options.diagnose) {
           const evidence = question.evidence
             .map((id) => store.refs.get(id))

@@ -51,9 +51,14 @@ describe('haystackLayout', () => {
 })
 
 describe('controlSet', () => {
-  it('without-evidence: the history less every thread and memory holding evidence', () => {
-    const out = controlSet(dataset, 'without-evidence')
-    expect(out.questions.map((q) => q.scope_thread_ids)).toEqual([['a2'], ['b2'], ['c2']])
+  it('without-evidence: the history less its evidence threads and every evidence memory', () => {
+    const haystack = haystackLayout(dataset, { threads: 4 })
+    const out = controlSet(haystack, 'without-evidence')
+    expect(out.questions.map((q) => q.scope_thread_ids)).toEqual([
+      ['a2', 'b1', 'b2'],
+      ['b2', 'c1', 'c2'],
+      ['c2', 'a1', 'a2']
+    ])
     expect(out.questions.every((q) => q.evidence.length === 0)).toBe(true)
     expect(out.memories?.map((m) => m.id)).toEqual(['m2'])
   })
