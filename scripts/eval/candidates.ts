@@ -4,8 +4,8 @@
  * similarity floor, no fill), so a gate is calibrated on everything the search could return:
  * docs/EVALUATION.md, "Calibrating the gate".
  */
-import { hasStrongTerm, matchedShare, recallTerms } from '../../src/main/services/memoryRanking'
-import type { MemoryService } from '../../src/main/services/memoryService'
+import { hasStrongTerm, matchedShare, recallTerms } from '../../src/main/services/memory/memoryRanking'
+import type { MemoryService } from '../../src/main/services/memory/memoryService'
 
 export interface CandidateRow {
   question: string
