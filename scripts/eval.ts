@@ -8,11 +8,11 @@
  *   npm run eval -- convert control <dataset.json> --mode without-evidence|other-history [--memories-from <dataset.json>] --out <file>
  *   npm run eval -- chart --out docs/recall-vs-tokens.svg "<label>=<summary.json>"...
  *   npm run eval -- --dataset <file or folder of files> [--budgets default,2000,4000,8000] [--strategies builder,window]
- *                   [--limit N] [--speaker-prefix] [--recall-limit N] [--min-similarity X] [--config <json>]
+ *                   [--limit N] [--speaker-prefix] [--recall-limit N] [--config <json>]
  *                   [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose] [--model e5|bge]
                   [--dump-candidates <file.jsonl>]
  *
- * `--recall-limit`, `--min-similarity` and `--config` exist to measure proposed changes; the
+ * `--recall-limit` and `--config` (e.g. `{"recall":{"minRelevance":0.55}}`, another gate) exist to measure proposed changes; the
  * app's defaults are what runs without them.
  * Progress goes to stderr; the tables, then one JSON object as the last line, to stdout.
  * Exit codes: 0 done, 1 bad input or failure, 2 bad command line.
@@ -59,7 +59,7 @@ const USAGE = `usage:
   npm run eval -- convert control <dataset.json> --mode ${CONTROL_MODES.join('|')} [--memories-from <dataset.json>] --out <file>
   npm run eval -- chart --out <file.svg> "<label>=<summary.json>"...
   npm run eval -- --dataset <file or folder of files> [--budgets default,2000,4000,8000] [--strategies ${STRATEGIES.join(',')}]
-                  [--limit N] [--speaker-prefix] [--recall-limit N] [--min-similarity X] [--config <json>]
+                  [--limit N] [--speaker-prefix] [--recall-limit N] [--config <json>]
                   [--json-out <file>] [--cache-dir <dir>] [--threads N] [--diagnose] [--model e5|bge]
                   [--dump-candidates <file.jsonl>]`
 
@@ -106,14 +106,6 @@ function intFlag(flags: Map<string, string | true>, name: string): number | unde
   if (value === undefined) return undefined
   const n = Number(value)
   if (!Number.isInteger(n) || n <= 0) throw new CliError(`--${name} must be a positive integer`, 2)
-  return n
-}
-
-function floatFlag(flags: Map<string, string | true>, name: string): number | undefined {
-  const value = stringFlag(flags, name)
-  if (value === undefined) return undefined
-  const n = Number(value)
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new CliError(`--${name} must be in [0, 1]`, 2)
   return n
 }
 
@@ -334,7 +326,6 @@ async function run(flags: Map<string, string | true>): Promise<void> {
           limit: intFlag(flags, 'limit'),
           speakerPrefix: flags.has('speaker-prefix'),
           recallLimit: intFlag(flags, 'recall-limit'),
-          minSimilarity: floatFlag(flags, 'min-similarity'),
           configPatch,
           diagnose: flags.has('diagnose'),
           ...(dumpFile && {
@@ -356,7 +347,6 @@ async function run(flags: Map<string, string | true>): Promise<void> {
         limit: intFlag(flags, 'limit') ?? null,
         speaker_prefix: flags.has('speaker-prefix'),
         recall_limit: intFlag(flags, 'recall-limit') ?? null,
-        min_similarity: floatFlag(flags, 'min-similarity') ?? null,
         config: configPatch ?? null,
         model: spec.id
       },

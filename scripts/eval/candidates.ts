@@ -6,6 +6,7 @@
  */
 import { hasStrongTerm, matchedShare, recallTerms } from '../../src/main/services/memory/memoryRanking'
 import type { MemoryService } from '../../src/main/services/memory/memoryService'
+import { cjkWeight } from '../../src/main/workers/centering'
 
 export interface CandidateRow {
   question: string
@@ -24,6 +25,9 @@ export interface CandidateRow {
   /** Share of the query's terms in the item, and whether one strong term is. */
   share: number
   strong: boolean
+  /** How Chinese the query and the item are (0-1): e5 scores Chinese pairs higher. */
+  queryCjk: number
+  itemCjk: number
   /** The item sits in the thread the question is asked in. */
   sameThread: boolean
   tokens: number
@@ -56,6 +60,8 @@ export async function candidateRows(
     text: hit.matchedBy.includes('text'),
     share: Math.round(matchedShare(hit.content, terms) * 1000) / 1000,
     strong: hasStrongTerm(hit.content, terms),
+    queryCjk: Math.round(cjkWeight(question.text) * 100) / 100,
+    itemCjk: Math.round(cjkWeight(hit.content) * 100) / 100,
     sameThread: hit.threadId === question.threadId,
     tokens: tokensOf(hit.content)
   }))

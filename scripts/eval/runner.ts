@@ -67,8 +67,6 @@ export interface EvaluateOptions {
   speakerPrefix?: boolean
   /** Overrides ContextService's 20 memory candidates (to measure a proposed change). */
   recallLimit?: number
-  /** Overrides the similarity floor of recall (to measure a proposed change). */
-  minSimilarity?: number
   /** Applied with the budget as a what-if patch (to measure a proposed configuration). */
   configPatch?: ContextConfigPatch
   /** The real model (a CachedEmbedder makes reruns fast); null: full text only. */
@@ -139,7 +137,7 @@ function openStore(
   const dir = mkdtempSync(join(options.tmpDir ?? tmpdir(), 'context-eval-'))
   const path = join(dir, 'eval.sqlite')
   const db = openDatabase(path)
-  const switcher = new StrategySwitch(options.recallLimit, options.minSimilarity)
+  const switcher = new StrategySwitch(options.recallLimit)
   const log = (message: string, error: unknown) =>
     process.stderr.write(
       `[eval] ${message}: ${error instanceof Error ? error.message : String(error)}\n`

@@ -31,9 +31,8 @@ export function vectorOnlyRecall(memory: MemoryService): MemorySearch {
       const result = await memory.search(query, {
         // Every candidate of both lists, so the vector list is complete before filtering.
         limit: 1_000,
-        scope: options.scope ?? 'all',
+        scope: options.scope === 'all' || options.scope === undefined ? 'all' : 'thread',
         threadId: options.threadId,
-        minSimilarity: options.minSimilarity,
         timeoutMs: SEARCH_TIMEOUT_MS
       })
       const hits = result.hits
@@ -57,9 +56,8 @@ export function vectorOnlyRecall(memory: MemoryService): MemorySearch {
 
 /**
  * The port handed to `createServices`: forwards to the current strategy's search and times
- * it, so the memory search is reported apart from the whole build. `limit` and
- * `minSimilarity` override what ContextService asks for (to measure a proposed change; unset:
- * the app's 20 candidates and the service's 0.6 floor).
+ * it, so the memory search is reported apart from the whole build. `limit` overrides what
+ * ContextService asks for (to measure a proposed change; unset: what recallRequest computes).
  */
 export class StrategySwitch implements MemorySearch {
   strategy: Strategy = 'builder'
@@ -69,8 +67,7 @@ export class StrategySwitch implements MemorySearch {
   }
 
   constructor(
-    private readonly limit?: number,
-    private readonly minSimilarity?: number
+    private readonly limit?: number
   ) {}
 
   /** The ports that need the store's services, once they exist. */
@@ -90,8 +87,7 @@ export class StrategySwitch implements MemorySearch {
     try {
       return await port.search(query, {
         ...options,
-        ...(this.limit === undefined ? {} : { limit: this.limit }),
-        ...(this.minSimilarity === undefined ? {} : { minSimilarity: this.minSimilarity })
+        ...(this.limit === undefined ? {} : { limit: this.limit })
       })
     } finally {
       this.lastSearchMs = performance.now() - started

@@ -4,6 +4,7 @@
  * what was sent. It lives in src/shared because the renderer's inspector reads it too.
  */
 import type { MemoryCategory, Role, ToolCall } from '@shared/domain'
+import type { RecallScope } from '@shared/contextConfig'
 
 export const SECTIONS = [
   'system',
@@ -58,12 +59,46 @@ export interface MemoryCandidate {
   origin?: RetrievedOrigin
   /** Set when the candidate is a stored message, so it is not sent twice. */
   messageId?: string | number
+  /** How relevant the search judged it, on the scale of the relevance gate (0-1). */
+  relevance?: number
 }
 
-/** A retrieved item's source: a curated memory, or a message recalled from some thread. */
+/**
+ * A retrieved item's source: a curated memory, or a message recalled from this thread (older
+ * than the window) or from another one, named by its title.
+ */
 export type RetrievedOrigin =
   | { kind: 'memory'; category: MemoryCategory }
-  | { kind: 'message'; seq: number | null; threadTitle: string | null }
+  | { kind: 'message'; seq: number | null; threadTitle: string | null; otherThread?: boolean }
+
+/** A candidate the relevance gate turned away, for the inspector to say why. */
+export interface RejectedCandidate {
+  id: string
+  relevance: number
+  /** The gate it missed: its kind's bar in this build (or it came past the kind's cap). */
+  gate: number
+  preview: string
+  origin?: RetrievedOrigin
+}
+
+/**
+ * What recall did for one build: where it looked, the gate a candidate had to pass, and the
+ * best of those that did not. The builder copies it into `BuiltContext.recall`.
+ */
+export interface RecallReport {
+  scope: RecallScope
+  /** The opt-in "fill spare budget" mode ran (nearest items under the gate, neighbours). */
+  fillSpare: boolean
+  /**
+   * The relevance a memory and a recalled message needed in this build (each kind's bar, or its
+   * best match less a margin when that is higher); null when none applied (full text only).
+   */
+  gates: { memory: number; message: number } | null
+  /** Candidates that passed the gate, before the budget placed them. */
+  passed: number
+  /** The best candidates under the gate, best first. */
+  rejected: RejectedCandidate[]
+}
 
 export type TaskStatus = 'active' | 'done' | 'replaced'
 
@@ -106,6 +141,8 @@ export interface BuildRequest {
   taskState?: ActiveTaskState
   /** Degradations upstream of the build (memory search timed out, summary unreadable). */
   warnings?: readonly BuildWarning[]
+  /** What recall did (scope, gate, rejected candidates); absent when nothing searched. */
+  recall?: RecallReport
   /** Files attached to the input's message or to the thread (services/files prepares them). */
   attachments?: readonly AttachmentInput[]
   /** Tool schemas the thread exposes (built-in and MCP), before the builder chooses. */
@@ -209,6 +246,8 @@ export interface TraceEntry {
   source?: string
   /** A retrieved item's source as fields (see MemoryCandidate.origin). */
   origin?: RetrievedOrigin
+  /** A retrieved item's relevance, on the gate's scale (see RecallReport.gate). */
+  relevance?: number
   /** The first characters of a memory, which the renderer has no other copy of. */
   preview?: string
   /** Why, when the decision alone does not say it ("truncated", "tool-call group of 41"). */
@@ -249,6 +288,11 @@ export interface TokenStats {
   total: number
   /** The total budget the percentages divide. */
   budget: number
+  /**
+   * Budget nothing used: no section had relevant material for it (budget − total, at least 0).
+   * A shorter request is the normal outcome, not a failure to fill.
+   */
+  free?: number
   contextWindow: number
   outputReserve: number
 }
@@ -335,6 +379,14 @@ export interface WindowReport {
   stablePrefixMessages: number
 }
 
+/** The retrieved section split by where its items came from, and what recall did. */
+export interface RecallSummary extends RecallReport {
+  memories: { items: number; tokens: number }
+  /** Messages recalled from this thread (older than the window) and from other threads. */
+  thisThread: { items: number; tokens: number }
+  otherThreads: { items: number; tokens: number }
+}
+
 export interface BuiltContext {
   messages: ProviderMessage[]
   /** The tools the provider receives, in the order it receives them; empty when none. */
@@ -344,6 +396,8 @@ export interface BuiltContext {
   trace: TraceEntry[]
   collapsed: CollapsedRange[]
   window: WindowReport
+  /** Absent in builds stored before issue #17, and when recall did not run. */
+  recall?: RecallSummary
 }
 
 /** Zero stats for a section, so builds stored before it existed still read whole. */

@@ -60,6 +60,18 @@ export const SectionPercentagesSchema = PercentagesShape.superRefine((value, ctx
   }
 })
 
+/**
+ * Where recall looks: this thread's older messages only; those and the long-term memories; or
+ * also every other thread's messages (labelled with their thread). docs/MEMORY.md, "Scope".
+ */
+export const RECALL_SCOPES = ['thread', 'thread_memories', 'all'] as const
+export type RecallScope = (typeof RECALL_SCOPES)[number]
+
+const Relevance = z
+  .number({ error: 'must be a number' })
+  .min(0, { message: 'must be between 0 and 1' })
+  .max(1, { message: 'must be between 0 and 1' })
+
 const TokenCount = z
   .number({ error: 'must be a number' })
   .int({ message: 'must be a whole number' })
@@ -77,6 +89,15 @@ const fields = {
   pinning: z.boolean({ error: 'must be true or false' }),
   /** How the recent window moves once the thread outgrows it. */
   windowPolicy: z.enum(['chunked', 'sliding'], { error: 'must be "chunked" or "sliding"' }),
+  recallScope: z.enum(RECALL_SCOPES, { error: 'must be "thread", "thread_memories" or "all"' }),
+  /**
+   * Opt-in: after everything relevant, fill spare budget with the nearest items under the gate
+   * and the turns around every hit (the behaviour before issue #17). Off: budget no section has
+   * relevant material for stays free.
+   */
+  recallFillSpare: z.boolean({ error: 'must be true or false' }),
+  /** Replaces the embedding model's calibrated relevance gate (what-if, or a user's choice). */
+  recallMinRelevance: Relevance,
   /** Provider-reported tokens divided by our count, per model id; 1 until calibrated. */
   tokenCorrections: z.record(
     z.string(),
@@ -93,6 +114,11 @@ export const ContextConfigSchema = z.strictObject({
   percentages: SectionPercentagesSchema,
   pinning: fields.pinning,
   window: z.strictObject({ policy: fields.windowPolicy }),
+  recall: z.strictObject({
+    scope: fields.recallScope,
+    fillSpare: fields.recallFillSpare,
+    minRelevance: fields.recallMinRelevance.optional()
+  }),
   tokenCorrections: fields.tokenCorrections
 })
 export type ContextConfig = z.infer<typeof ContextConfigSchema>
@@ -119,6 +145,14 @@ export const ContextConfigPatchSchema = z.strictObject({
     .optional(),
   pinning: fields.pinning.optional(),
   window: z.strictObject({ policy: fields.windowPolicy.optional() }).optional(),
+  /** `minRelevance: null` goes back to the model's calibrated gate. */
+  recall: z
+    .strictObject({
+      scope: fields.recallScope.optional(),
+      fillSpare: fields.recallFillSpare.optional(),
+      minRelevance: fields.recallMinRelevance.nullable().optional()
+    })
+    .optional(),
   tokenCorrections: fields.tokenCorrections.optional()
 })
 export type ContextConfigPatch = z.infer<typeof ContextConfigPatchSchema>
@@ -129,6 +163,9 @@ export const DEFAULT_CONTEXT_CONFIG: ContextConfig = {
   percentages: DEFAULT_PERCENTAGES,
   pinning: true,
   window: { policy: 'chunked' },
+  // Every thread, behind the relevance gate: a new thread finds what was said elsewhere, and
+  // an off-topic question finds nothing (docs/MEMORY.md, "Scope", has the measurements).
+  recall: { scope: 'all', fillSpare: false },
   tokenCorrections: {}
 }
 
@@ -148,6 +185,15 @@ export function applyPercentages(
   return { ...base, ...withoutNulls(patch) }
 }
 
+function applyRecall(
+  base: ContextConfig['recall'],
+  patch: NonNullable<ContextConfigPatch['recall']>
+): ContextConfig['recall'] {
+  const next = { ...base, ...withoutNulls(patch) }
+  if (patch.minRelevance === null) delete next.minRelevance
+  return next
+}
+
 /** `null` in a patch clears an optional number (back to the model's default). */
 function applyPatch(base: ContextConfig, patch: ContextConfigPatch): ContextConfig {
   const next: ContextConfig = {
@@ -159,6 +205,7 @@ function applyPatch(base: ContextConfig, patch: ContextConfigPatch): ContextConf
   if (patch.model !== undefined) next.model = patch.model
   if (patch.pinning !== undefined) next.pinning = patch.pinning
   if (patch.window?.policy !== undefined) next.window = { policy: patch.window.policy }
+  if (patch.recall) next.recall = applyRecall(base.recall, patch.recall)
   for (const key of ['totalBudget', 'contextWindow', 'outputReserve'] as const) {
     const value = patch[key]
     if (value === null) delete next[key]
@@ -206,6 +253,7 @@ export function mergeConfigPatches(
     ...change,
     percentages: withoutNulls({ ...base.percentages, ...change.percentages }),
     window: { ...base.window, ...change.window },
+    recall: withoutNulls({ ...base.recall, ...change.recall }),
     tokenCorrections: { ...base.tokenCorrections, ...change.tokenCorrections }
   }
   for (const [key, value] of Object.entries(merged)) {

@@ -385,6 +385,8 @@ export interface MemorySearchHit {
    */
   matchedBy: ('vector' | 'text' | 'nearest' | 'neighbour')[]
   category: MemoryCategory | null
+  /** A gated build's relevance (services/memory/relevanceGate.ts); absent otherwise. */
+  relevance?: number
   threadId: string | null
   threadTitle: string | null
   messageId: number | null
@@ -405,6 +407,16 @@ export interface MemorySearchResult {
    * and then the input's vector lists), the full-text list, the vector lists.
    */
   timings?: { embedMs: number; contextEmbedMs: number; textMs: number; vectorMs: number }
+  /**
+   * A gated build's search: the relevance each kind needed (null with full text only, where
+   * the text rule decides), how many passed, and the best of the rest with the gate they
+   * missed, best first.
+   */
+  gate?: {
+    gates: { memory: number; message: number } | null
+    passed: number
+    rejected: { hit: MemorySearchHit; gate: number }[]
+  }
 }
 
 export type EmbeddingModelState = 'idle' | 'loading' | 'downloading' | 'ready' | 'unavailable'

@@ -8,7 +8,7 @@
  * order from before the chunked window (memories before the history), for comparison.
  */
 import type { ContextBuild, PlacedText } from './contextBuilder'
-import { memoryEntry, renderMemoriesBlock } from './retrievedMemories'
+import { memoryEntry, recalledByGroup, renderMemoriesBlock } from './retrievedMemories'
 import { pinnedGroupEntries } from './slidingWindow'
 import { toolCallProblems } from './toolCallGroups'
 import { toolEntry } from './toolsSection'
@@ -98,6 +98,7 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
       sections: tracker.stats(build.budget),
       total: tracker.total,
       budget: build.total,
+      free: Math.max(0, build.total - tracker.total),
       contextWindow: build.contextWindow,
       outputReserve: build.outputReserve
     },
@@ -118,6 +119,7 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
       policy: build.config.window.policy,
       firstKeptSeq: window.units.at(-1)?.[0]?.seq ?? null,
       stablePrefixMessages
-    }
+    },
+    ...(request.recall && { recall: { ...request.recall, ...recalledByGroup(build.memories) } })
   }
 }

@@ -173,10 +173,11 @@ export class BudgetAllocator {
 
   /**
    * Hands the pool to a flexible section, less what sections ahead of it in
-   * REDISTRIBUTION_ORDER, not offered the pool yet, still need; returns what it now holds.
+   * REDISTRIBUTION_ORDER, not offered the pool yet, still need (except those it `overtaking`:
+   * a chunked window, whose claim its cut bounds); returns what it now holds.
    */
-  offerPool(section: FlexibleSection): number {
-    const given = Math.max(0, this.pool - this.reservedAhead(section))
+  offerPool(section: FlexibleSection, overtaking: readonly FlexibleSection[] = []): number {
+    const given = Math.max(0, this.pool - this.reservedAhead(section, overtaking))
     this.held[section] += given
     this.pool -= given
     this.offered.add(section)
@@ -184,11 +185,11 @@ export class BudgetAllocator {
   }
 
   /** Tokens the sections before `section` in REDISTRIBUTION_ORDER still wait for. */
-  private reservedAhead(section: FlexibleSection): number {
+  private reservedAhead(section: FlexibleSection, overtaking: readonly FlexibleSection[]): number {
     let reserved = 0
     for (const ahead of REDISTRIBUTION_ORDER) {
       if (ahead === section) break
-      if (this.offered.has(ahead)) continue
+      if (this.offered.has(ahead) || overtaking.includes(ahead)) continue
       reserved += Math.max(0, this.demand[ahead] - this.held[ahead])
     }
     return reserved

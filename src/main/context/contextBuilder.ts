@@ -235,6 +235,7 @@ export class ContextBuild {
    */
   placeRecentWindow(): void {
     const window = this.window
+    let cut = false
     if (this.config.window.policy === 'chunked') {
       const steady = this.budget.steadyBudget('recent', PER_TURN_SECTIONS) - this.pinnedTokens
       // A mandatory item (a huge paste) squeezed the steady budget below a chunk: this request
@@ -242,9 +243,13 @@ export class ContextBuild {
       // no history while budget is left for some.
       if (steady >= chunkTokens(this.total, Infinity)) {
         window.cutInChunks(steady, chunkTokens(this.total, steady))
+        cut = true
       }
     }
-    window.fill(this.budget.offerPool('recent') - this.pinnedTokens)
+    // A cut window goes before recall's claim beyond its share: its cut bounds what it takes,
+    // and a window that stopped short of its cut whenever recall found more would slide a
+    // message or two every turn and break the prompt cache (issue #17).
+    window.fill(this.budget.offerPool('recent', cut ? ['retrieved'] : []) - this.pinnedTokens)
     let checked = 0
     while (checked < window.units.length) {
       markSentDuplicates(this.memories, window.units.slice(checked).flat())
@@ -253,7 +258,7 @@ export class ContextBuild {
       if (this.budget.holding('retrieved') <= stillNeeded) break
       this.budget.release('retrieved', stillNeeded)
       const before = this.budget.holding('recent')
-      window.fill(this.budget.offerPool('recent') - before)
+      window.fill(this.budget.offerPool('recent', cut ? ['retrieved'] : []) - before)
     }
     window.close()
     this.budget.release('recent', this.pinnedTokens + window.used)

@@ -1,17 +1,36 @@
 /**
- * The retrieved section: memory candidates ranked by score, duplicates removed (against each
+ * The retrieved section: recalled candidates ranked by score, duplicates removed (against each
  * other and against messages already sent verbatim), then placed greedily, most relevant
- * first. Unlike the window, a memory that does not fit is skipped and smaller, lower-ranked
- * ones may still fit: memories are independent of each other.
+ * first. Unlike the window, an item that does not fit is skipped and smaller, lower-ranked
+ * ones may still fit: recalled items are independent of each other.
+ *
+ * What is sent says where each item came from, in up to three groups of one message: the
+ * memories (what the user saved), this thread's older messages, and messages from other
+ * threads with their titles. A recalled message is never presented as a memory (issue #17).
  */
 import type { TokenMeter } from './messageTokens'
-import type { ContextMessage, Decision, MemoryCandidate, TraceEntry } from '@shared/context'
+import type {
+  ContextMessage,
+  Decision,
+  MemoryCandidate,
+  RecallSummary,
+  TraceEntry
+} from '@shared/context'
 
-const MEMORIES_HEADER = '[Memories: from earlier conversations, most relevant first]'
+/** Where a recalled item came from, as the request and the inspector group it. */
+export type RecalledGroup = 'memories' | 'thisThread' | 'otherThreads'
+
+const GROUP_ORDER: readonly RecalledGroup[] = ['memories', 'thisThread', 'otherThreads']
+const GROUP_HEADERS: Record<RecalledGroup, string> = {
+  memories: '[Memories: from earlier conversations, most relevant first]',
+  thisThread: '[Earlier in this conversation, recalled for this message]',
+  otherThreads: "[From the user's other conversations, recalled for this message]"
+}
 const PREVIEW_CHARS = 120
 
 export interface MemoryItem {
   candidate: MemoryCandidate
+  group: RecalledGroup
   /** Cost of its line in the block. */
   tokens: number
   decision: Decision
@@ -21,8 +40,18 @@ function normalized(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
 }
 
-function line(content: string): string {
-  return `\n- ${normalized(content)}`
+/** A candidate without an origin (the CLI, tests) is a memory, as it always was. */
+export function groupOf(candidate: MemoryCandidate): RecalledGroup {
+  const origin = candidate.origin
+  if (origin?.kind !== 'message') return 'memories'
+  return origin.otherThread ? 'otherThreads' : 'thisThread'
+}
+
+function line(candidate: MemoryCandidate, group: RecalledGroup): string {
+  const origin = candidate.origin
+  const title = origin?.kind === 'message' && origin.threadTitle ? origin.threadTitle : null
+  const label = group === 'otherThreads' && title ? `“${normalized(title)}”: ` : ''
+  return `\n- ${label}${normalized(candidate.content)}`
 }
 
 /** Ranked by score (ties keep the search's order); repeats of an earlier item are duplicates. */
@@ -37,9 +66,11 @@ export function rankMemories(
       const key = normalized(candidate.content)
       const duplicate = seen.has(`id:${candidate.id}`) || seen.has(key)
       seen.add(`id:${candidate.id}`).add(key)
+      const group = groupOf(candidate)
       return {
         candidate,
-        tokens: meter.fragment(line(candidate.content)),
+        group,
+        tokens: meter.fragment(line(candidate, group)),
         decision: duplicate ? 'duplicate' : 'dropped_budget'
       }
     })
@@ -66,15 +97,25 @@ export function markSentDuplicates(
   }
 }
 
-/** The block's header and framing, paid once when at least one memory is placed. */
+/** The message's framing, paid once when anything is placed. */
 function blockOverhead(meter: TokenMeter): number {
-  return meter.message(MEMORIES_HEADER)
+  return meter.message('')
+}
+
+/** A group's header line, paid once when the group has an item. */
+function headerCost(group: RecalledGroup, meter: TokenMeter): number {
+  return meter.fragment(GROUP_HEADERS[group])
 }
 
 /** What the section would cost if every non-duplicate candidate were placed. */
 export function memoriesDemand(items: readonly MemoryItem[], meter: TokenMeter): number {
   const lines = items.filter((i) => i.decision !== 'duplicate')
-  return lines.length === 0 ? 0 : lines.reduce((sum, i) => sum + i.tokens, blockOverhead(meter))
+  if (lines.length === 0) return 0
+  const groups = new Set(lines.map((i) => i.group))
+  return lines.reduce(
+    (sum, i) => sum + i.tokens,
+    blockOverhead(meter) + [...groups].reduce((sum, g) => sum + headerCost(g, meter), 0)
+  )
 }
 
 /** Places candidates in rank order within `budget`; returns the tokens used. */
@@ -83,13 +124,17 @@ export function placeMemories(
   budget: number,
   meter: TokenMeter
 ): number {
-  const overhead = blockOverhead(meter)
+  const opened = new Set<RecalledGroup>()
   let used = 0
   for (const item of items) {
     if (item.decision === 'duplicate') continue
-    const cost = item.tokens + (used === 0 ? overhead : 0)
+    const cost =
+      item.tokens +
+      (used === 0 ? blockOverhead(meter) : 0) +
+      (opened.has(item.group) ? 0 : headerCost(item.group, meter))
     if (used + cost <= budget) {
       item.decision = 'included'
+      opened.add(item.group)
       used += cost
     } else {
       item.decision = 'dropped_budget'
@@ -101,7 +146,36 @@ export function placeMemories(
 export function renderMemoriesBlock(items: readonly MemoryItem[]): string | null {
   const placed = items.filter((i) => i.decision === 'included')
   if (placed.length === 0) return null
-  return MEMORIES_HEADER + placed.map((i) => line(i.candidate.content)).join('')
+  return GROUP_ORDER.filter((group) => placed.some((i) => i.group === group))
+    .map(
+      (group) =>
+        GROUP_HEADERS[group] +
+        placed
+          .filter((i) => i.group === group)
+          .map((i) => line(i.candidate, group))
+          .join('')
+    )
+    .join('\n\n')
+}
+
+/**
+ * The retrieved section by group as the inspector and the gauge count it: items and the
+ * tokens of their lines (the shared framing and headers are in the section's total only).
+ */
+export function recalledByGroup(
+  items: readonly MemoryItem[]
+): Pick<RecallSummary, RecalledGroup> {
+  const out = {
+    memories: { items: 0, tokens: 0 },
+    thisThread: { items: 0, tokens: 0 },
+    otherThreads: { items: 0, tokens: 0 }
+  }
+  for (const item of items) {
+    if (item.decision !== 'included') continue
+    out[item.group].items++
+    out[item.group].tokens += item.tokens
+  }
+  return out
 }
 
 export function memoryEntry(item: MemoryItem): TraceEntry {
@@ -116,6 +190,7 @@ export function memoryEntry(item: MemoryItem): TraceEntry {
     score: candidate.score,
     source: candidate.source ?? 'memory',
     ...(candidate.origin && { origin: candidate.origin }),
+    ...(candidate.relevance !== undefined && { relevance: candidate.relevance }),
     preview: preview.length <= PREVIEW_CHARS ? preview : `${preview.slice(0, PREVIEW_CHARS - 1)}…`
   }
 }

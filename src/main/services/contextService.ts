@@ -417,6 +417,7 @@ export class ContextService {
         inputCount,
         taskState,
         warnings: recall.warnings,
+        ...(recall.report && { recall: recall.report }),
         ...(files && files.attachments.length > 0 && { attachments: files.attachments }),
         tools
       },
@@ -459,12 +460,18 @@ export class ContextService {
       ...(turn.historyTokens !== undefined && { tokens: turn.historyTokens })
     })
     this.deps.probe?.(threadId, 'search_start')
+    const { scope, fillSpare, minRelevance } = config.recall
     const recall = await recallMemories(this.deps.memory, query.text, {
       context: query.context,
       limit: request.limit,
       excludeMessageIds: [...request.excludeMessageIds, ...turn.notRecalled],
       timeoutMs: MEMORY_TIMEOUT_MS,
-      threadId
+      threadId,
+      scope,
+      fillSpare,
+      ...(minRelevance !== undefined && { minRelevance }),
+      // What the summary covers was cut on purpose: recalling it would resend it verbatim.
+      ...(summary && { summarizedThrough: summary.lastMessageSeq })
     })
     this.deps.probe?.(threadId, 'search_end')
     return recall

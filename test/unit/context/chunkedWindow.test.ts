@@ -80,12 +80,14 @@ function sameAsBefore(built: BuiltContext): string {
       ([name]) => !['attachments', 'tools'].includes(name)
     )
   )
+  // `free` came later (issue #17): budget − total, a figure derived from the others.
+  const { free: _free, ...stats } = built.tokenStats
   const text = JSON.stringify({
     messages: built.messages,
     trace: built.trace,
     metadata: built.metadata,
     collapsed: built.collapsed,
-    stats: { ...built.tokenStats, sections }
+    stats: { ...stats, sections }
   })
   return createHash('sha256').update(text).digest('hex').slice(0, 16)
 }

@@ -1,13 +1,24 @@
-import type { BuildWarning, MemoryCandidate } from '@shared/context'
+import type { BuildWarning, MemoryCandidate, RecallReport } from '@shared/context'
+import type { RecallScope } from '@shared/contextConfig'
 
 export interface MemorySearchOptions {
+  /** At most this many candidates: a cap, not a quota (the gate decides what is relevant). */
   limit: number
-  /** The thread being built; `scope: 'thread'` limits recalled messages to it. */
+  /** The thread being built: the scope is relative to it. */
   threadId?: string
-  scope?: 'thread' | 'all'
+  /** Default `all`: this thread's older messages, the memories and every other thread. */
+  scope?: RecallScope
   /** Messages the caller already sends verbatim, so they are not recalled as well. */
   excludeMessageIds?: readonly (string | number)[]
-  minSimilarity?: number
+  /**
+   * This thread's messages up to this seq are covered by its summary and were cut by the
+   * window on purpose: recalling them would resend what the cut dropped (and move the cut).
+   */
+  summarizedThrough?: number
+  /** Replaces the model's relevance gate (0-1). */
+  minRelevance?: number
+  /** Also send what fails the gate, nearest first, and the turns around every hit (opt-in). */
+  fillSpare?: boolean
   /** The conversation around the query (recallQuery.ts): a second, weaker query. */
   context?: string | null
 }
@@ -16,6 +27,8 @@ export interface MemorySearchOptions {
 export interface MemorySearchOutcome {
   candidates: MemoryCandidate[]
   warnings?: BuildWarning[]
+  /** The gate and what it turned away, for the inspector. */
+  report?: RecallReport
 }
 
 /**
@@ -33,6 +46,8 @@ export interface Recall {
   memories: MemoryCandidate[]
   /** Pass to `BuildRequest.warnings`: the inspector shows why memories are missing. */
   warnings: BuildWarning[]
+  /** Pass to `BuildRequest.recall`. */
+  report?: RecallReport
 }
 
 /**
@@ -49,11 +64,8 @@ export async function recallMemories(
     timer = setTimeout(() => resolve('timeout'), options.timeoutMs)
   })
   try {
-    const { limit, threadId, scope, excludeMessageIds, minSimilarity, context } = options
-    const result = await Promise.race([
-      search.search(query, { limit, threadId, scope, excludeMessageIds, minSimilarity, context }),
-      deadline
-    ])
+    const { timeoutMs: _deadline, ...searchOptions } = options
+    const result = await Promise.race([search.search(query, searchOptions), deadline])
     if (result === 'timeout') {
       return {
         memories: [],
@@ -71,7 +83,11 @@ export async function recallMemories(
       }
     }
     if (Array.isArray(result)) return { memories: result, warnings: [] }
-    return { memories: result.candidates, warnings: result.warnings ?? [] }
+    return {
+      memories: result.candidates,
+      warnings: result.warnings ?? [],
+      ...(result.report && { report: result.report })
+    }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     return {

@@ -19,6 +19,14 @@ import { calibratedSimilarity } from '../../workers/embeddingModels'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
 import { inProcessMessageSearch, type MessageVectorSearch } from './messageVectorSearch'
 import { hasStrongTerm, matchedShare, quotedTerms, recallTerms, rrfScore } from './memoryRanking'
+import {
+  applyGate,
+  gateCalibration,
+  relevanceOf,
+  withMinRelevance,
+  type GateCalibration
+} from './relevanceGate'
+import { cjkWeight } from '../../workers/centering'
 
 export interface MemorySearchOptions {
   limit?: number
@@ -39,11 +47,19 @@ export interface MemorySearchOptions {
    */
   context?: string
   /**
-   * For a build with budget to fill: also return vector-list items under the floor (after
-   * every supported hit, `matchedBy: ['nearest']`) and the turns next to recalled messages
-   * (`neighbour`). Interactive searches leave it off and get supported hits only.
+   * The opt-in "fill spare budget" of a build: also return vector-list items under the floor
+   * (after every supported hit, `matchedBy: ['nearest']`) and the turns next to every recalled
+   * message (`neighbour`). Interactive searches leave it off and get supported hits only.
    */
   fillBudget?: boolean
+  /**
+   * A build's default: only candidates whose relevance passes the model's gate
+   * (relevanceGate.ts; `minRelevance` replaces it), neighbours only beside strong hits, and
+   * the best of the rest reported as `rejected`. Ignored with `fillBudget`.
+   */
+  gate?: { minRelevance?: number }
+  /** This thread's messages up to this seq are covered by its summary: never recalled. */
+  summarizedThrough?: number
 }
 
 export interface HybridSearchDeps {
@@ -100,8 +116,16 @@ const NEAREST_SCORE = 0.02
 const RANK_FLOOR_LIMIT = 100
 /** A neighbour's score as a share of its hit's: just under the hits ranked near it. */
 const NEIGHBOUR_WEIGHT = 0.5
+/** How many of the best candidates under the gate a build reports (the inspector's "why not"). */
+const REJECTED_REPORTED = 5
 
 export class DeadlineError extends Error {}
+
+/** A thread's messages up to `seq`, which its summary covers. */
+interface SummarizedThrough {
+  threadId: string
+  seq: number
+}
 
 export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -162,6 +186,10 @@ export class HybridSearch {
       throw new AppError('invalid_input', 'A thread-scoped search needs the thread.')
     }
     const exclude = new Set(options.excludeMessageIds ?? [])
+    const summarized =
+      options.threadId !== undefined && options.summarizedThrough !== undefined
+        ? { threadId: options.threadId, seq: options.summarizedThrough }
+        : undefined
     const warnings: MemoryWarning[] = []
     const text = query.trim()
     if (!text) return { hits: [], mode: 'text_only', warnings, tookMs: 0 }
@@ -301,6 +329,11 @@ export class HybridSearch {
     const related = model?.spec.relatedCosine ?? 0.6
 
     const hits: MemorySearchHit[] = []
+    const gated = options.gate && !options.fillBudget ? options.gate : null
+    const calibration = withMinRelevance(gateCalibration(model?.spec.id), gated?.minRelevance)
+    const queryCjk = cjkWeight(text)
+    /** Gated candidates with a relevance: the gate is applied once all are scored. */
+    const scored: MemorySearchHit[] = []
     for (const candidate of all) {
       const similarity =
         candidate.cosine === null ? null : calibratedSimilarity(candidate.cosine, related)
@@ -309,8 +342,21 @@ export class HybridSearch {
       const content = memory?.content ?? message?.content
       if (content === undefined) continue
       if (memory && categories && !categories.has(memory.category)) continue
-      if (message && !this.recallable(message, exclude, threadFilter)) continue
+      if (message && !this.recallable(message, exclude, threadFilter, summarized)) continue
       const inVectorList = candidate.vectorRank !== undefined || candidate.contextRank !== undefined
+      if (gated) {
+        const relevance = relevanceOf(
+          { similarity, textShare: matchedShare(content, terms), queryCjk, itemText: content },
+          calibration
+        )
+        const matchedBy: MemorySearchHit['matchedBy'] = inVectorList ? ['vector'] : []
+        if (candidate.textRank !== undefined) matchedBy.push('text')
+        const hit = toHit(candidate, content, similarity, matchedBy, memory, message)
+        if (relevance !== null) scored.push({ ...hit, relevance, score: relevance })
+        // Without a vector the text rule decides, as it does for a search without a model.
+        else if (textSupport(content, terms, candidate)) hits.push(hit)
+        continue
+      }
       const vectorSupport = inVectorList && similarity !== null && similarity >= minSimilarity
       const matchedBy: MemorySearchHit['matchedBy'] = []
       if (vectorSupport) matchedBy.push('vector')
@@ -328,6 +374,8 @@ export class HybridSearch {
       }
     }
 
+    const gate = gated ? applyGate(scored, (hit) => hit.relevance ?? 0, calibration) : null
+    if (gate) hits.push(...gate.passed)
     hits.sort((a, b) => b.score - a.score || (b.similarity ?? 0) - (a.similarity ?? 0))
     // A message that a returned memory was made from adds nothing the memory does not say.
     const sources = new Set(
@@ -335,12 +383,28 @@ export class HybridSearch {
     )
     const unique = hits.filter((h) => h.kind === 'memory' || !sources.has(h.id))
     const top = options.fillBudget ? withinItems(unique, limit) : unique.slice(0, limit)
+    const neighbours = (parents: MemorySearchHit[]) =>
+      this.addNeighbours(parents, top, exclude, threadFilter, sources, summarized)
     return {
-      hits: options.fillBudget ? this.addNeighbours(top, exclude, threadFilter, sources) : top,
+      hits: options.fillBudget
+        ? neighbours(top)
+        : gate
+          ? neighbours(top.filter((hit) => isStrong(hit, gate.gates.message, calibration)))
+          : top,
       mode: vector ? 'hybrid' : 'text_only',
       warnings,
       tookMs: performance.now() - started,
-      timings
+      timings,
+      ...(gate && {
+        gate: {
+          gates: vector ? gate.gates : null,
+          passed: unique.length,
+          rejected: gate.rejected
+            .sort((a, b) => (b.item.relevance ?? 0) - (a.item.relevance ?? 0))
+            .slice(0, REJECTED_REPORTED)
+            .map(({ item, gate }) => ({ hit: item, gate }))
+        }
+      })
     }
   }
 
@@ -403,12 +467,14 @@ export class HybridSearch {
    * neighbour that is already a weaker hit (a `nearest` one, say) is lifted to that score.
    */
   private addNeighbours(
+    from: MemorySearchHit[],
     top: MemorySearchHit[],
     exclude: Set<number>,
     threadFilter: string | undefined,
-    sources: Set<number | null>
+    sources: Set<number | null>,
+    summarized: SummarizedThrough | undefined
   ): MemorySearchHit[] {
-    const parents = top.filter(
+    const parents = from.filter(
       (h): h is MemorySearchHit & { threadId: string; seq: number } =>
         h.kind === 'message' && h.threadId !== null && h.seq !== null
     )
@@ -416,7 +482,8 @@ export class HybridSearch {
     const bySeat = new Map(parents.map((p) => [`${p.threadId}\u0000${p.seq}`, p]))
     const added: MemorySearchHit[] = []
     for (const message of this.deps.recall.neighbours(parents)) {
-      if (sources.has(message.id) || !this.recallable(message, exclude, threadFilter)) continue
+      if (sources.has(message.id)) continue
+      if (!this.recallable(message, exclude, threadFilter, summarized)) continue
       const around = [message.seq + 1, message.seq - 1]
         .map((seq) => bySeat.get(`${message.threadId}\u0000${seq}`)?.score ?? 0)
         .filter((score) => score > 0)
@@ -447,12 +514,18 @@ export class HybridSearch {
     return [...top, ...added].sort((a, b) => b.score - a.score)
   }
 
-  private recallable(message: RecallMessage, exclude: Set<number>, threadId?: string): boolean {
+  private recallable(
+    message: RecallMessage,
+    exclude: Set<number>,
+    threadId: string | undefined,
+    summarized: SummarizedThrough | undefined
+  ): boolean {
     return (
       !message.excluded &&
       !exclude.has(message.id) &&
       RECALLED_ROLES.includes(message.role) &&
-      (threadId === undefined || message.threadId === threadId)
+      (threadId === undefined || message.threadId === threadId) &&
+      !(summarized && message.threadId === summarized.threadId && message.seq <= summarized.seq)
     )
   }
 
@@ -502,6 +575,15 @@ function embedWarning(error: unknown, ms: number): MemoryWarning {
  */
 function contextDepth(perList: number): number {
   return Math.max(CANDIDATES_PER_LIST, Math.ceil(perList * CONTEXT_WEIGHT))
+}
+
+/**
+ * A message far enough over its gate that the turns around it are worth sending too. (A gated
+ * hit's score is its relevance, which weighs the same evidence as the fused ranks, similarity
+ * and the query's words, on the one scale the inspector shows.)
+ */
+function isStrong(hit: MemorySearchHit, gate: number, calibration: GateCalibration): boolean {
+  return hit.kind === 'message' && (hit.relevance ?? 0) >= gate + calibration.strongMargin
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { MemoryCandidate } from '@shared/context'
-import type { MemorySearchHit } from '@shared/domain'
+import type { MemoryCandidate, RecallReport, RetrievedOrigin } from '@shared/context'
+import type { RecallScope } from '@shared/contextConfig'
+import type { MemorySearchHit, MemorySearchResult, MemorySearchScope } from '@shared/domain'
 import type {
   MemorySearch,
   MemorySearchOptions,
@@ -20,44 +21,113 @@ function sourceOf(hit: MemorySearchHit): string {
   return `message #${hit.seq ?? '?'}${title}`
 }
 
-export function toCandidate(hit: MemorySearchHit): MemoryCandidate {
+export function originOf(hit: MemorySearchHit, threadId: string | undefined): RetrievedOrigin {
+  return hit.kind === 'memory'
+    ? { kind: 'memory', category: hit.category ?? 'other' }
+    : {
+        kind: 'message',
+        seq: hit.seq,
+        threadTitle: hit.threadTitle,
+        otherThread: threadId !== undefined && hit.threadId !== threadId
+      }
+}
+
+export function toCandidate(hit: MemorySearchHit, threadId?: string): MemoryCandidate {
   return {
     id: hit.ref,
     content: hit.content,
     score: Math.round(hit.score * 1000) / 1000,
     source: sourceOf(hit),
-    origin:
-      hit.kind === 'memory'
-        ? { kind: 'memory', category: hit.category ?? 'other' }
-        : { kind: 'message', seq: hit.seq, threadTitle: hit.threadTitle },
+    origin: originOf(hit, threadId),
     // A recalled message carries its id so the builder does not send it twice.
-    ...(hit.kind === 'message' ? { messageId: hit.id } : {})
+    ...(hit.kind === 'message' ? { messageId: hit.id } : {}),
+    ...(hit.relevance !== undefined && { relevance: hit.relevance })
   }
 }
 
-/** The `MemorySearch` port over `MemoryService`: memories and messages from every thread. */
+/** The first characters of a rejected candidate, for the inspector's "why not". */
+const REJECTED_PREVIEW_CHARS = 120
+
+function recallReport(
+  result: MemorySearchResult,
+  options: MemorySearchOptions
+): RecallReport | undefined {
+  const scope = options.scope ?? 'all'
+  const fillSpare = options.fillSpare === true
+  if (fillSpare) return { scope, fillSpare, gates: null, passed: result.hits.length, rejected: [] }
+  if (!result.gate) return undefined
+  return {
+    scope,
+    fillSpare,
+    gates: result.gate.gates,
+    passed: result.gate.passed,
+    rejected: result.gate.rejected.map(({ hit, gate }) => {
+      const text = hit.content.replace(/\s+/g, ' ').trim()
+      return {
+        id: hit.ref,
+        relevance: hit.relevance ?? 0,
+        gate,
+        preview:
+          text.length <= REJECTED_PREVIEW_CHARS
+            ? text
+            : `${text.slice(0, REJECTED_PREVIEW_CHARS - 1)}…`,
+        origin: originOf(hit, options.threadId)
+      }
+    })
+  }
+}
+
+/**
+ * Where each scope searches: `thread` this thread's messages only; `thread_memories` those and
+ * the memories; `all` every thread's messages and the memories.
+ */
+function scopeQuery(scope: RecallScope): {
+  scope: MemorySearchScope
+  kinds: ('memory' | 'message')[]
+} {
+  switch (scope) {
+    case 'thread':
+      return { scope: 'thread', kinds: ['message'] }
+    case 'thread_memories':
+      return { scope: 'thread', kinds: ['memory', 'message'] }
+    case 'all':
+      return { scope: 'all', kinds: ['memory', 'message'] }
+  }
+}
+
+/** The `MemorySearch` port over `MemoryService`: a build's recall, gated, in its scope. */
 export function memoryRecall(memory: MemoryService): MemorySearch {
   return {
     async search(query: string, options: MemorySearchOptions): Promise<MemorySearchOutcome> {
+      const scope = scopeQuery(options.scope ?? 'all')
+      const fillSpare = options.fillSpare === true
       const result = await memory.search(query, {
         limit: options.limit,
-        scope: options.scope ?? 'all',
+        ...scope,
         threadId: options.threadId,
-        minSimilarity: options.minSimilarity,
         context: options.context ?? undefined,
-        fillBudget: true,
+        ...(fillSpare
+          ? { fillBudget: true }
+          : {
+              gate: options.minRelevance === undefined ? {} : { minRelevance: options.minRelevance }
+            }),
+        ...(options.summarizedThrough !== undefined && {
+          summarizedThrough: options.summarizedThrough
+        }),
         excludeMessageIds: (options.excludeMessageIds ?? [])
           .map(Number)
           .filter((id) => Number.isInteger(id)),
         timeoutMs: SEARCH_TIMEOUT_MS
       })
+      const report = recallReport(result, options)
       return {
-        candidates: result.hits.map(toCandidate),
+        candidates: result.hits.map((hit) => toCandidate(hit, options.threadId)),
         warnings: result.warnings.map((memory) => ({
           code: 'upstream' as const,
           message: memory.message,
           memory
-        }))
+        })),
+        ...(report && { report })
       }
     }
   }

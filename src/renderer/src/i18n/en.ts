@@ -402,6 +402,48 @@ export const en = {
       fieldOther: 'model and engine',
       loading: 'Loading the settings…'
     },
+    recall: {
+      label: 'What recall found',
+      retrieved_one: 'Retrieved: {{count, number}} item, {{tokens}} tokens',
+      retrieved_other: 'Retrieved: {{count, number}} items, {{tokens}} tokens',
+      memories_one: '{{count, number}} memory, {{tokens}}',
+      memories_other: '{{count, number}} memories, {{tokens}}',
+      thisThread_one: '{{count, number}} earlier message of this thread, {{tokens}}',
+      thisThread_other: '{{count, number}} earlier messages of this thread, {{tokens}}',
+      otherThreads_one: '{{count, number}} message from other threads, {{tokens}}',
+      otherThreads_other: '{{count, number}} messages from other threads, {{tokens}}',
+      nothingElse:
+        'Nothing else passed the relevance gate (memories {{memory}}, messages {{message}})',
+      didNotFit_one: '{{count, number}} more passed the relevance gate but did not fit the budget',
+      didNotFit_other: '{{count, number}} more passed the relevance gate but did not fit the budget',
+      textOnly: 'Matched by words only: the embedding model is not ready',
+      fillSpareOn: 'Fill spare budget is on: items under the relevance gate fill what is left',
+      free: '{{tokens}} tokens of the budget left free',
+      rejectedTitle_one: 'The best candidate under the gate',
+      rejectedTitle_other: 'The {{count, number}} best candidates under the gate',
+      relevanceVsGate: 'relevance {{relevance}} < gate {{gate}}',
+      fromMemories: 'memory',
+      fromThisThread: 'earlier in this thread',
+      fromThread: 'in “{{title}}”',
+      tryGate: 'Preview with the gate at {{gate}}',
+      trying: 'Previewing with the relevance gate at {{gate}} (not saved).',
+      tryReset: 'Back to the calibrated gate',
+      scopeLegend: 'Recall from',
+      scope: {
+        thread: 'This thread only',
+        thread_memories: 'This thread and memories',
+        all: 'All threads and memories'
+      },
+      scopeHint: {
+        thread: 'Older messages of this conversation that the window no longer sends.',
+        thread_memories: 'Also what you saved as memories. Other conversations stay out.',
+        all: 'Also messages from your other conversations, labelled with their title. Only what passes the relevance gate is sent.'
+      },
+      fillSpare: 'Fill spare budget',
+      fillSpareHint:
+        'Off (recommended): budget nothing relevant needs stays free, so requests cost less. On: the nearest items under the relevance gate, and the turns around each hit, fill what is left.',
+      field: 'recall'
+    },
     history: {
       label: 'Builds sent in this thread, newest first',
       empty: 'Nothing sent in this thread yet. Each message you send keeps its build here.',

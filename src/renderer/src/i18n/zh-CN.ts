@@ -384,6 +384,47 @@ export const zhCN: Translation = {
       fieldOther: '模型与引擎',
       loading: '正在加载设置…'
     },
+    recall: {
+      label: '检索结果说明',
+      retrieved_one: '已检索：{{count, number}} 项，{{tokens}} 个 token',
+      retrieved_other: '已检索：{{count, number}} 项，{{tokens}} 个 token',
+      memories_one: '{{count, number}} 条记忆，{{tokens}}',
+      memories_other: '{{count, number}} 条记忆，{{tokens}}',
+      thisThread_one: '本对话较早的 {{count, number}} 条消息，{{tokens}}',
+      thisThread_other: '本对话较早的 {{count, number}} 条消息，{{tokens}}',
+      otherThreads_one: '来自其他对话的 {{count, number}} 条消息，{{tokens}}',
+      otherThreads_other: '来自其他对话的 {{count, number}} 条消息，{{tokens}}',
+      nothingElse: '没有其他内容达到相关度门槛（记忆 {{memory}}，消息 {{message}}）',
+      didNotFit_one: '另有 {{count, number}} 项达到相关度门槛，但预算放不下',
+      didNotFit_other: '另有 {{count, number}} 项达到相关度门槛，但预算放不下',
+      textOnly: '仅按文字匹配：嵌入模型尚未就绪',
+      fillSpareOn: '已开启“填满剩余预算”：低于相关度门槛的内容也会填入剩余预算',
+      free: '预算中有 {{tokens}} 个 token 未使用',
+      rejectedTitle_one: '低于门槛的最佳候选',
+      rejectedTitle_other: '低于门槛的 {{count, number}} 个最佳候选',
+      relevanceVsGate: '相关度 {{relevance}} < 门槛 {{gate}}',
+      fromMemories: '记忆',
+      fromThisThread: '本对话较早的消息',
+      fromThread: '来自“{{title}}”',
+      tryGate: '以门槛 {{gate}} 预览',
+      trying: '正在以相关度门槛 {{gate}} 预览（未保存）。',
+      tryReset: '恢复校准的门槛',
+      scopeLegend: '检索范围',
+      scope: {
+        thread: '仅本对话',
+        thread_memories: '本对话和记忆',
+        all: '所有对话和记忆'
+      },
+      scopeHint: {
+        thread: '本对话中窗口已不再发送的较早消息。',
+        thread_memories: '以及你保存的记忆。其他对话不参与。',
+        all: '以及你其他对话中的消息，并标注对话标题。只有达到相关度门槛的内容才会发送。'
+      },
+      fillSpare: '填满剩余预算',
+      fillSpareHint:
+        '关闭（推荐）：没有相关内容需要的预算保持空闲，请求更省钱。开启：低于相关度门槛的最接近内容以及每条命中前后的消息会填满剩余预算。',
+      field: '检索'
+    },
     history: {
       label: '此对话已发送的构建，最新的在前',
       empty: '此对话还没有发送过消息。每条发送的消息都会在这里保留其构建。',

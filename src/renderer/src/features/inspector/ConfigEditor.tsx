@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { TokenStats } from '@shared/context'
 import {
   BUDGETED_SECTIONS,
+  RECALL_SCOPES,
   type BudgetedSection,
   type ContextConfigPatch
 } from '@shared/contextConfig'
@@ -147,6 +148,39 @@ export function ConfigEditor({ stats }: { stats: TokenStats | null }) {
         </span>
       </label>
 
+      <fieldset className="config__group" data-testid="recall-settings">
+        <legend className="config__legend">{t('inspector.recall.scopeLegend')}</legend>
+        {RECALL_SCOPES.map((scope) => (
+          <label key={scope} className="config__radio">
+            <input
+              type="radio"
+              name={`${ids}-recall-scope`}
+              data-testid="recall-scope"
+              value={scope}
+              checked={form.recallScope === scope}
+              onChange={() => changeWhatIf({ recall: { scope } })}
+            />
+            <span className="config__switch-text">
+              <span>{t(`inspector.recall.scope.${scope}`)}</span>
+              <span className="config__hint">{t(`inspector.recall.scopeHint.${scope}`)}</span>
+            </span>
+          </label>
+        ))}
+        <label className="config__switch">
+          <input
+            type="checkbox"
+            role="switch"
+            data-testid="fill-spare-toggle"
+            checked={form.fillSpare}
+            onChange={(event) => changeWhatIf({ recall: { fillSpare: event.target.checked } })}
+          />
+          <span className="config__switch-text">
+            <span>{t('inspector.recall.fillSpare')}</span>
+            <span className="config__hint">{t('inspector.recall.fillSpareHint')}</span>
+          </span>
+        </label>
+      </fieldset>
+
       {configError && (
         <p className="config__error" role="alert" data-testid="config-error">
           {configError}
@@ -222,6 +256,7 @@ function overrideNames(
     } else if (key === 'totalBudget') names.add(translateKey(t, 'inspector.config.fieldTotal'))
     else if (key === 'pinning') names.add(translateKey(t, 'inspector.config.fieldPinning'))
     else if (key === 'window') names.add(translateKey(t, 'inspector.config.fieldWindow'))
+    else if (key === 'recall') names.add(translateKey(t, 'inspector.recall.field'))
     else names.add(translateKey(t, 'inspector.config.fieldOther'))
   }
   return names.size === 0

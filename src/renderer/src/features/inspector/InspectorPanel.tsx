@@ -12,6 +12,7 @@ import { ConfigEditor } from './ConfigEditor'
 import { CostExplain } from './CostExplain'
 import { InspectorTabs, type InspectorTab } from './InspectorTabs'
 import { PayloadView } from './PayloadView'
+import { RecallExplain } from './RecallExplain'
 import { ReplyUsage, SummaryCard } from './ReplyUsage'
 import { SectionLegend } from './SectionLegend'
 import { SummaryHistory } from '@renderer/features/summaries/SummaryHistory'
@@ -108,6 +109,7 @@ function InspectorBody() {
           <>
             <BudgetBar stats={build.tokenStats} />
             <SectionLegend stats={build.tokenStats} />
+            <RecallExplain build={build} />
             <BuildMetadata metadata={build.metadata} />
             <ReplyUsage />
             <CostExplain threadId={threadId} />

@@ -8,14 +8,15 @@ import {
   BUDGETED_SECTIONS,
   type BudgetedSection,
   type ContextConfig,
-  type ContextConfigPatch
+  type ContextConfigPatch,
+  type RecallScope
 } from '@shared/contextConfig'
 import type { WindowPolicy } from '@shared/context'
 
 /** The fields the inspector edits. */
 export type WhatIfChange = Pick<
   ContextConfigPatch,
-  'percentages' | 'totalBudget' | 'pinning' | 'window'
+  'percentages' | 'totalBudget' | 'pinning' | 'window' | 'recall'
 >
 
 export const isEmptyPatch = (patch: ContextConfigPatch): boolean => Object.keys(patch).length === 0
@@ -51,6 +52,15 @@ export function applyWhatIf(
     if (effective && change.window.policy === effective.window.policy) delete next.window
     else next.window = { policy: change.window.policy }
   }
+  if (change.recall) {
+    const recall = { ...whatIf.recall, ...change.recall }
+    for (const key of ['scope', 'fillSpare', 'minRelevance'] as const) {
+      const effectiveValue = effective?.recall[key] ?? (key === 'minRelevance' ? null : undefined)
+      if (effective && recall[key] === effectiveValue) delete recall[key]
+    }
+    if (Object.keys(recall).length > 0) next.recall = recall
+    else delete next.recall
+  }
   return next
 }
 
@@ -61,6 +71,8 @@ export interface BudgetForm {
   totalBudget: number | null
   pinning: boolean
   windowPolicy: WindowPolicy
+  recallScope: RecallScope
+  fillSpare: boolean
 }
 
 export function budgetForm(effective: ContextConfig, whatIf: ContextConfigPatch): BudgetForm {
@@ -69,7 +81,9 @@ export function budgetForm(effective: ContextConfig, whatIf: ContextConfigPatch)
     percentages: applyPercentages(effective.percentages, whatIf.percentages),
     totalBudget: total ?? null,
     pinning: whatIf.pinning ?? effective.pinning,
-    windowPolicy: whatIf.window?.policy ?? effective.window.policy
+    windowPolicy: whatIf.window?.policy ?? effective.window.policy,
+    recallScope: whatIf.recall?.scope ?? effective.recall.scope,
+    fillSpare: whatIf.recall?.fillSpare ?? effective.recall.fillSpare
   }
 }
 

@@ -1,0 +1,151 @@
+/**
+ * The relevance gate of a build's recall (issue #17): a candidate is sent only when the
+ * evidence that it is relevant passes a bar calibrated per embedding model. The budget only
+ * caps what passes; it never pulls in what does not. docs/MEMORY.md, "The relevance gate".
+ *
+ * Relevance is one number per candidate, on the calibrated similarity scale (0.6 "related",
+ * 1 identical), so the inspector can say "relevance 0.71 < gate 0.76" in any language:
+ *
+ *   relevance = similarity − language offset + TEXT_WEIGHT × (share of the query's terms it holds)
+ *
+ * The language offset exists because a multilingual model scores pairs of Chinese sentences
+ * higher than pairs of English ones whatever they say (e5: unrelated Chinese pairs at cosine
+ * 0.84, English 0.75), so one bar would let every Chinese memory through for a Chinese
+ * question and stop English evidence. The full-text term is agreement: the query's own words
+ * in the item, which a paraphrase-level cosine cannot tell from a topic match.
+ */
+import { E5_MODEL_ID } from '@shared/embeddingModelIds'
+import { cjkWeight } from '../../workers/centering'
+
+/** The bar for one kind of candidate. */
+export interface KindGate {
+  /** The relevance a candidate needs, whatever else was found. */
+  gate: number
+  /**
+   * A candidate this far below the best of its kind is left out even above `gate`: when one
+   * item answers the question, the items far under it are the haystack it was found in.
+   */
+  belowBest: number
+  /** At most this many of the kind pass, most relevant first. */
+  cap: number
+}
+
+export interface GateCalibration {
+  /**
+   * Memories are what the user saved to be remembered: short (~25 tokens) and meant for
+   * recall, so their bar is lower. Messages are whole turns of other conversations: longer and
+   * private to their thread, so theirs is higher and capped.
+   */
+  memory: KindGate
+  message: KindGate
+  /** Subtracted from the similarity of a Chinese/Chinese pair, and of a cross-lingual one. */
+  offsets: { chinese: number; crossLingual: number }
+  /** A message this far above its gate is strong: only strong hits bring their neighbours. */
+  strongMargin: number
+}
+
+/** What full-text agreement adds: an item holding every query term gains this much. */
+const TEXT_WEIGHT = 0.1
+
+/**
+ * Per model, fitted on the dev sets and their control sets (docs/EVALUATION.md, "Calibrating
+ * the gate"). A model without its own row uses the fallback: the "related" point of the
+ * calibrated scale for both kinds, no language offsets, no relative margin.
+ */
+const CALIBRATIONS: Record<string, GateCalibration> = {
+  [E5_MODEL_ID]: {
+    memory: { gate: 0.58, belowBest: 0.14, cap: Infinity },
+    message: { gate: 0.62, belowBest: 0.12, cap: 30 },
+    offsets: { chinese: 0.12, crossLingual: -0.04 },
+    strongMargin: 0.1
+  }
+}
+const FALLBACK: GateCalibration = {
+  memory: { gate: 0.6, belowBest: Infinity, cap: Infinity },
+  message: { gate: 0.6, belowBest: Infinity, cap: 30 },
+  offsets: { chinese: 0, crossLingual: 0 },
+  strongMargin: 0.1
+}
+
+export function gateCalibration(modelId: string | undefined): GateCalibration {
+  return (modelId && CALIBRATIONS[modelId]) || FALLBACK
+}
+
+/** A user's (or a what-if's) gate replaces both kinds' bars and their relative margins. */
+export function withMinRelevance(
+  calibration: GateCalibration,
+  minRelevance: number | undefined
+): GateCalibration {
+  if (minRelevance === undefined) return calibration
+  const fixed = (kind: KindGate): KindGate => ({ ...kind, gate: minRelevance, belowBest: Infinity })
+  return { ...calibration, memory: fixed(calibration.memory), message: fixed(calibration.message) }
+}
+
+export interface Gated<T> {
+  passed: T[]
+  /** Those under their kind's gate (or past its cap), with the gate they missed. */
+  rejected: { item: T; gate: number }[]
+  /** Each kind's gate in this search: its bar, or its best less `belowBest` when higher. */
+  gates: { memory: number; message: number }
+}
+
+/**
+ * Applies each kind's gate to candidates that have a relevance; `relevance` reads it. The
+ * order of `passed` is by relevance, best first.
+ */
+export function applyGate<T extends { kind: 'memory' | 'message' }>(
+  candidates: readonly T[],
+  relevance: (item: T) => number,
+  calibration: GateCalibration
+): Gated<T> {
+  const out: Gated<T> = { passed: [], rejected: [], gates: { memory: 0, message: 0 } }
+  for (const kind of ['memory', 'message'] as const) {
+    const bar = calibration[kind]
+    const ofKind = candidates
+      .filter((c) => c.kind === kind)
+      .sort((a, b) => relevance(b) - relevance(a))
+    const best = ofKind.length > 0 ? relevance(ofKind[0] as T) : 0
+    const gate = Math.round(Math.max(bar.gate, best - bar.belowBest) * 1000) / 1000
+    out.gates[kind] = gate
+    let taken = 0
+    for (const item of ofKind) {
+      if (relevance(item) >= gate && taken < bar.cap) {
+        out.passed.push(item)
+        taken++
+      } else out.rejected.push({ item, gate })
+    }
+  }
+  out.passed.sort((a, b) => relevance(b) - relevance(a))
+  return out
+}
+
+export interface RelevanceSignals {
+  /** Calibrated similarity (the better of the query's and the conversation's); null: no vector. */
+  similarity: number | null
+  /** Share of the query's full-text terms the item holds (0-1). */
+  textShare: number
+  /** How Chinese the query and the item are (cjkWeight, 0-1). */
+  queryCjk: number
+  itemText: string
+}
+
+/** The language offset of a pair, blended by how Chinese each side is. */
+function languageOffset(queryCjk: number, itemCjk: number, calibration: GateCalibration): number {
+  const both = queryCjk * itemCjk
+  const cross = queryCjk * (1 - itemCjk) + (1 - queryCjk) * itemCjk
+  return both * calibration.offsets.chinese + cross * calibration.offsets.crossLingual
+}
+
+/**
+ * The candidate's relevance, or null without a vector (full text only: the caller's text rule
+ * decides then, since a share of words is not on the similarity scale).
+ */
+export function relevanceOf(
+  signals: RelevanceSignals,
+  calibration: GateCalibration
+): number | null {
+  if (signals.similarity === null) return null
+  const offset = languageOffset(signals.queryCjk, cjkWeight(signals.itemText), calibration)
+  const value = signals.similarity - offset + TEXT_WEIGHT * signals.textShare
+  return Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000
+}
