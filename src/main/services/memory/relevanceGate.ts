@@ -54,9 +54,9 @@ const TEXT_WEIGHT = 0.1
  */
 const CALIBRATIONS: Record<string, GateCalibration> = {
   [E5_MODEL_ID]: {
-    memory: { gate: 0.58, belowBest: 0.14, cap: Infinity },
+    memory: { gate: 0.54, belowBest: 0.14, cap: Infinity },
     message: { gate: 0.62, belowBest: 0.12, cap: 30 },
-    offsets: { chinese: 0.12, crossLingual: -0.04 },
+    offsets: { chinese: 0.16, crossLingual: -0.02 },
     strongMargin: 0.1
   }
 }

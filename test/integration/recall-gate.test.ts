@@ -1,0 +1,166 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { BuiltContext } from '@shared/context'
+import { e5Model, prepareEmbeddings, testEmbedder } from '../support/embeddings'
+import { memoryServicesIn, type MemoryTestServices } from '../support/memoryServices'
+import { useTempDir } from '../support/tempDir'
+
+/**
+ * Issue #17 as a user meets it, on a real store with the app's default model (e5): a new
+ * thread's request carries what is relevant and nothing else, says what it left free, and the
+ * scope decides where recall looks.
+ */
+
+const tempDir = useTempDir()
+let workerPath: string
+const open: MemoryTestServices[] = []
+
+beforeAll(async () => {
+  workerPath = await prepareEmbeddings()
+}, 300_000)
+
+afterEach(async () => {
+  for (const setup of open.splice(0)) await setup.close()
+})
+
+function setup(): MemoryTestServices {
+  const made = memoryServicesIn(tempDir(), {
+    embeddings: () => ({ embedder: testEmbedder(workerPath, e5Model()), spec: e5Model().spec })
+  })
+  open.push(made)
+  return made
+}
+
+/**
+ * The preview as the inspector runs it while the user types: the draft's vector is embedded
+ * (and cached) first, so a loaded test machine cannot push the query past the search's
+ * deadline into a full-text-only build.
+ */
+async function preview(
+  services: MemoryTestServices['services'],
+  threadId: string,
+  question: string,
+  whatIf?: Parameters<MemoryTestServices['services']['context']['preview']>[2]
+): Promise<BuiltContext> {
+  await services.memory.search(question, { timeoutMs: 30_000 })
+  const built = await services.context.preview(threadId, question, whatIf)
+  expect(built.metadata.warnings).toEqual([])
+  return built
+}
+
+const retrieved = (built: BuiltContext) =>
+  built.trace.filter((t) => t.section === 'retrieved' && t.decision === 'included')
+
+/** A store with a memory and two unrelated threads, the way a newcomer's looks after a week. */
+async function weekOfHistory(services: MemoryTestServices['services']) {
+  const memory = await services.memory.create({
+    content: 'My daughter Mia is allergic to peanuts.',
+    category: 'fact'
+  })
+  const trip = services.threads.create('Trip to Lisbon')
+  await services.chat.send(trip.id, 'Which neighbourhood in Lisbon is quiet at night?')
+  await services.chat.send(trip.id, 'We land at 7 pm, so a hotel near the metro would help.')
+  const code = services.threads.create('Rust lifetimes')
+  await services.chat.send(code.id, 'Why does the borrow checker reject my struct with a &str?')
+  await services.chat.send(code.id, 'I tried adding a lifetime parameter but the error moved.')
+  await services.memoryIndexer.drained()
+  // Asked of a warm app, as a user's questions are: the model has run once.
+  await services.memory.warmedUp()
+  return { memory: memory.memory, trip, code }
+}
+
+describe('the relevance gate in a new thread', () => {
+  it('sends the one relevant memory for a question about it, and nothing from other threads', async () => {
+    const { services } = setup()
+    const { memory } = await weekOfHistory(services)
+    const fresh = services.threads.create()
+    const built = await preview(
+      services,
+      fresh.id,
+      'Can you suggest a snack for my daughter after school?'
+    )
+    const items = retrieved(built)
+    expect(items.map((t) => t.id)).toEqual([`memory:${memory.id}`])
+    expect(built.recall).toMatchObject({
+      scope: 'all',
+      fillSpare: false,
+      memories: { items: 1 },
+      otherThreads: { items: 0 }
+    })
+    // Most of the budget is left free, and the build says so.
+    expect(built.tokenStats.free).toBeGreaterThan(built.tokenStats.budget * 0.95)
+    expect(built.messages.some((m) => m.content.includes('peanuts'))).toBe(true)
+    expect(built.messages.some((m) => m.content.includes('Lisbon'))).toBe(false)
+  })
+
+  it('recalls nothing for an off-topic question, in English and in Chinese, and says why', async () => {
+    const { services } = setup()
+    await weekOfHistory(services)
+    const fresh = services.threads.create()
+    for (const question of [
+      'What is the boiling point of water on Everest?',
+      '光合作用是怎么回事？'
+    ]) {
+      const built = await preview(services, fresh.id, question)
+      expect(retrieved(built)).toEqual([])
+      expect(built.tokenStats.sections.retrieved.used).toBe(0)
+      // The best candidates it turned away are listed with the gate they missed.
+      expect(built.recall?.gates).not.toBeNull()
+      for (const rejected of built.recall?.rejected ?? []) {
+        expect(rejected.relevance).toBeLessThan(rejected.gate)
+      }
+    }
+  })
+
+  it('labels a message recalled from another thread with that thread, never as a memory', async () => {
+    const { services } = setup()
+    const { trip } = await weekOfHistory(services)
+    const fresh = services.threads.create()
+    const built = await preview(
+      services,
+      fresh.id,
+      'Remind me: which Lisbon neighbourhood is quiet at night?'
+    )
+    const fromTrip = retrieved(built).filter(
+      (t) => t.origin?.kind === 'message' && t.origin.threadTitle === trip.title
+    )
+    expect(fromTrip.length).toBeGreaterThan(0)
+    expect(fromTrip.every((t) => t.origin?.kind === 'message' && t.origin.otherThread)).toBe(true)
+    expect(built.recall?.otherThreads.items).toBe(fromTrip.length)
+    const block = built.messages.find((m) => m.content.includes('Lisbon is quiet'))?.content ?? ''
+    expect(block).toContain("[From the user's other conversations")
+    expect(block).toContain('“Trip to Lisbon”')
+  })
+
+  it('searches only where the scope says', async () => {
+    const { services } = setup()
+    const { memory } = await weekOfHistory(services)
+    const fresh = services.threads.create()
+    const question = 'Which Lisbon neighbourhood is quiet, and what is my daughter allergic to?'
+    const kinds = async (scope: 'thread' | 'thread_memories' | 'all') => {
+      const built = await preview(services, fresh.id, question, { recall: { scope } })
+      expect(built.recall?.scope).toBe(scope)
+      return retrieved(built).map((t) => (t.origin?.kind === 'memory' ? 'memory' : 'other thread'))
+    }
+    expect(await kinds('thread')).toEqual([])
+    expect(await kinds('thread_memories')).toEqual(['memory'])
+    const all = await kinds('all')
+    expect(all).toContain('memory')
+    expect(all).toContain('other thread')
+    expect(memory.id).toBeGreaterThan(0)
+  })
+
+  it('fills spare budget only when asked to, and records that it did', async () => {
+    const { services } = setup()
+    await weekOfHistory(services)
+    const fresh = services.threads.create()
+    const question = 'Any tips for a long weekend away with the family?'
+    const gated = await preview(services, fresh.id, question)
+    const filled = await preview(services, fresh.id, question, { recall: { fillSpare: true } })
+    expect(gated.recall?.fillSpare).toBe(false)
+    expect(filled.recall?.fillSpare).toBe(true)
+    expect(retrieved(filled).length).toBeGreaterThan(retrieved(gated).length)
+    expect(filled.tokenStats.sections.retrieved.used).toBeGreaterThan(
+      gated.tokenStats.sections.retrieved.used
+    )
+  })
+})

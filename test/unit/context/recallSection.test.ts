@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest'
+import { buildContext } from '../../../src/main/context/contextBuilder'
+import type { MemoryCandidate, RecallReport } from '@shared/context'
+import { chat, config, request } from './threadBuilder'
+
+/**
+ * Issue #17 in the pure builder: what recall sends says where it came from, the build records
+ * what recall did and how much budget nothing used, and recall's ups and downs never move the
+ * chunked window's cut.
+ */
+
+const report: RecallReport = {
+  scope: 'all',
+  fillSpare: false,
+  gates: { memory: 0.54, message: 0.62 },
+  passed: 3,
+  rejected: [
+    { id: 'message:40', relevance: 0.6, gate: 0.62, preview: 'Nearly relevant.' }
+  ]
+}
+
+const candidates: MemoryCandidate[] = [
+  {
+    id: 'memory:1',
+    content: 'Mia is allergic to peanuts.',
+    score: 0.9,
+    origin: { kind: 'memory', category: 'fact' }
+  },
+  {
+    id: 'message:7',
+    content: 'The hotel is near the Baixa metro.',
+    score: 0.8,
+    origin: { kind: 'message', seq: 7, threadTitle: 'Trip to Lisbon', otherThread: true },
+    messageId: 7
+  },
+  {
+    id: 'message:2',
+    content: 'We said the demo is on Friday.',
+    score: 0.7,
+    origin: { kind: 'message', seq: 2, threadTitle: 'Planning', otherThread: false },
+    messageId: 2
+  }
+]
+
+describe('the retrieved section by origin', () => {
+  const built = buildContext(
+    request({ memories: candidates, recall: report }),
+    config({ totalBudget: 4000 })
+  )
+
+  it('sends memories, this thread’s older messages and other threads’ apart, with titles', () => {
+    const block = built.messages.find((m) => m.content.startsWith('[Memories'))?.content
+    expect(block).toBe(
+      '[Memories: from earlier conversations, most relevant first]\n- Mia is allergic to peanuts.' +
+        '\n\n[Earlier in this conversation, recalled for this message]\n- We said the demo is on Friday.' +
+        "\n\n[From the user's other conversations, recalled for this message]" +
+        '\n- “Trip to Lisbon”: The hotel is near the Baixa metro.'
+    )
+  })
+
+  it('counts each origin apart and keeps what recall reported', () => {
+    expect(built.recall).toMatchObject({
+      ...report,
+      memories: { items: 1 },
+      thisThread: { items: 1 },
+      otherThreads: { items: 1 }
+    })
+    const lines =
+      (built.recall?.memories.tokens ?? 0) +
+      (built.recall?.thisThread.tokens ?? 0) +
+      (built.recall?.otherThreads.tokens ?? 0)
+    // The section adds the message framing and the three headers to the lines.
+    expect(built.tokenStats.sections.retrieved.used).toBeGreaterThan(lines)
+  })
+
+  it('leaves the rest of the budget free and says how much', () => {
+    expect(built.tokenStats.free).toBe(4000 - built.tokenStats.total)
+    expect(built.tokenStats.free).toBeGreaterThan(3800)
+  })
+
+  it('records nothing about recall when none ran', () => {
+    expect(buildContext(request(), config({ totalBudget: 4000 })).recall).toBeUndefined()
+  })
+})
+
+describe('the chunked window and recall', () => {
+  // A thread longer than the budget, and many recalled items from elsewhere this turn.
+  const thread = chat(800, 1, 'a message of a long conversation about the release plan')
+  const many: MemoryCandidate[] = Array.from({ length: 120 }, (_, i) => ({
+    id: `message:${10_000 + i}`,
+    content: `A recalled line from another conversation, number ${i}, about something else.`,
+    score: 1 - i / 1000,
+    origin: { kind: 'message', seq: i, threadTitle: 'Elsewhere', otherThread: true },
+    messageId: 10_000 + i
+  }))
+  const windowStart = (memories: MemoryCandidate[]) =>
+    buildContext(request({ messages: thread, memories }), config({ totalBudget: 8000 })).window
+      .firstKeptSeq
+
+  it('keeps its cut whatever recall brings: the cached prefix does not slide', () => {
+    // The thread does not fit: the window starts at a chunk boundary well into it.
+    expect(windowStart([])).toBeGreaterThan(100)
+    expect(windowStart(many)).toBe(windowStart([]))
+    expect(windowStart(many.slice(0, 5))).toBe(windowStart([]))
+  })
+})

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import { E5_MODEL_ID } from '@shared/embeddingModelIds'
+import {
+  applyGate,
+  gateCalibration,
+  relevanceOf,
+  withMinRelevance,
+  type GateCalibration
+} from '../../../src/main/services/memory/relevanceGate'
+
+const e5 = gateCalibration(E5_MODEL_ID)
+
+const calibration: GateCalibration = {
+  memory: { gate: 0.5, belowBest: 0.1, cap: Infinity },
+  message: { gate: 0.6, belowBest: 0.1, cap: 2 },
+  offsets: { chinese: 0.15, crossLingual: -0.05 },
+  strongMargin: 0.1
+}
+
+describe('relevanceOf', () => {
+  const signals = { similarity: 0.7, textShare: 0, queryCjk: 0, itemText: 'I like tea.' }
+
+  it('is the calibrated similarity for an English pair without shared words', () => {
+    expect(relevanceOf(signals, calibration)).toBe(0.7)
+  })
+
+  it('takes the language offset off a Chinese pair and adds it to a cross-lingual one', () => {
+    expect(relevanceOf({ ...signals, queryCjk: 1, itemText: '我喜欢喝茶。' }, calibration)).toBe(0.55)
+    expect(relevanceOf({ ...signals, queryCjk: 1 }, calibration)).toBe(0.75)
+  })
+
+  it('adds agreement on the query’s words', () => {
+    expect(relevanceOf({ ...signals, textShare: 1 }, calibration)).toBe(0.8)
+  })
+
+  it('has none without a vector: the text rule decides then', () => {
+    expect(relevanceOf({ ...signals, similarity: null }, calibration)).toBeNull()
+  })
+
+  it('is calibrated for the default model and falls back to "related" for others', () => {
+    expect(e5.offsets.chinese).toBeGreaterThan(0)
+    expect(gateCalibration('someone/unknown-model').memory.gate).toBe(0.6)
+  })
+})
+
+describe('applyGate', () => {
+  const item = (kind: 'memory' | 'message', relevance: number) => ({ kind, relevance })
+  const gate = (items: ReturnType<typeof item>[], cal = calibration) =>
+    applyGate(items, (i) => i.relevance, cal)
+
+  it('holds each kind to its own bar', () => {
+    const out = gate([item('memory', 0.55), item('message', 0.55), item('message', 0.65)])
+    expect(out.passed).toEqual([item('message', 0.65), item('memory', 0.55)])
+    expect(out.rejected).toEqual([{ item: item('message', 0.55), gate: 0.6 }])
+  })
+
+  it('leaves out what sits far below the best of its kind', () => {
+    const out = gate([item('memory', 0.9), item('memory', 0.85), item('memory', 0.75)])
+    expect(out.gates.memory).toBe(0.8)
+    expect(out.passed.map((i) => i.relevance)).toEqual([0.9, 0.85])
+    expect(out.rejected).toEqual([{ item: item('memory', 0.75), gate: 0.8 }])
+  })
+
+  it('passes at most the cap of a kind, most relevant first', () => {
+    const out = gate([item('message', 0.7), item('message', 0.72), item('message', 0.71)])
+    expect(out.passed.map((i) => i.relevance)).toEqual([0.72, 0.71])
+    expect(out.rejected.map((r) => r.item.relevance)).toEqual([0.7])
+  })
+
+  it('passes nothing when nothing reaches the bar: an off-topic question costs nothing', () => {
+    const out = gate([item('memory', 0.45), item('message', 0.59)])
+    expect(out.passed).toEqual([])
+    expect(out.rejected).toHaveLength(2)
+  })
+
+  it('takes a user’s gate for both kinds, without the relative margin', () => {
+    const lowered = withMinRelevance(calibration, 0.4)
+    const out = gate([item('memory', 0.9), item('memory', 0.45), item('message', 0.41)], lowered)
+    expect(out.passed).toHaveLength(3)
+    expect(withMinRelevance(calibration, undefined)).toBe(calibration)
+  })
+})
