@@ -14,9 +14,7 @@ const report: RecallReport = {
   fillSpare: false,
   gates: { memory: 0.54, message: 0.62 },
   passed: 3,
-  rejected: [
-    { id: 'message:40', relevance: 0.6, gate: 0.62, preview: 'Nearly relevant.' }
-  ]
+  rejected: [{ id: 'message:40', relevance: 0.6, gate: 0.62, preview: 'Nearly relevant.' }]
 }
 
 const candidates: MemoryCandidate[] = [

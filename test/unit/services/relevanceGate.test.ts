@@ -25,7 +25,9 @@ describe('relevanceOf', () => {
   })
 
   it('takes the language offset off a Chinese pair and adds it to a cross-lingual one', () => {
-    expect(relevanceOf({ ...signals, queryCjk: 1, itemText: '我喜欢喝茶。' }, calibration)).toBe(0.55)
+    expect(relevanceOf({ ...signals, queryCjk: 1, itemText: '我喜欢喝茶。' }, calibration)).toBe(
+      0.55
+    )
     expect(relevanceOf({ ...signals, queryCjk: 1 }, calibration)).toBe(0.75)
   })
 

@@ -39,17 +39,21 @@ export function RecallExplain({ build }: { build: BuiltContext }) {
           tokens: format(tokens)
         })}
         {placed > 0 && <> ({originParts(recall, t, format)})</>}
-        {'. '}
+        {t('inspector.recall.sentenceEnd')}
         {recall.fillSpare
           ? t('inspector.recall.fillSpareOn')
           : notPlaced > 0
             ? t('inspector.recall.didNotFit', { count: notPlaced })
             : recall.gates === null
               ? t('inspector.recall.textOnly')
-              : t('inspector.recall.nothingElse', {
-                  memory: recall.gates.memory.toFixed(2),
-                  message: recall.gates.message.toFixed(2)
-                })}
+              : translateKey(
+                  t,
+                  placed === 0 ? 'inspector.recall.nothingPassed' : 'inspector.recall.nothingElse',
+                  {
+                    memory: recall.gates.memory.toFixed(2),
+                    message: recall.gates.message.toFixed(2)
+                  }
+                )}
       </p>
       <p className="recall-explain__line" data-testid="recall-free">
         {t('inspector.recall.free', { tokens: format(free) })}

@@ -1,0 +1,135 @@
+/**
+ * Issue #17 end to end, in real Chromium over the real model and a real store: a new thread
+ * with unrelated history shows a short request, the inspector says what recall found, what it
+ * turned away and how much budget was left free, and the scope setting changes where it looks.
+ * English and Chinese; screenshots in test-results/screenshots/.
+ */
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { useTempDir } from '../support/tempDir'
+import { animationsDone } from './harness/page'
+import { eventually } from './harness/poll'
+import type { Harness } from './harness/server'
+import { useChromiumSession } from './harness/session'
+import { chatUi, memoryUi } from './harness/ui'
+
+const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
+const HAN = /\p{Script=Han}/u
+
+const LANGUAGES = {
+  'en-US': {
+    memory: 'My daughter Mia is allergic to peanuts.',
+    question: 'Can you suggest a snack for my daughter after school?',
+    offTopic: 'What is the boiling point of water at sea level?'
+  },
+  'zh-CN': {
+    memory: '我女儿对花生过敏。',
+    question: '给我女儿推荐一个放学后吃的零食吧？',
+    offTopic: '海平面上水的沸点是多少度？'
+  }
+} as const
+
+function ui(page: Page) {
+  const panel = page.getByTestId('inspector-panel')
+  return {
+    ...chatUi(page),
+    ...memoryUi(page),
+    newThread: page.getByTestId('new-thread'),
+    summary: panel.getByTestId('recall-summary'),
+    free: panel.getByTestId('recall-free'),
+    explain: panel.getByTestId('recall-explain'),
+    rejected: panel.getByTestId('recall-rejected'),
+    included: panel.locator(
+      '[data-testid="trace-item"][data-section="retrieved"][data-decision="included"]'
+    ),
+    settingsTab: panel.getByTestId('tab-settings'),
+    itemsTab: panel.getByTestId('tab-items'),
+    scope: (value: string) => panel.locator(`[data-testid="recall-scope"][value="${value}"]`),
+    saveThread: panel.getByTestId('save-thread-config')
+  }
+}
+
+/** History a newcomer has after a week: the memory, and two threads about other things. */
+async function seed(harness: Harness, memory: string) {
+  const { services } = harness
+  await services.memory.create({ content: memory, category: 'fact' })
+  const trip = services.threads.create('Trip to Lisbon')
+  await services.chat.send(trip.id, 'Which neighbourhood in Lisbon is quiet at night?')
+  await services.chat.send(trip.id, 'We land at 7 pm, so a hotel near the metro would help.')
+  const code = services.threads.create('Rust lifetimes')
+  await services.chat.send(code.id, 'Why does the borrow checker reject my struct with a &str?')
+  await services.memoryIndexer.drained()
+  await services.memory.warmedUp()
+}
+
+/** Types a draft and waits for the inspector's preview of exactly it. */
+async function preview(harness: Harness, app: ReturnType<typeof ui>, text: string) {
+  // Embedded once ahead, as typing it would: a loaded CI machine cannot push the query past
+  // the search's deadline into a words-only build.
+  await harness.services.memory.search(text, { timeoutMs: 30_000 })
+  await app.composer.fill(text)
+  await eventually(() => app.summary.isVisible(), 30_000).toBe(true)
+}
+
+describe('a focused request in a new thread (issue #17)', () => {
+  const tempDir = useTempDir()
+  const session = useChromiumSession()
+
+  for (const locale of ['en-US', 'zh-CN'] as const) {
+    const words = LANGUAGES[locale]
+
+    it(`sends only the relevant memory, says what it left free, and follows the scope (${locale})`, async () => {
+      const { harness, page, window } = await session.start(
+        { databasePath: join(tempDir(), 'store.sqlite'), embeddings: true },
+        { seed: (h) => seed(h, words.memory), locale }
+      )
+      const app = ui(page)
+      await eventually(() => app.status.getAttribute('data-state'), 60_000).toBe('ready')
+      await app.newThread.click()
+
+      await preview(harness, app, words.question)
+      // One item: the memory. Nothing from the Lisbon or Rust threads.
+      await eventually(() => app.included.count(), 30_000).toBe(1)
+      await expect(app.included.first().getAttribute('data-id')).resolves.toMatch(/^memory:/)
+      const summary = (await app.summary.textContent()) ?? ''
+      const free = (await app.free.textContent()) ?? ''
+      if (locale === 'zh-CN') {
+        expect(summary).toMatch(HAN)
+        expect(free).toMatch(HAN)
+      } else {
+        expect(summary).toContain('Retrieved: 1 item')
+        expect(free).toContain('left free')
+      }
+      // Nearly the whole budget is free, and the number shown says so.
+      const freeTokens = Number((/\d[\d,\u00a0\u202f]*/.exec(free)?.[0] ?? '').replace(/\D/g, ''))
+      expect(freeTokens).toBeGreaterThan(100_000)
+      await animationsDone(page)
+      await page.screenshot({ path: join(SCREENSHOTS, `recall-focused-${locale}.png`) })
+
+      // An off-topic question sends nothing recalled, and lists what the gate turned away.
+      await preview(harness, app, words.offTopic)
+      await eventually(() => app.included.count(), 30_000).toBe(0)
+      await app.explain.locator('summary').click()
+      await eventually(() => app.rejected.count()).toBeGreaterThan(0)
+      await animationsDone(page)
+      await page.screenshot({ path: join(SCREENSHOTS, `recall-offtopic-${locale}.png`) })
+
+      // "This thread only": the memory is no longer searched, for this thread.
+      await preview(harness, app, words.question)
+      await app.settingsTab.click()
+      await app.scope('thread').check()
+      await app.saveThread.click()
+      await app.itemsTab.click()
+      await eventually(() => app.included.count(), 30_000).toBe(0)
+      await expect(app.free.textContent()).resolves.toContain(
+        locale === 'zh-CN' ? '仅本对话' : 'This thread only'
+      )
+      await animationsDone(page)
+      await page.screenshot({ path: join(SCREENSHOTS, `recall-scope-thread-${locale}.png`) })
+
+      window.assertHealthy()
+      expect(harness.unexpectedErrors).toEqual([])
+    })
+  }
+})
