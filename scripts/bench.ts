@@ -54,12 +54,13 @@ import { historyImportFigures, type HistoryImportFigures } from './bench/history
 import { memorySearchFigures, type MemorySearchFigures } from './bench/memorySearch'
 import type { Timing } from './bench/timing'
 import { wholeTurnFigures, wholeTurnReport } from './bench/wholeTurn'
+import { cacheReplayFigures, cacheReplayReport } from './bench/cacheReplay'
 
 const ROOT = resolve(dirname(process.argv[1] ?? '.'), '../..')
 const DEFAULT_JSON = join(ROOT, '.cache/bench/latest.json')
 
 /** Sections `--only` can run alone. */
-const ONLY_SECTIONS = ['memory-search', 'history', 'turn'] as const
+const ONLY_SECTIONS = ['memory-search', 'history', 'turn', 'cache'] as const
 type OnlySection = (typeof ONLY_SECTIONS)[number]
 
 interface Options {
@@ -147,6 +148,12 @@ async function main(): Promise<void> {
     const turn = await turnFigures(options.quick)
     console.log(wholeTurnReport(turn, table))
     writeResult(options, { turn }, started)
+    return
+  }
+  if (options.only === 'cache') {
+    const cache = await cacheFigures(options.quick)
+    if (cache) console.log(cacheReplayReport(cache, table))
+    writeResult(options, { cache }, started)
     return
   }
   if (options.only === 'history') {
@@ -629,6 +636,26 @@ async function turnFigures(quick: boolean) {
     { quick, modelsRoot, workerPath, vectorWorkerPath, phrases: phrases() },
     progress
   )
+}
+
+/**
+ * The prompt cache on the real send path: a LoCoMo conversation replayed through the app at
+ * 8,000 and 32,000 tokens and the default budget, chunked against sliding (issue #17). Without
+ * ../shared/benchdata it says so and skips.
+ */
+async function cacheFigures(quick: boolean) {
+  const locomoPath = join(ROOT, '../shared/benchdata/locomo/locomo10.json')
+  const { modelsRoot, workerPath } = await modelsAndWorker()
+  const rows = await cacheReplayFigures({
+    locomoPath,
+    modelsRoot,
+    workerPath,
+    turns: quick ? 60 : 240,
+    budgets: quick ? [8000] : [8000, 32000, 'default'],
+    progress
+  })
+  if (!rows) progress(`cache replay skipped: ${locomoPath} is not here`)
+  return rows
 }
 
 main().catch((error: unknown) => {

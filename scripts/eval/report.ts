@@ -96,7 +96,10 @@ export function formatReport(result: EvaluationResult): string {
       )
     )
   }
-  const categories = [...new Set(result.results.flatMap((r) => Object.keys(r.by_category)))].sort()
+  // Control categories (no evidence) have no recall to show; the control table has them.
+  const categories = [...new Set(result.results.flatMap((r) => Object.keys(r.by_category)))]
+    .filter((c) => result.results.some((r) => (r.by_category[c]?.questions ?? 0) > 0))
+    .sort()
   if (categories.length > 1) {
     lines.push('')
     lines.push('evidence recall / all-evidence rate by category (questions with evidence):')

@@ -1,32 +1,38 @@
 import { describe, expect, it } from 'vitest'
 import { recallChart, seriesFrom } from '../../../scripts/eval/chart'
 
-const summary = (rows: [number, number][]) => ({
+/** Builder rows [budget, recall, tokens sent]; tokens default to the budget (a filled one). */
+const summary = (rows: [number | 'default', number, number?][]) => ({
   results: [
-    ...rows.map(([budget, evidence_recall]) => ({ strategy: 'builder', budget, evidence_recall })),
-    { strategy: 'window', budget: 2000, evidence_recall: 0.1 }
+    ...rows.map(([budget, evidence_recall, tokens]) => ({
+      strategy: 'builder',
+      budget,
+      evidence_recall,
+      mean_context_tokens: tokens ?? (budget === 'default' ? 100_000 : budget)
+    })),
+    { strategy: 'window', budget: 2000, evidence_recall: 0.1, mean_context_tokens: 2000 }
   ]
 })
 
 describe('the recall chart', () => {
-  it('reads the builder rows of a summary, by budget', () => {
+  it('reads the builder rows of a summary as recall at the tokens sent, labelled by budget', () => {
     expect(
       seriesFrom(
         'x',
         summary([
-          [4000, 0.8],
-          [2000, 0.6]
+          ['default', 0.9, 3500],
+          [2000, 0.6, 1500]
         ])
       ).points
     ).toEqual([
-      [2000, 0.6],
-      [4000, 0.8]
+      { tokens: 1500, recall: 0.6, label: '2k' },
+      { tokens: 3500, recall: 0.9, label: 'default' }
     ])
     expect(() => seriesFrom('x', { results: [] })).toThrow('x: no builder rows')
     expect(() => seriesFrom('x', {})).toThrow('not an eval summary')
   })
 
-  it('draws one line per series, before dashed in its dataset’s colour, higher recall higher up', () => {
+  it('draws one line per series, before dashed in its dataset’s colour, cheaper further left', () => {
     const svg = recallChart(
       [
         seriesFrom(
@@ -39,12 +45,12 @@ describe('the recall chart', () => {
         seriesFrom(
           'LoCoMo',
           summary([
-            [2000, 0.6],
-            [16000, 0.95]
+            [2000, 0.6, 900],
+            [16000, 0.95, 4000]
           ])
         )
       ],
-      'Recall <by> budget'
+      'Recall <by> tokens'
     )
     const paths = [
       ...svg.matchAll(
@@ -56,11 +62,13 @@ describe('the recall chart', () => {
     expect(before![6]).toBeDefined()
     expect(after![6]).toBeUndefined()
     expect(before![5]).toBe(after![5])
-    // SVG y grows downwards: more recall, smaller y; the larger budget is further right.
+    // SVG y grows downwards: more recall, smaller y. Fewer tokens sent, further left.
     expect(Number(after![2])).toBeLessThan(Number(before![2]))
-    expect(Number(after![3])).toBeGreaterThan(Number(after![1]))
-    expect(svg).toContain('Recall &lt;by&gt; budget')
-    expect(svg).toContain('16,000')
+    expect(Number(after![1])).toBeLessThan(Number(before![1]))
+    expect(Number(after![3])).toBeLessThan(Number(before![3]))
+    expect(svg).toContain('Recall &lt;by&gt; tokens')
+    expect(svg).toContain('10,000')
+    expect(svg).toContain('>16k<')
   })
 
   it('gives every dataset its own colour: four datasets for two models, eight lines', () => {

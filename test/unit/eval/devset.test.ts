@@ -77,6 +77,17 @@ describe('the dev set converter', () => {
     ])
   })
 
+  it('reads an off-topic control question: its own keyword, no evidence allowed', () => {
+    const dataset = convertDevsetPersona(
+      'persona a A\nmemory m1 fact I like tea.\nofftopic o1 en\n> What is the capital of Peru?',
+      'a.txt'
+    )
+    expect(dataset.questions[0]).toMatchObject({ category: 'offtopic en', evidence: [] })
+    expect(() =>
+      convertDevsetPersona('persona a A\nmemory m1 fact x\nofftopic o1 en m1\n> Hi?', 'a.txt')
+    ).toThrow('a.txt:3: offtopic needs an id and zh or en, and no evidence')
+  })
+
   it('refuses a broken file with its line', () => {
     expect(() => convertDevsetPersona('persona a A\nquestion q1 en m9\n> Hi?', 'a.txt')).toThrow(
       'a.txt:2: unknown evidence a/m9'
@@ -104,6 +115,12 @@ describe('the dev set converter', () => {
     expect(count('zh')).toBeGreaterThanOrEqual(50)
     expect(count('en')).toBeGreaterThanOrEqual(50)
     expect(count('cross')).toBeGreaterThanOrEqual(40)
+    // Off-topic control questions in both languages: nothing to find, so no evidence.
+    for (const language of ['zh', 'en']) {
+      const offTopic = questions.filter((q) => q.category === `offtopic ${language}`)
+      expect(offTopic.length).toBeGreaterThanOrEqual(9)
+      expect(offTopic.every((q) => q.evidence.length === 0)).toBe(true)
+    }
     // Deterministic: the same files give the same datasets.
     expect(convertDevset(join(__dirname, '../../fixtures/devset'))).toEqual(datasets)
   })
