@@ -11,6 +11,9 @@
  * extraction) go through it too and are reported apart. Anthropic's explicit breakpoints are
  * not emulated here (docs/PERFORMANCE.md, "Prompt cache on the real path").
  *
+ * Each message is sent as typed: the draft's query vector is embedded first, as the
+ * inspector's preview does while the user types.
+ *
  * The conversation is LoCoMo's conv-26 read at run time from ../shared/benchdata (never
  * copied): its first speaker is the user, the second speaker's next turn is the reply; two
  * other conversations of the file, a thread per session, are the history recall searches.
@@ -285,8 +288,12 @@ async function replayOne(
     let retrieved = 0
     for (const turn of turns) {
       next++
+      // Typed, as the inspector previews a draft: its query vector is ready when it is sent,
+      // so a loaded bench machine measures the cache, not a words-only fallback.
+      await services.memory.search(turn.user, { timeoutMs: 30_000 })
       const outcome = await services.chat.send(thread.id, turn.user)
       retrieved += outcome.build?.context.tokenStats.sections.retrieved.used ?? 0
+
       await services.chat.settled(thread.id)
       if (next % 40 === 0) options.progress?.(`${policy} ${budget}: turn ${next}/${turns.length}`)
     }

@@ -150,7 +150,7 @@ describe('npm run eval on a tiny dataset', () => {
 
   it('window: only what the recent window holds, nothing in a new thread', () => {
     const window = row('window')
-    expect(window).toMatchObject({ questions: 5, skipped: 1, retrieved_share: 0 })
+    expect(window).toMatchObject({ questions: 5, control_questions: 1, retrieved_share: 0 })
     // q-last 1/1, q-old 0/1, q-new 0/1, q-late 0/1 (unreachable), q-mem 0/1
     expect(window.evidence_recall).toBe(0.2)
     expect(window.all_evidence_rate).toBe(0.2)

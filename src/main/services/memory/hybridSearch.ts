@@ -334,6 +334,8 @@ export class HybridSearch {
     const queryCjk = cjkWeight(text)
     /** Gated candidates with a relevance: the gate is applied once all are scored. */
     const scored: MemorySearchHit[] = []
+    /** Gated candidates without a vector (model missing or slow, item not embedded yet). */
+    const wordsOnly: MemorySearchHit[] = []
     for (const candidate of all) {
       const similarity =
         candidate.cosine === null ? null : calibratedSimilarity(candidate.cosine, related)
@@ -353,8 +355,8 @@ export class HybridSearch {
         if (candidate.textRank !== undefined) matchedBy.push('text')
         const hit = toHit(candidate, content, similarity, matchedBy, memory, message)
         if (relevance !== null) scored.push({ ...hit, relevance, score: relevance })
-        // Without a vector the text rule decides, as it does for a search without a model.
-        else if (textSupport(content, terms, candidate)) hits.push(hit)
+        // Without a vector the text rule decides, as in a search without a model (capped below).
+        else if (textSupport(content, terms, candidate)) wordsOnly.push(hit)
         continue
       }
       const vectorSupport = inVectorList && similarity !== null && similarity >= minSimilarity
@@ -375,7 +377,7 @@ export class HybridSearch {
     }
 
     const gate = gated ? applyGate(scored, (hit) => hit.relevance ?? 0, calibration) : null
-    if (gate) hits.push(...gate.passed)
+    if (gate) hits.push(...gate.passed, ...withinCaps(wordsOnly, calibration))
     hits.sort((a, b) => b.score - a.score || (b.similarity ?? 0) - (a.similarity ?? 0))
     // A message that a returned memory was made from adds nothing the memory does not say.
     const sources = new Set(
@@ -575,6 +577,18 @@ function embedWarning(error: unknown, ms: number): MemoryWarning {
  */
 function contextDepth(perList: number): number {
   return Math.max(CANDIDATES_PER_LIST, Math.ceil(perList * CONTEXT_WEIGHT))
+}
+
+/**
+ * Words-only candidates of a gated search, best text rank first, at most each kind's cap: a
+ * slow or missing model must not turn a focused request into every message that shares a
+ * word with the question.
+ */
+function withinCaps(hits: MemorySearchHit[], calibration: GateCalibration): MemorySearchHit[] {
+  const taken = { memory: 0, message: 0 }
+  return hits
+    .sort((a, b) => b.score - a.score)
+    .filter((hit) => taken[hit.kind]++ < calibration[hit.kind].cap)
 }
 
 /**
