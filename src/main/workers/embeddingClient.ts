@@ -20,6 +20,15 @@ export interface EmbeddingClientOptions {
   workerPath: string
   spec: EmbeddingModelSpec
   source: ModelSource
+  /**
+   * For a `hub` source: fetches the files into a folder first (workers/modelDownload.ts), in
+   * this process, and returns that folder; the worker itself never touches the network.
+   * Aborted by `close` (cancel); its error message is the status's error.
+   */
+  download?: (
+    signal: AbortSignal,
+    onProgress: (file: string, loaded: number, total: number) => void
+  ) => Promise<ModelSource>
   /** Texts per forward pass. Small batches keep a waiting query's delay short. */
   maxBatch?: number
   /** Characters per forward pass, so a batch of long messages stays short too. */
@@ -46,11 +55,12 @@ interface Batch {
 const CLOSE_WAIT_MS = 10_000
 
 export class EmbeddingClient implements Embedder {
-  private readonly worker: Worker
+  private worker: Worker | null = null
   private readonly queue: Job[] = []
   private readonly inFlight = new Map<number, Batch>()
   private readonly listeners = new Set<(status: EmbedderStatus) => void>()
   private readonly readyPromise: Promise<{ modelId: string; dimension: number }>
+  private readonly cancelDownload = new AbortController()
   private current: EmbedderStatus
   private nextId = 1
   private queuedTexts = 0
@@ -61,7 +71,7 @@ export class EmbeddingClient implements Embedder {
   private readonly maxBatchChars: number
   private readonly maxQueued: number
 
-  constructor(options: EmbeddingClientOptions) {
+  constructor(private readonly options: EmbeddingClientOptions) {
     this.maxBatch = options.maxBatch ?? 16
     this.maxBatchChars = options.maxBatchChars ?? 8_000
     this.maxQueued = options.maxQueued ?? 1_024
@@ -72,16 +82,43 @@ export class EmbeddingClient implements Embedder {
       progress: [],
       error: null
     }
-    const init: WorkerInit = {
-      spec: options.spec,
-      source: options.source,
-      threads: options.threads ?? Math.max(1, Math.floor(cpus().length / 2))
+    this.readyPromise = this.start()
+    // Callers that never await ready() must not see an unhandled rejection.
+    this.readyPromise.catch(() => {})
+  }
+
+  private async start(): Promise<{ modelId: string; dimension: number }> {
+    let source = this.options.source
+    if (source.kind === 'hub' && this.options.download) {
+      try {
+        source = await this.options.download(this.cancelDownload.signal, (file, loaded, total) =>
+          this.setStatus({
+            progress: mergeProgress(this.current.progress, { file, loaded, total })
+          })
+        )
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error)
+        if (!this.closed) this.fail(reason)
+        throw new EmbedderUnavailableError(reason)
+      }
+      if (this.closed) throw new EmbedderUnavailableError('closed')
+      this.setStatus({ state: 'loading', progress: [] })
     }
-    this.worker = new Worker(options.workerPath, { workerData: init })
+    return this.startWorker(source)
+  }
+
+  private startWorker(source: ModelSource): Promise<{ modelId: string; dimension: number }> {
+    const init: WorkerInit = {
+      spec: this.options.spec,
+      source,
+      threads: this.options.threads ?? Math.max(1, Math.floor(cpus().length / 2))
+    }
+    const worker = new Worker(this.options.workerPath, { workerData: init })
+    this.worker = worker
     // The worker must not keep the process alive on its own (tests, app quit).
-    this.worker.unref()
-    this.readyPromise = new Promise((resolve, reject) => {
-      this.worker.on('message', (message: FromWorker) => {
+    worker.unref()
+    return new Promise((resolve, reject) => {
+      worker.on('message', (message: FromWorker) => {
         switch (message.type) {
           case 'progress':
             this.setStatus({ progress: mergeProgress(this.current.progress, message) })
@@ -103,19 +140,22 @@ export class EmbeddingClient implements Embedder {
             return
         }
       })
-      this.worker.on('error', (error) => {
+      worker.on('error', (error) => {
         this.fail(error.message)
         reject(new EmbedderUnavailableError(error.message))
       })
-      this.worker.on('exit', (code) => {
+      worker.on('exit', (code) => {
         if (this.closed) return
-        const reason = `the embedding worker exited (code ${code})`
+        // A 'failed' message, if any, came first and already set the cause.
+        if (this.current.state === 'unavailable') return
+        const reason =
+          this.current.state === 'ready'
+            ? `the embedding worker stopped (exit code ${code})`
+            : `the embedding worker stopped before the model was loaded (exit code ${code})`
         this.fail(reason)
         reject(new EmbedderUnavailableError(reason))
       })
     })
-    // Callers that never await ready() must not see an unhandled rejection.
-    this.readyPromise.catch(() => {})
   }
 
   status(): EmbedderStatus {
@@ -202,7 +242,8 @@ export class EmbeddingClient implements Embedder {
       clearTimeout(timer)
     }
     this.inFlight.clear()
-    await this.worker.terminate()
+    this.cancelDownload.abort()
+    await this.worker?.terminate()
   }
 
   /**
@@ -239,7 +280,7 @@ export class EmbeddingClient implements Embedder {
       texts: jobs.flatMap((j) => j.texts),
       roles: jobs.flatMap((j) => j.texts.map(() => j.role))
     }
-    this.worker.postMessage(message)
+    this.worker?.postMessage(message)
   }
 
   private settle(
