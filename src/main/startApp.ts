@@ -13,6 +13,7 @@ import { isPermissionGranted } from './startup/permissionPolicy'
 import { windowIconPath } from './windowIcon'
 import { createServices, type ServiceOptions } from './services/createServices'
 import { workerImportRunner } from './services/history/workerImportRunner'
+import { readLoginShellPath } from './services/tools/loginShellPath'
 import type { Publish } from './services/events'
 import type { OpenOptions } from './store/database'
 import { QUICK_CHECK_AT_OPEN_MAX_BYTES } from './store/integrity'
@@ -285,6 +286,8 @@ export async function start(): Promise<void> {
       return picked.canceled ? null : picked.filePaths
     },
     history: historyOptions(storeOptions),
+    // Read once, in the background: the first MCP server to start waits for it (5 s at most).
+    loginShellPath: readLoginShellPath(),
     backup: {
       nativeBinding: storeOptions.nativeBinding,
       check: restoreChecker(storeOptions),
