@@ -3,7 +3,6 @@
  * with no prebuilt binary it must say what to install before compiling anything; with a
  * prebuilt binary (served here as better-sqlite3's release would be) it needs no toolchain.
  */
-import { spawn } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { execFileSync } from 'node:child_process'
@@ -11,6 +10,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closedPort } from '../support/closedPort'
+import { runProcess } from '../support/runProcess'
 import { ROOT } from '../support/bootBuiltApp'
 import { useTempDir } from '../support/tempDir'
 
@@ -27,7 +27,7 @@ afterEach(() => new Promise<void>((done) => (server ? server.close(() => done())
 
 /** Runs the script with no compiler, Python or make on PATH; better-sqlite3's host given. */
 function run(host: string, cache: string) {
-  const child = spawn(process.execPath, [SCRIPT], {
+  return runProcess(process.execPath, [SCRIPT], {
     cwd: ROOT,
     env: {
       PATH: join(tempDir(), 'empty-bin'),
@@ -36,13 +36,6 @@ function run(host: string, cache: string) {
       npm_config_better_sqlite3_binary_host: host
     }
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk) => (stdout += chunk))
-  child.stderr.on('data', (chunk) => (stderr += chunk))
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((done) =>
-    child.on('close', (status) => done({ status, stdout, stderr }))
-  )
 }
 
 const bindingIn = (cache: string) =>
