@@ -2,7 +2,16 @@ import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { app, BrowserWindow, dialog, ipcMain, net, safeStorage, session } from 'electron'
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  net,
+  safeStorage,
+  session,
+  utilityProcess
+} from 'electron'
 import type { AppInfo, MemorySettings, SalvageReport } from '@shared/domain'
 import { createHandlers } from './ipc/handlers'
 import { registerIpc } from './ipc/electronIpc'
@@ -35,6 +44,7 @@ import { backupBeforeMigration } from './services/backup/preMigrationBackup'
 import type { RestoreCheck } from './services/backup/restoreCheck'
 import type { Cipher } from './services/providers/secretStore'
 import { EmbeddingClient } from './workers/embeddingClient'
+import { utilityProcessHost } from './workers/embeddingHost'
 import { MessageVectorClient } from './workers/messageVectorClient'
 import { locateModel } from './workers/modelLocation'
 import {
@@ -75,8 +85,10 @@ function electronNativeBinding(): string | undefined {
 }
 
 /**
- * The embedding model runs in a worker thread (out/main/embeddingWorker.js). Where the model
- * is read from: see workers/modelLocation.ts. Without one, memory recall uses full text only.
+ * The embedding model runs in a utility process (out/main/embeddingWorker.js; a worker thread
+ * where Electron offers none). Where the model is read from: workers/modelLocation.ts; a
+ * first-run download happens here, in main (workers/modelDownload.ts). Without a model,
+ * memory recall uses full text only.
  */
 const embeddings: EmbedderFactory = (settings) => {
   const userModels = join(app.getPath('userData'), 'models')
@@ -95,6 +107,10 @@ const embeddings: EmbedderFactory = (settings) => {
     workerPath,
     spec,
     source,
+    // A native crash in ONNX Runtime ends the utility process, not the app; it is restarted.
+    ...(typeof utilityProcess?.fork === 'function' && {
+      host: utilityProcessHost((path, args, options) => utilityProcess.fork(path, args, options))
+    }),
     ...(source.kind === 'hub' && {
       download: async (signal, onProgress) => {
         await downloadModel({

@@ -78,9 +78,29 @@ describe('the built app under a fake Electron', () => {
     const status = await memoryModelSettles(app, 90_000)
     expect(status.model).toMatchObject({ state: 'ready', error: null })
     expect(status.model.dimension).toBe(384)
+    // The model runs in a utility process that gets only what it needs of the environment.
+    const utility = app.reports.find((r) => r.type === 'utility-fork')
+    expect(utility?.serviceName).toBe('Context Lens embeddings')
+    const allowed = ['PATH', 'HOME', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'LANG', 'USERPROFILE']
+    expect((utility?.envKeys as string[]).filter((k) => !allowed.includes(k))).toEqual([])
 
     expect(await app.quit()).toBe(0)
   }, 120_000)
+
+  it('a crashed embedding process is started again and the model is ready again', async () => {
+    const app = boot({ CONTEXT_LENS_MODELS_DIR: MODELS_DIR })
+    await app.waitFor((r) => r.type === 'show')
+    expect((await memoryModelSettles(app, 90_000)).model.state).toBe('ready')
+    const first = await app.waitFor((r) => r.type === 'utility-fork')
+    // What a native crash in ONNX Runtime looks like from outside: the process is gone.
+    process.kill(first.pid as number, 'SIGKILL')
+    const second = await app.waitFor((r) => r.type === 'utility-fork' && r.pid !== first.pid)
+    expect(second.pid).not.toBe(first.pid)
+    const status = await memoryModelSettles(app, 90_000)
+    expect(status.model).toMatchObject({ state: 'ready', error: null })
+    expect(app.child.exitCode).toBeNull()
+    expect(await app.quit()).toBe(0)
+  }, 180_000)
 
   it('shows the window after a timeout when the page never says ready-to-show', async () => {
     const app = boot({ FAKE_ELECTRON_PAGE: 'silent', CONTEXT_LENS_MODELS_DIR: MODELS_DIR })

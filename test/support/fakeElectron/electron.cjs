@@ -2,7 +2,9 @@
 // It does what the app asks as Electron would, at the level the app sees it, and reports each
 // step to the test over the fork IPC channel; the test can call IPC handlers and the
 // permission handler through it. Settings come from FAKE_ELECTRON_* variables.
+const { fork } = require('node:child_process')
 const { EventEmitter } = require('node:events')
+const { join } = require('node:path')
 
 const report = (message) => process.send?.(message)
 const env = process.env
@@ -145,5 +147,30 @@ module.exports = {
       setPermissionCheckHandler: () => {}
     }
   },
-  shell: { openExternal: async () => {} }
+  shell: { openExternal: async () => {} },
+  // A Node child process with `process.parentPort` (utilityHook.cjs), reported to the test.
+  utilityProcess: {
+    fork(modulePath, args, options) {
+      const child = fork(modulePath, args, {
+        serialization: 'advanced',
+        execArgv: ['--require', join(__dirname, 'utilityHook.cjs')],
+        env: options.env,
+        stdio: 'inherit'
+      })
+      report({
+        type: 'utility-fork',
+        pid: child.pid,
+        serviceName: options.serviceName,
+        envKeys: Object.keys(options.env ?? {})
+      })
+      const utility = new EventEmitter()
+      utility.pid = child.pid
+      utility.postMessage = (message) => child.connected && child.send(message)
+      utility.kill = () => child.kill()
+      child.on('message', (message) => utility.emit('message', message))
+      // Electron reports an exit code only; a signal reads as a failure.
+      child.on('exit', (code, signal) => utility.emit('exit', code ?? (signal ? 1 : 0)))
+      return utility
+    }
+  }
 }
