@@ -252,6 +252,10 @@ export async function start(): Promise<void> {
     app.quit()
     return
   }
+  // Which keyring holds API keys: `basic_text` means none (keys are refused; see index.ts).
+  if (process.platform === 'linux') {
+    console.info(`[keys] safeStorage backend: ${safeStorage.getSelectedStorageBackend()}`)
+  }
   // A salvage done while the app last ran is reported once more, in the window.
   const earlier = store.salvage ? null : takeSalvageNotice(databasePath)
   session.defaultSession.setPermissionRequestHandler((_contents, permission, grant, details) =>

@@ -27,12 +27,25 @@ export interface BootedApp {
   quit(): Promise<number | null>
 }
 
+/**
+ * PATH and HOME, and how this test run loads native code: under `npm run test:node22`
+ * NODE_OPTIONS preloads the better-sqlite3 build for Node 22 (scripts/node22/preloadAddon.cjs).
+ */
+function runtimeEnvironment(): Record<string, string> {
+  const keep = ['PATH', 'HOME', 'NODE_OPTIONS', 'CONTEXT_LENS_SQLITE_ADDON']
+  return Object.fromEntries(
+    keep.flatMap((key) =>
+      process.env[key] === undefined ? [] : [[key, process.env[key] as string]]
+    )
+  )
+}
+
 export function bootBuiltApp(env: Record<string, string>): BootedApp {
   // Only what the app needs: no test runner variables, nothing of this process's secrets.
   const child = fork(BUILT_MAIN, [], {
     cwd: ROOT,
     execArgv: ['--require', HOOK],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { ...runtimeEnvironment(), ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc']
   })
   const reports: Report[] = []
