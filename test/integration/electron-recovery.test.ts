@@ -69,7 +69,11 @@ const electron = vi.hoisted(() => {
           setPermissionCheckHandler: () => {}
         }
       },
-      shell: { openExternal: vi.fn() }
+      shell: { openExternal: vi.fn() },
+      safeStorage: {
+        isEncryptionAvailable: () => false,
+        getSelectedStorageBackend: () => 'basic_text'
+      }
     }
   }
 })
