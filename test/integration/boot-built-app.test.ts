@@ -5,13 +5,14 @@
  * electron-entry.test.ts (the TypeScript sources under vitest), this catches what only the
  * bundle shows: chunk paths and __dirname, the bootstrap's order, process exit.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { endpoints } from '@shared/contract'
 import type { MemoryStatus } from '@shared/domain'
 import { bootBuiltApp, BUILT_MAIN, ROOT, type BootedApp } from '../support/bootBuiltApp'
 import { closedPort } from '../support/closedPort'
+import { hubMirror } from '../support/hubMirror'
 import { MODELS_DIR, prepareEmbeddings } from '../support/embeddings'
 import { useTempDir } from '../support/tempDir'
 
@@ -171,4 +172,52 @@ describe('the built app under a fake Electron', () => {
     expect(String(fetched?.url)).toMatch(/\/resolve\/main\/config\.json$/)
     expect(await app.quit()).toBe(0)
   }, 60_000)
+
+  it('downloads from the mirror set in the settings, with progress; cancelled, it resumes where it stopped', async () => {
+    const mirror = await hubMirror(MODELS_DIR, { holdWeightsAfter: 4_000_000 })
+    try {
+      const userData = join(tempDir(), 'user-data')
+      const app = boot({
+        FAKE_ELECTRON_USER_DATA: userData,
+        HF_ENDPOINT: `http://127.0.0.1:${await closedPort()}`
+      })
+      await app.waitFor((r) => r.type === 'show')
+      expect((await memoryModelSettles(app, 20_000)).model.error).toMatch(/refused/)
+
+      // The settings name a mirror (and the smaller model): the download starts there.
+      const model = 'Xenova/bge-small-zh-v1.5'
+      const updated = (await app.invoke('memory:updateSettings', {
+        modelMirror: mirror.url,
+        embeddingModel: model
+      })) as { ok: boolean }
+      expect(updated.ok).toBe(true)
+      const weights = 'onnx/model_quantized.onnx'
+      const part = join(`${userData}-dev`, 'models', model, `${weights}.part`)
+      for (let seen = false; !seen; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        const status = await memoryStatus(app)
+        expect(status.model.state).toBe('downloading')
+        const progress = status.model.progress.find((p) => p.file === weights)
+        seen = (progress?.loaded ?? 0) >= 4_000_000 && progress?.total === 24_010_842
+      }
+
+      // Cancel: turning the download off stops it; what came is kept.
+      await app.invoke('memory:updateSettings', { allowDownload: false })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const kept = statSync(part).size
+      expect(kept).toBeGreaterThan(0)
+      expect(kept).toBeLessThanOrEqual(4_000_000)
+
+      // On again: a Range request for the rest, then the real model loads from those files.
+      mirror.release()
+      await app.invoke('memory:updateSettings', { allowDownload: true })
+      const status = await memoryModelSettles(app, 90_000)
+      expect(status.model).toMatchObject({ state: 'ready', id: model, error: null })
+      const resumed = mirror.requests.filter((r) => r.path.endsWith(weights)).at(-1)
+      expect(resumed?.headers.range).toBe(`bytes=${kept}-`)
+      expect(existsSync(part)).toBe(false)
+      expect(await app.quit()).toBe(0)
+    } finally {
+      await mirror.close()
+    }
+  }, 180_000)
 })
