@@ -25,7 +25,7 @@ export async function hubMirror(
   const server = createServer((req, res) => {
     const path = decodeURIComponent(req.url ?? '')
     requests.push({ path, headers: req.headers })
-    const [id, file] = path.slice(1).split('/resolve/main/')
+    const [id, file = ''] = path.slice(1).split('/resolve/main/')
     const local = id && file ? join(modelsDir, id, file) : ''
     if (!local || !existsSync(local)) {
       res.writeHead(404, 'Not Found').end()
