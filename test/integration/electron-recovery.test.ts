@@ -73,7 +73,11 @@ const electron = vi.hoisted(() => {
       safeStorage: {
         isEncryptionAvailable: () => false,
         getSelectedStorageBackend: () => 'basic_text'
-      }
+      },
+      // No model here: the first-run download must fail at once, never reach the hub.
+      net: { fetch: () => Promise.reject(new Error('no network in this test')) },
+      // Without utilityProcess.fork the embedding worker runs in a thread.
+      utilityProcess: {}
     }
   }
 })
