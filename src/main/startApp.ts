@@ -2,17 +2,9 @@ import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import {
-  app,
-  BrowserWindow,
-  dialog,
-  ipcMain,
-  net,
-  safeStorage,
-  session,
-  utilityProcess
-} from 'electron'
-import type { AppInfo, MemorySettings, SalvageReport } from '@shared/domain'
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, session } from 'electron'
+import type { AppInfo, SalvageReport } from '@shared/domain'
+import { electronEmbeddings } from './electronEmbeddings'
 import { createHandlers } from './ipc/handlers'
 import { registerIpc } from './ipc/electronIpc'
 import { createRegistry } from './ipc/registry'
@@ -38,21 +30,11 @@ import {
   type RecoveryDialogs,
   type Salvager
 } from './storeRecovery'
-import type { EmbedderFactory } from './services/memoryModels'
 import { backupsDirFor } from './services/backup/backupFiles'
 import { backupBeforeMigration } from './services/backup/preMigrationBackup'
 import type { RestoreCheck } from './services/backup/restoreCheck'
 import type { Cipher } from './services/providers/secretStore'
-import { EmbeddingClient } from './workers/embeddingClient'
-import { utilityProcessHost } from './workers/embeddingHost'
 import { MessageVectorClient } from './workers/messageVectorClient'
-import { locateModel } from './workers/modelLocation'
-import {
-  DEFAULT_MODEL_ENDPOINT,
-  downloadModel,
-  modelFiles,
-  type Fetch
-} from './workers/modelDownload'
 
 /**
  * Everything after the bootstrap (index.ts): open the store, wire the services and IPC, open
@@ -82,63 +64,6 @@ function electronNativeBinding(): string | undefined {
     'node_modules/better-sqlite3/build/Release/better_sqlite3.node'
   )
   return existsSync(path) ? path : undefined
-}
-
-/**
- * The embedding model runs in a utility process (out/main/embeddingWorker.js; a worker thread
- * where Electron offers none). Where the model is read from: workers/modelLocation.ts; a
- * first-run download happens here, in main (workers/modelDownload.ts). Without a model,
- * memory recall uses full text only.
- */
-const embeddings: EmbedderFactory = (settings) => {
-  const userModels = join(app.getPath('userData'), 'models')
-  const located = locateModel({
-    settings,
-    envFolder: process.env.CONTEXT_LENS_MODELS_DIR,
-    resourcesFolder: app.isPackaged ? join(process.resourcesPath, 'models') : undefined,
-    userModels
-  })
-  if (!located) return null
-  const workerPath = join(__dirname, 'embeddingWorker.js')
-  if (!existsSync(workerPath)) return null
-  console.info(`[memory] embedding model ${located.spec.id} from ${located.origin}`)
-  const { spec, source } = located
-  const embedder = new EmbeddingClient({
-    workerPath,
-    spec,
-    source,
-    // A native crash in ONNX Runtime ends the utility process, not the app; it is restarted.
-    ...(typeof utilityProcess?.fork === 'function' && {
-      host: utilityProcessHost((path, args, options) => utilityProcess.fork(path, args, options))
-    }),
-    ...(source.kind === 'hub' && {
-      download: async (signal, onProgress) => {
-        await downloadModel({
-          modelId: spec.id,
-          files: modelFiles(spec),
-          root: source.cacheDir,
-          endpoint: modelEndpoint(settings),
-          fetch: downloadFetch,
-          signal,
-          onProgress
-        })
-        return { kind: 'folder', root: source.cacheDir, name: spec.id }
-      }
-    })
-  })
-  return { embedder, spec }
-}
-
-/**
- * Electron's net.fetch: the system proxy (PAC included) and the OS certificate store. Under
- * plain Node (the boot test's fake electron may offer none) Node's fetch does the same job.
- */
-const downloadFetch: Fetch = (url, init) =>
-  typeof net?.fetch === 'function' ? net.fetch(url, init) : fetch(url, init)
-
-/** The memory settings' mirror, else HF_ENDPOINT (the Hugging Face tools' own variable). */
-function modelEndpoint(settings: MemorySettings): string {
-  return settings.modelMirror ?? process.env.HF_ENDPOINT ?? DEFAULT_MODEL_ENDPOINT
 }
 
 /**
@@ -289,7 +214,7 @@ export async function start(): Promise<void> {
     db: store.db,
     info,
     publish,
-    embeddings,
+    embeddings: electronEmbeddings(join(__dirname, 'embeddingWorker.js')),
     cipher: safeStorageCipher,
     fileWorkerPath: existsSync(join(__dirname, 'fileWorker.js'))
       ? join(__dirname, 'fileWorker.js')
