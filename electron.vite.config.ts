@@ -35,9 +35,11 @@ export default defineConfig({
       // app.asar and rebuilt for Electron's ABI.
       externalizeDeps: true,
       rollupOptions: {
-        // Workers are their own entries: worker_threads loads out/main/<name>.js.
+        // Workers are their own entries: worker_threads loads out/main/<name>.js. startApp is
+        // one too, so the bootstrap's dynamic import finds it beside index.js (same __dirname).
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
+          startApp: resolve(__dirname, 'src/main/startApp.ts'),
           embeddingWorker: resolve(__dirname, 'src/main/workers/embeddingWorker.ts'),
           integrityWorker: resolve(__dirname, 'src/main/workers/integrityWorker.ts'),
           salvageWorker: resolve(__dirname, 'src/main/workers/salvageWorker.ts'),

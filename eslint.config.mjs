@@ -25,6 +25,12 @@ export default tseslint.config(
     languageOptions: { globals: globals.node }
   },
   {
+    // CommonJS preloaded into plain Node by tests (the fake electron module).
+    files: ['test/**/*.cjs'],
+    languageOptions: { globals: globals.node, sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' }
+  },
+  {
     files: ['src/renderer/**/*.{ts,tsx}', 'test/renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
     plugins: { 'react-hooks': reactHooks, 'react-refresh': reactRefresh },

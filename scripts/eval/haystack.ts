@@ -31,8 +31,9 @@ export function haystackLayout(dataset: EvalDataset, options: HaystackOptions): 
         scope.add(id)
       }
     }
-    const { asked_at: _omitted, ...rest } = question
-    return { ...rest, scope_thread_ids: [...scope] }
+    const asked: EvalQuestion = { ...question, scope_thread_ids: [...scope] }
+    delete asked.asked_at
+    return asked
   })
   const used = new Set(out.flatMap((q) => q.scope_thread_ids ?? []))
   return {

@@ -1,12 +1,20 @@
-import { join } from 'node:path'
 import { BrowserWindow, shell } from 'electron'
+import { revealWindow } from './startup/revealWindow'
 
 /** Links the user clicks in messages open in their browser; nothing else leaves the app. */
 export function isExternalLink(url: string): boolean {
   return /^(https?|mailto):/i.test(url)
 }
 
-export function createMainWindow(appUrl: string, icon?: string): BrowserWindow {
+/**
+ * How long the window waits for `ready-to-show`. Some set-ups never send it (Wayland
+ * compositors, VMs without a GPU): the window then shows anyway, rather than staying hidden
+ * with the app running.
+ */
+export const SHOW_TIMEOUT_MS = 5_000
+
+/** `preload` is passed in: this module may be bundled into a chunk with another __dirname. */
+export function createMainWindow(appUrl: string, preload: string, icon?: string): BrowserWindow {
   const window = new BrowserWindow({
     width: 1280,
     height: 800,
@@ -17,7 +25,7 @@ export function createMainWindow(appUrl: string, icon?: string): BrowserWindow {
     icon,
     autoHideMenuBar: true,
     webPreferences: {
-      preload: join(__dirname, '../preload/index.js'),
+      preload,
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
@@ -28,7 +36,18 @@ export function createMainWindow(appUrl: string, icon?: string): BrowserWindow {
     }
   })
 
-  window.once('ready-to-show', () => window.show())
+  const reveal = () => {
+    clearTimeout(timer)
+    if (!window.isDestroyed() && !window.isVisible()) revealWindow(window)
+  }
+  const timer = setTimeout(reveal, SHOW_TIMEOUT_MS)
+  window.once('ready-to-show', reveal)
+  window.once('closed', () => clearTimeout(timer))
+  // A page that failed to load shows Chromium's error page, which is better than no window.
+  window.webContents.once('did-fail-load', (_event, code, description, url) => {
+    console.error(`[window] ${url} failed to load: ${description} (${code})`)
+    reveal()
+  })
   window.webContents.setWindowOpenHandler(({ url }) => {
     if (isExternalLink(url)) void shell.openExternal(url)
     return { action: 'deny' }

@@ -361,6 +361,11 @@ export const contract = {
       z.strictObject({
         modelFolder: z.string().trim().min(1).max(4096).nullable().optional(),
         allowDownload: z.boolean().optional(),
+        modelMirror: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .nullable()
+          .optional(),
         autoExtract: z.boolean().optional(),
         embeddingModel: z.enum(EMBEDDING_MODEL_IDS).optional()
       })

@@ -456,6 +456,11 @@ export interface MemorySettings {
   /** Download the model once from the Hugging Face hub when no folder has it. */
   allowDownload: boolean
   /**
+   * A mirror of the Hugging Face hub with the same layout (e.g. https://hf-mirror.com), for
+   * places the hub is slow or blocked; null or absent uses the hub (or HF_ENDPOINT).
+   */
+  modelMirror?: string | null
+  /**
    * After each turn, the thread's model reads the user's message and saves lasting preferences
    * and facts (one short extra request per turn, to the provider that answered).
    */

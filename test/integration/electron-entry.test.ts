@@ -19,6 +19,7 @@ const electron = vi.hoisted(() => {
     webContents = {
       setWindowOpenHandler: () => {},
       on: () => {},
+      once: () => {},
       send: () => {},
       getURL: () => ''
     }
@@ -28,6 +29,8 @@ const electron = vi.hoisted(() => {
     }
     once() {}
     show() {}
+    isDestroyed = () => false
+    isVisible = () => true
     loadURL(url: string) {
       windows.push({ url, icon: this.icon, webPreferences: this.webPreferences })
       return Promise.resolve()
@@ -41,19 +44,36 @@ const electron = vi.hoisted(() => {
       app: {
         isPackaged: false,
         getPath: () => tmpdir(),
+        setPath: vi.fn(),
+        commandLine: { appendSwitch: vi.fn() },
+        releaseSingleInstanceLock: vi.fn(),
         getAppPath: () => tmpdir(),
         getVersion: () => '0.0.0-test',
         getLocale: () => 'zh-CN',
         requestSingleInstanceLock: () => true,
         on: () => {},
         quit: vi.fn(),
+        exit: vi.fn(),
         whenReady: () => readyPromise
       },
       BrowserWindow,
       ipcMain: { handle: (channel: string, fn: Handler) => handlers.set(channel, fn) },
-      dialog: { showMessageBoxSync: vi.fn(() => 0) },
-      session: { defaultSession: { setPermissionRequestHandler: () => {} } },
-      shell: { openExternal: vi.fn() }
+      dialog: { showMessageBoxSync: vi.fn(() => 0), showErrorBox: vi.fn() },
+      session: {
+        defaultSession: {
+          setPermissionRequestHandler: () => {},
+          setPermissionCheckHandler: () => {}
+        }
+      },
+      shell: { openExternal: vi.fn() },
+      safeStorage: {
+        isEncryptionAvailable: () => false,
+        getSelectedStorageBackend: () => 'basic_text'
+      },
+      // No model here: the first-run download must fail at once, never reach the hub.
+      net: { fetch: () => Promise.reject(new Error('no network in this test')) },
+      // Without utilityProcess.fork the embedding worker runs in a thread.
+      utilityProcess: {}
     }
   }
 })
@@ -67,7 +87,11 @@ describe('the Electron entry', () => {
     process.env.CONTEXT_LENS_DB_PATH = join(dir, 'app.sqlite')
     await import('../../src/main/index')
     electron.ready()
-    await vi.waitFor(() => expect(electron.windows).toHaveLength(1))
+    await vi.waitFor(() => {
+      expect(electron.module.dialog.showErrorBox).not.toHaveBeenCalled()
+      expect(electron.windows).toHaveLength(1)
+      // The bootstrap loads the rest of the app once Electron is ready: that takes a moment.
+    }, 20_000)
 
     expect([...electron.handlers.keys()].sort()).toEqual(
       endpoints()

@@ -17,9 +17,11 @@ const electron = vi.hoisted(() => {
   const asked: { message: string; detail: string; buttons: string[] }[] = []
   class BrowserWindow {
     static getAllWindows = () => []
-    webContents = { setWindowOpenHandler: () => {}, on: () => {}, send: () => {} }
+    webContents = { setWindowOpenHandler: () => {}, on: () => {}, once: () => {}, send: () => {} }
     once() {}
     show() {}
+    isDestroyed = () => false
+    isVisible = () => true
     loadURL(url: string) {
       windows.push(url)
       return Promise.resolve()
@@ -39,6 +41,9 @@ const electron = vi.hoisted(() => {
       app: {
         isPackaged: false,
         getPath: () => tmpdir(),
+        setPath: vi.fn(),
+        commandLine: { appendSwitch: vi.fn() },
+        releaseSingleInstanceLock: vi.fn(),
         getAppPath: () => tmpdir(),
         getVersion: () => '0.0.0-test',
         getLocale: () => 'en-US',
@@ -52,13 +57,27 @@ const electron = vi.hoisted(() => {
       BrowserWindow,
       ipcMain: { handle: (channel: string, fn: Handler) => handlers.set(channel, fn) },
       dialog: {
+        showErrorBox: vi.fn(),
         showMessageBoxSync: vi.fn(answer),
         showMessageBox: vi.fn(async (options: Parameters<typeof answer>[0]) => ({
           response: answer(options)
         }))
       },
-      session: { defaultSession: { setPermissionRequestHandler: () => {} } },
-      shell: { openExternal: vi.fn() }
+      session: {
+        defaultSession: {
+          setPermissionRequestHandler: () => {},
+          setPermissionCheckHandler: () => {}
+        }
+      },
+      shell: { openExternal: vi.fn() },
+      safeStorage: {
+        isEncryptionAvailable: () => false,
+        getSelectedStorageBackend: () => 'basic_text'
+      },
+      // No model here: the first-run download must fail at once, never reach the hub.
+      net: { fetch: () => Promise.reject(new Error('no network in this test')) },
+      // Without utilityProcess.fork the embedding worker runs in a thread.
+      utilityProcess: {}
     }
   }
 })
@@ -74,7 +93,8 @@ describe('the Electron entry with a damaged store', () => {
     process.env.CONTEXT_LENS_DB_PATH = store.path
     await import('../../src/main/index')
     electron.ready()
-    await vi.waitFor(() => expect(electron.windows).toHaveLength(1))
+    // The bootstrap loads the rest of the app once Electron is ready: that takes a moment.
+    await vi.waitFor(() => expect(electron.windows).toHaveLength(1), 20_000)
 
     // At open: the user was asked, chose recovery, and was told what was saved.
     expect(electron.asked[0]?.buttons).toEqual(['Recover what can be read', 'Quit'])

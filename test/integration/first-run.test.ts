@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { createServer as createHttpServer } from 'node:http'
 import { crc32 } from 'node:zlib'
@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { dirname, join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { closedPort } from '../support/closedPort'
+import { runProcess } from '../support/runProcess'
 import { useTempDir } from '../support/tempDir'
 
 const root = resolve(import.meta.dirname, '../..')
@@ -56,14 +57,7 @@ function ensureElectron(dir: string, env: Record<string, string>) {
 
 /** As ensureElectron, while this process keeps serving the test's mirror. */
 function ensureElectronAsync(dir: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, [script], { env: childEnv(dir, env) })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk) => (stdout += chunk))
-  child.stderr.on('data', (chunk) => (stderr += chunk))
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((done) =>
-    child.on('close', (status) => done({ status, stdout, stderr }))
-  )
+  return runProcess(process.execPath, [script], { env: childEnv(dir, env) })
 }
 
 /** A little-endian record: a 4-byte signature, then [offset, 2 or 4 bytes, value] fields. */

@@ -98,11 +98,10 @@ describe('the embedding worker (real bge-small-zh-v1.5, offline)', () => {
   })
 
   it('sends each query job on its own, so a short query is not padded to a long one', async () => {
-    const worker = (embedder as unknown as { worker: { postMessage(message: unknown): void } })
-      .worker
+    const host = (embedder as unknown as { host: { post(message: unknown): void } }).host
     const sent: string[][] = []
-    const post = worker.postMessage.bind(worker)
-    worker.postMessage = (message: unknown) => {
+    const post = host.post.bind(host)
+    host.post = (message: unknown) => {
       const { type, texts } = message as { type: string; texts?: string[] }
       if (type === 'embed' && texts) sent.push(texts)
       post(message)
@@ -123,7 +122,7 @@ describe('the embedding worker (real bge-small-zh-v1.5, offline)', () => {
         ['a', 'b']
       ])
     } finally {
-      worker.postMessage = post
+      host.post = post
     }
   })
 

@@ -200,8 +200,20 @@ describe('the memory channels', () => {
         modelFolder: null,
         embeddingModel: 'Xenova/multilingual-e5-small',
         allowDownload: true,
+        modelMirror: null,
         autoExtract: true
       }
+    })
+    // A download mirror is an http(s) address, or null for the hub.
+    expect(
+      await registry.invoke('memory:updateSettings', { modelMirror: 'https://hf-mirror.com' })
+    ).toMatchObject({ ok: true, data: { modelMirror: 'https://hf-mirror.com' } })
+    expect(
+      await registry.invoke('memory:updateSettings', { modelMirror: 'file:///etc/passwd' })
+    ).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(await registry.invoke('memory:updateSettings', { modelMirror: null })).toMatchObject({
+      ok: true,
+      data: { modelMirror: null }
     })
     expect(await registry.invoke('memory:updateSettings', { allowDownload: false })).toMatchObject({
       ok: true,

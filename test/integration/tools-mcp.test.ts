@@ -335,7 +335,7 @@ describe('MCP tools in a conversation', () => {
     expect(restarted.status).toBe('running')
   })
 
-  it("the server sees only the environment the user gave, none of the app's", async () => {
+  it("the server sees the user's variables over the SDK's allow-list, nothing else of the app's", async () => {
     process.env.CONTEXT_LENS_APP_SECRET = 'app-only-value'
     try {
       const s = await setup(['get-env'], { GIVEN_BY_USER: 'visible' })
@@ -347,7 +347,15 @@ describe('MCP tools in a conversation', () => {
       await s.services.chat.send(s.threadId, 'Show the environment')
       await s.services.chat.settled(s.threadId)
       const output = thread(s).find((m) => m.role === 'tool')?.content ?? ''
-      expect(JSON.parse(output)).toEqual({ GIVEN_BY_USER: 'visible' })
+      // HOME, PATH, USER... as the SDK's own transport passes them (npx needs HOME and PATH).
+      const allowed = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER']
+      const seen = JSON.parse(output) as Record<string, string>
+      expect(seen).toEqual({
+        ...Object.fromEntries(
+          allowed.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])
+        ),
+        GIVEN_BY_USER: 'visible'
+      })
       expect(output).not.toContain('app-only-value')
       expect(s.events('tools:approval')).toHaveLength(0)
     } finally {
@@ -426,7 +434,7 @@ describe('MCP tools in a conversation', () => {
     // "Show full output": the stored result, exactly as the server returned it.
     const stored = s.services.tools.output(result.id)
     expect(stored.content).toBe(result.content)
-    expect(JSON.parse(stored.content)).toEqual(env)
+    expect(JSON.parse(stored.content)).toMatchObject(env)
   })
 
   it('regenerating a reply that used tools retires its tool steps with it', async () => {

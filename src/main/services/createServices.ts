@@ -137,6 +137,8 @@ export interface ServiceOptions {
   >
   /** The moments of each turn, for the whole-turn benchmark (none in the app). */
   turnProbe?: TurnProbe
+  /** The login shell's PATH for MCP servers, read once at start-up (tools/loginShellPath.ts). */
+  loginShellPath?: Promise<string | null>
 }
 
 /** Used when no Cipher is given: reports encryption as unavailable, so keys are refused. */
@@ -178,7 +180,8 @@ export function createServices({
   pickFiles,
   history: historyOptions = {},
   backup = {},
-  turnProbe
+  turnProbe,
+  loginShellPath
 }: ServiceOptions): Services {
   const recall = new RecallRepository(db)
   const vectors = new VectorStore(db)
@@ -289,7 +292,8 @@ export function createServices({
     publish,
     now,
     log,
-    embedder: () => memoryIndexer.active()?.embedder ?? null
+    embedder: () => memoryIndexer.active()?.embedder ?? null,
+    loginShellPath
   })
   // Set once the chat service exists; the context service asks it for the thread's model.
   let chat: ChatService | null = null

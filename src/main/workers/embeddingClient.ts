@@ -3,7 +3,6 @@
  * batching, query priority and cancellation by tag. It never runs a model itself.
  */
 import { cpus } from 'node:os'
-import { Worker } from 'node:worker_threads'
 import {
   EmbedderUnavailableError,
   EmbeddingCancelledError,
@@ -13,13 +12,27 @@ import {
   type EmbedderStatus
 } from './embedder'
 import type { EmbedRole, EmbeddingModelSpec, ModelSource } from './embeddingModels'
-import type { FromWorker, ToWorker, WorkerInit } from './embeddingProtocol'
+import type { ToWorker, WorkerInit } from './embeddingProtocol'
+import { workerThreadHost, type EmbeddingHost, type EmbeddingHostFactory } from './embeddingHost'
 
 export interface EmbeddingClientOptions {
   /** The built worker file (out/main/embeddingWorker.js in the app). */
   workerPath: string
   spec: EmbeddingModelSpec
   source: ModelSource
+  /**
+   * For a `hub` source: fetches the files into a folder first (workers/modelDownload.ts), in
+   * this process, and returns that folder; the worker itself never touches the network.
+   * Aborted by `close` (cancel); its error message is the status's error.
+   */
+  download?: (
+    signal: AbortSignal,
+    onProgress: (file: string, loaded: number, total: number) => void
+  ) => Promise<ModelSource>
+  /** Where the worker runs: a worker thread by default, a utility process in the app. */
+  host?: EmbeddingHostFactory
+  /** Delays before each restart after a crash; one more crash than delays gives up. */
+  respawnDelaysMs?: number[]
   /** Texts per forward pass. Small batches keep a waiting query's delay short. */
   maxBatch?: number
   /** Characters per forward pass, so a batch of long messages stays short too. */
@@ -44,13 +57,20 @@ interface Batch {
 
 /** How long `close` waits for the batch in the worker (a batch takes about a second at most). */
 const CLOSE_WAIT_MS = 10_000
+/** Restarts after crashes, growing; a sixth crash within the window gives up. */
+const RESPAWN_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000]
+/** Crashes further apart than this start counting afresh. */
+const CRASH_WINDOW_MS = 5 * 60_000
 
 export class EmbeddingClient implements Embedder {
-  private readonly worker: Worker
+  private host: EmbeddingHost | null = null
+  private crashes = 0
+  private lastCrashAt = 0
   private readonly queue: Job[] = []
   private readonly inFlight = new Map<number, Batch>()
   private readonly listeners = new Set<(status: EmbedderStatus) => void>()
   private readonly readyPromise: Promise<{ modelId: string; dimension: number }>
+  private readonly cancelDownload = new AbortController()
   private current: EmbedderStatus
   private nextId = 1
   private queuedTexts = 0
@@ -61,7 +81,7 @@ export class EmbeddingClient implements Embedder {
   private readonly maxBatchChars: number
   private readonly maxQueued: number
 
-  constructor(options: EmbeddingClientOptions) {
+  constructor(private readonly options: EmbeddingClientOptions) {
     this.maxBatch = options.maxBatch ?? 16
     this.maxBatchChars = options.maxBatchChars ?? 8_000
     this.maxQueued = options.maxQueued ?? 1_024
@@ -72,50 +92,109 @@ export class EmbeddingClient implements Embedder {
       progress: [],
       error: null
     }
-    const init: WorkerInit = {
-      spec: options.spec,
-      source: options.source,
-      threads: options.threads ?? Math.max(1, Math.floor(cpus().length / 2))
-    }
-    this.worker = new Worker(options.workerPath, { workerData: init })
-    // The worker must not keep the process alive on its own (tests, app quit).
-    this.worker.unref()
-    this.readyPromise = new Promise((resolve, reject) => {
-      this.worker.on('message', (message: FromWorker) => {
-        switch (message.type) {
-          case 'progress':
-            this.setStatus({ progress: mergeProgress(this.current.progress, message) })
-            return
-          case 'ready':
-            this.setStatus({ state: 'ready', dimension: message.dimension, progress: [] })
-            resolve({ modelId: message.modelId, dimension: message.dimension })
-            this.pump()
-            return
-          case 'failed':
-            this.fail(message.message)
-            reject(new EmbedderUnavailableError(message.message))
-            return
-          case 'result':
-            this.settle(message.id, null, message)
-            return
-          case 'error':
-            this.settle(message.id, new Error(message.message), null)
-            return
-        }
-      })
-      this.worker.on('error', (error) => {
-        this.fail(error.message)
-        reject(new EmbedderUnavailableError(error.message))
-      })
-      this.worker.on('exit', (code) => {
-        if (this.closed) return
-        const reason = `the embedding worker exited (code ${code})`
-        this.fail(reason)
-        reject(new EmbedderUnavailableError(reason))
-      })
-    })
+    this.readyPromise = this.start()
     // Callers that never await ready() must not see an unhandled rejection.
     this.readyPromise.catch(() => {})
+  }
+
+  private async start(): Promise<{ modelId: string; dimension: number }> {
+    let source = this.options.source
+    if (source.kind === 'hub' && this.options.download) {
+      try {
+        source = await this.options.download(this.cancelDownload.signal, (file, loaded, total) =>
+          this.setStatus({
+            progress: mergeProgress(this.current.progress, { file, loaded, total })
+          })
+        )
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error)
+        if (!this.closed) this.fail(reason)
+        throw new EmbedderUnavailableError(reason)
+      }
+      if (this.closed) throw new EmbedderUnavailableError('closed')
+      this.setStatus({ state: 'loading', progress: [] })
+    }
+    return this.startWorker(source)
+  }
+
+  private startWorker(source: ModelSource): Promise<{ modelId: string; dimension: number }> {
+    return new Promise((resolve, reject) => this.launch(source, resolve, reject))
+  }
+
+  /**
+   * Starts the host and follows it. A host that ends after the model was ready (a native
+   * crash in ONNX Runtime, say) is started again after a growing delay; its running batch
+   * fails (the indexer retries such items), queued work waits. Only when it keeps ending, or
+   * ends before the model ever loaded, is the model unavailable.
+   */
+  private launch(
+    source: ModelSource,
+    resolve: (loaded: { modelId: string; dimension: number }) => void,
+    reject: (error: Error) => void
+  ): void {
+    const init: WorkerInit = {
+      spec: this.options.spec,
+      source,
+      threads: this.options.threads ?? Math.max(1, Math.floor(cpus().length / 2))
+    }
+    const host = (this.options.host ?? workerThreadHost)(this.options.workerPath, init)
+    this.host = host
+    host.onMessage((message) => {
+      if (this.host !== host) return
+      switch (message.type) {
+        case 'progress':
+          this.setStatus({ progress: mergeProgress(this.current.progress, message) })
+          return
+        case 'ready':
+          this.setStatus({
+            state: 'ready',
+            dimension: message.dimension,
+            progress: [],
+            error: null
+          })
+          resolve({ modelId: message.modelId, dimension: message.dimension })
+          this.pump()
+          return
+        case 'failed':
+          this.fail(message.message)
+          reject(new EmbedderUnavailableError(message.message))
+          return
+        case 'result':
+          this.settle(message.id, null, message)
+          return
+        case 'error':
+          this.settle(message.id, new Error(message.message), null)
+          return
+      }
+    })
+    host.onExit((how) => {
+      if (this.closed || this.host !== host) return
+      // A 'failed' message, if any, came first and already set the cause.
+      if (this.current.state === 'unavailable') return
+      // Ending before the first load is a load failure; after a restart, one more crash.
+      if (this.current.state !== 'ready' && this.crashes === 0) {
+        const reason = `the embedding worker stopped before the model was loaded (${how})`
+        this.fail(reason)
+        reject(new EmbedderUnavailableError(reason))
+        return
+      }
+      const now = Date.now()
+      if (now - this.lastCrashAt > CRASH_WINDOW_MS) this.crashes = 0
+      this.lastCrashAt = now
+      this.crashes++
+      const delays = this.options.respawnDelaysMs ?? RESPAWN_DELAYS_MS
+      const delay = delays[this.crashes - 1]
+      if (delay === undefined) {
+        this.fail(`the embedding worker stopped ${this.crashes} times in a row (last: ${how})`)
+        return
+      }
+      this.failInFlight(new EmbedderUnavailableError(`the embedding worker stopped (${how})`))
+      this.setStatus({ state: 'loading' })
+      console.error(`[memory] the embedding worker stopped (${how}); restarting in ${delay} ms`)
+      setTimeout(() => {
+        if (!this.closed) this.launch(source, resolve, reject)
+      }, delay).unref()
+    })
   }
 
   status(): EmbedderStatus {
@@ -202,7 +281,8 @@ export class EmbeddingClient implements Embedder {
       clearTimeout(timer)
     }
     this.inFlight.clear()
-    await this.worker.terminate()
+    this.cancelDownload.abort()
+    await this.host?.terminate()
   }
 
   /**
@@ -239,7 +319,7 @@ export class EmbeddingClient implements Embedder {
       texts: jobs.flatMap((j) => j.texts),
       roles: jobs.flatMap((j) => j.texts.map(() => j.role))
     }
-    this.worker.postMessage(message)
+    this.host?.post(message)
   }
 
   private settle(
@@ -271,11 +351,16 @@ export class EmbeddingClient implements Embedder {
   private fail(reason: string): void {
     this.setStatus({ state: 'unavailable', error: reason, progress: [] })
     for (const job of this.queue.splice(0)) job.reject(new EmbedderUnavailableError(reason))
+    this.queuedTexts = 0
+    this.failInFlight(new EmbedderUnavailableError(reason))
+  }
+
+  private failInFlight(error: Error): void {
     for (const batch of this.inFlight.values()) {
-      for (const job of batch.jobs) job.reject(new EmbedderUnavailableError(reason))
+      for (const job of batch.jobs) job.reject(error)
     }
     this.inFlight.clear()
-    this.queuedTexts = 0
+    this.drained?.()
   }
 
   private setStatus(change: Partial<EmbedderStatus>): void {

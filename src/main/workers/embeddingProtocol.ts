@@ -8,6 +8,12 @@ export interface WorkerInit {
   threads: number
 }
 
+/** In a utility process (no workerData) the init comes as the first message. */
+export interface InitMessage {
+  type: 'init'
+  init: WorkerInit
+}
+
 export type ToWorker =
   /** `roles[i]` says whether `texts[i]` is a search query or a stored item (prefixes). */
   { type: 'embed'; id: number; texts: string[]; roles: EmbedRole[] } | { type: 'close' }

@@ -1,22 +1,37 @@
 /**
- * The embedding worker: a worker_threads entry (built to out/main/embeddingWorker.js) that
- * loads a sentence-embedding model with transformers.js and turns batches of text into
- * mean-pooled (or CLS), unit-length vectors, centred per language when the model's spec says
- * so (workers/centering.ts). Inference never runs on the Electron main thread
- * or in the renderer. Everything it reads comes from `workerData`; it writes nothing but the
+ * The embedding worker (built to out/main/embeddingWorker.js): loads a sentence-embedding
+ * model with transformers.js and turns batches of text into mean-pooled (or CLS), unit-length
+ * vectors, centred per language when the model's spec says so (workers/centering.ts).
+ * Inference never runs on the Electron main thread or in the renderer. It runs in an Electron
+ * utility process in the app and in a worker thread under plain Node (embeddingHost.ts); the
+ * messages are the same. Everything it reads comes from its init; it writes nothing but the
  * model cache when the source is the hub.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers'
 import { center, cjkWeight, meanOf, REFERENCE_EN, REFERENCE_ZH } from './centering'
 import { withPrefix, type EmbedRole } from './embeddingModels'
-import type { FromWorker, ToWorker, WorkerInit } from './embeddingProtocol'
+import type { FromWorker, InitMessage, ToWorker, WorkerInit } from './embeddingProtocol'
 
-if (!parentPort) throw new Error('embeddingWorker must run in a worker thread')
-const port = parentPort
-const init = workerData as WorkerInit
+/** Electron's utility process channel (process.parentPort), or null in a worker thread. */
+interface UtilityParentPort {
+  on(event: 'message', listener: (event: { data: unknown }) => void): void
+  postMessage(message: unknown): void
+}
+const utilityPort = (process as unknown as { parentPort?: UtilityParentPort }).parentPort ?? null
+
+if (!parentPort && !utilityPort) {
+  throw new Error('embeddingWorker must run in a worker thread or a utility process')
+}
 const post = (message: FromWorker, transfer: ArrayBuffer[] = []) =>
-  port.postMessage(message, transfer)
+  utilityPort ? utilityPort.postMessage(message) : parentPort?.postMessage(message, transfer)
+const onMessage = (listener: (message: ToWorker | InitMessage) => void) =>
+  utilityPort
+    ? utilityPort.on('message', (event) => listener(event.data as ToWorker | InitMessage))
+    : parentPort?.on('message', listener)
+const close = () => (utilityPort ? process.exit(0) : parentPort?.close())
+
+let init = workerData as WorkerInit
 
 interface ProgressInfo {
   status: string
@@ -122,7 +137,19 @@ async function embedRows(
   return texts.map((_, i) => data.slice(i * dimension, (i + 1) * dimension))
 }
 
+/** The init: workerData in a thread, the first message in a utility process. */
+function initReceived(): Promise<WorkerInit> {
+  if (!utilityPort) return Promise.resolve(init)
+  return new Promise((resolve) => {
+    const waiting = (message: ToWorker | InitMessage) => {
+      if (message.type === 'init') resolve(message.init)
+    }
+    onMessage(waiting)
+  })
+}
+
 async function main(): Promise<void> {
+  init = await initReceived()
   let extractor: FeatureExtractionPipeline
   let means: { en: Float32Array; zh: Float32Array } | null = null
   let dimension: number
@@ -144,10 +171,11 @@ async function main(): Promise<void> {
 
   // One batch at a time: the client sends the next batch only after this one answers, which is
   // what lets a query overtake queued background work.
-  port.on('message', async (message: ToWorker) => {
+  onMessage(async (message) => {
+    if (message.type === 'init') return
     if (message.type === 'close') {
       await extractor.dispose().catch(() => {})
-      port.close()
+      close()
       return
     }
     try {

@@ -81,7 +81,8 @@ function sameAsBefore(built: BuiltContext): string {
     )
   )
   // `free` came later (issue #17): budget − total, a figure derived from the others.
-  const { free: _free, ...stats } = built.tokenStats
+  const stats: Partial<BuiltContext['tokenStats']> = { ...built.tokenStats }
+  delete stats.free
   const text = JSON.stringify({
     messages: built.messages,
     trace: built.trace,

@@ -59,12 +59,12 @@ export async function recallMemories(
   query: string,
   options: MemorySearchOptions & { timeoutMs: number }
 ): Promise<Recall> {
+  const { timeoutMs, ...searchOptions } = options
   let timer: ReturnType<typeof setTimeout> | undefined
   const deadline = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), options.timeoutMs)
+    timer = setTimeout(() => resolve('timeout'), timeoutMs)
   })
   try {
-    const { timeoutMs: _deadline, ...searchOptions } = options
     const result = await Promise.race([search.search(query, searchOptions), deadline])
     if (result === 'timeout') {
       return {
@@ -72,11 +72,11 @@ export async function recallMemories(
         warnings: [
           {
             code: 'upstream',
-            message: `Memory search took over ${options.timeoutMs} ms; sent without memories.`,
+            message: `Memory search took over ${timeoutMs} ms; sent without memories.`,
             memory: {
               code: 'search_timeout',
-              message: `Memory search took over ${options.timeoutMs} ms.`,
-              ms: options.timeoutMs
+              message: `Memory search took over ${timeoutMs} ms.`,
+              ms: timeoutMs
             }
           }
         ]

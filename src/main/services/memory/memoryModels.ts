@@ -12,6 +12,7 @@ export const DEFAULT_MEMORY_SETTINGS: MemorySettings = {
   modelFolder: null,
   embeddingModel: DEFAULT_EMBEDDING_MODEL_ID,
   allowDownload: true,
+  modelMirror: null,
   autoExtract: true
 }
 
@@ -55,7 +56,8 @@ export class MemoryModelManager {
     if (
       next.modelFolder !== previous.modelFolder ||
       next.embeddingModel !== previous.embeddingModel ||
-      next.allowDownload !== previous.allowDownload
+      next.allowDownload !== previous.allowDownload ||
+      next.modelMirror !== previous.modelMirror
     ) {
       await this.reload()
     }

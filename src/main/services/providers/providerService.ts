@@ -233,7 +233,7 @@ export class ProviderService {
     if (!this.deps.secrets.isEncryptionAvailable()) {
       throw new AppError(
         'storage_error',
-        'This system offers no encrypted storage for API keys (on Linux, a keyring such as GNOME Keyring or KWallet is needed), so the key was not saved.'
+        'This system offers no encrypted storage for API keys (on Linux, a running keyring is needed: GNOME Keyring, KWallet, or KeePassXC with its Secret Service turned on), so the key was not saved.'
       )
     }
   }

@@ -30,7 +30,8 @@ export class McpConnection {
 
   constructor(
     readonly server: McpServerRecord,
-    private readonly changed: () => void
+    private readonly changed: () => void,
+    private readonly loginShellPath?: Promise<string | null>
   ) {}
 
   get pid(): number | null {
@@ -44,7 +45,7 @@ export class McpConnection {
     const { config } = this.server
     const transport =
       config.kind === 'stdio'
-        ? new IsolatedStdioTransport(config)
+        ? new IsolatedStdioTransport(config, this.loginShellPath)
         : new StreamableHTTPClientTransport(new URL(config.url), {
             requestInit: { headers: config.headers }
           })

@@ -1,16 +1,23 @@
 /**
- * The MCP stdio transport with one difference from the SDK's: the child gets exactly the
- * environment the user gave and nothing of the app's (the SDK's transport always adds HOME,
- * PATH, USER... of the parent, which can carry tokens and paths the user never meant to share).
- * So the command cannot be looked up on the child's PATH: `resolveCommand` finds it in main.
+ * The MCP stdio transport, differing from the SDK's in what the child inherits and where its
+ * command is found. The child gets the SDK's own allow-list of the app's environment
+ * (getDefaultEnvironment: HOME, LOGNAME, PATH, SHELL, TERM, USER; on Windows APPDATA, PATH,
+ * SYSTEMROOT, TEMP...), with PATH taken from the user's login shell (loginShellPath.ts), and
+ * the user's variables over it: never the rest of the app's environment, which can carry
+ * tokens the user never meant to share. An empty environment made `npx` servers fail (no
+ * HOME for npm's cache, no PATH for node). The command is looked up here, on that PATH, and
+ * started with cross-spawn, as the SDK does: on Windows it runs `.cmd`/`.bat` shims such as
+ * `npx.cmd` through cmd.exe, which Node refuses to spawn directly (EINVAL since CVE-2024-27980).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { accessSync, constants, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { delimiter, isAbsolute, join, resolve } from 'node:path'
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { spawn } from 'cross-spawn'
 
 export interface StdioLaunch {
   command: string
@@ -22,7 +29,7 @@ export interface StdioLaunch {
 function isExecutableFile(path: string): boolean {
   try {
     if (!statSync(path).isFile()) return false
-    accessSync(path, constants.X_OK)
+    if (process.platform !== 'win32') accessSync(path, constants.X_OK)
     return true
   } catch {
     return false
@@ -30,24 +37,38 @@ function isExecutableFile(path: string): boolean {
 }
 
 /**
+ * What the child runs with: the SDK's allow-list, PATH from the login shell when it was read,
+ * and the user's variables last, so the user can override any of them.
+ */
+export function childEnvironment(
+  userEnv: Record<string, string>,
+  loginPath: string | null,
+  base: Record<string, string> = getDefaultEnvironment()
+): Record<string, string> {
+  return { ...base, ...(loginPath && { PATH: loginPath }), ...userEnv }
+}
+
+/**
  * The absolute path of the program to start. A command with a slash is a path (relative ones
- * from the working folder); a bare name is looked up on the PATH the user gave the server,
- * else on the app's own PATH (only to find the program: that PATH is not passed on).
+ * from the working folder); a bare name is looked up on the child's PATH, else on the app's
+ * own PATH (only to find the program: that PATH is not passed on).
  */
 export function resolveCommand(
   command: string,
   cwd: string,
   env: Record<string, string>,
-  appPath: string | undefined = process.env.PATH
+  appPath: string | undefined = process.env.PATH,
+  platform: NodeJS.Platform = process.platform
 ): string {
   if (command.includes('/') || command.includes('\\')) {
     const path = isAbsolute(command) ? command : resolve(cwd, command)
     if (isExecutableFile(path)) return path
     throw new Error(`"${command}" is not an executable file (looked at ${path}).`)
   }
-  const extensions = process.platform === 'win32' ? ['.exe', '.cmd', '.bat', ''] : ['']
-  for (const searchPath of [env.PATH, appPath]) {
-    for (const dir of (searchPath ?? '').split(delimiter)) {
+  const extensions = platform === 'win32' ? ['.exe', '.cmd', '.bat', '.com', ''] : ['']
+  const separator = platform === 'win32' ? ';' : delimiter
+  for (const searchPath of [env.PATH ?? env.Path, appPath]) {
+    for (const dir of (searchPath ?? '').split(separator)) {
       if (!dir) continue
       for (const ext of extensions) {
         const candidate = join(dir, command + ext)
@@ -55,7 +76,9 @@ export function resolveCommand(
       }
     }
   }
-  throw new Error(`"${command}" was not found on the server's PATH or the app's PATH.`)
+  throw new Error(
+    `"${command}" was not found on the PATH of your login shell or the app's PATH. Give its full path, or set PATH in the server's environment.`
+  )
 }
 
 export class IsolatedStdioTransport implements Transport {
@@ -66,7 +89,11 @@ export class IsolatedStdioTransport implements Transport {
   onerror?: (error: Error) => void
   onmessage?: (message: JSONRPCMessage) => void
 
-  constructor(private readonly launch: StdioLaunch) {}
+  /** `loginPath`: the login shell's PATH, read once at start-up (null: not available). */
+  constructor(
+    private readonly launch: StdioLaunch,
+    private readonly loginPath: Promise<string | null> = Promise.resolve(null)
+  ) {}
 
   get pid(): number | null {
     return this.child?.pid ?? null
@@ -77,13 +104,13 @@ export class IsolatedStdioTransport implements Transport {
     return this.stderrTail.trim()
   }
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
     const cwd = this.launch.cwd ?? homedir()
-    const program = resolveCommand(this.launch.command, cwd, this.launch.env)
+    const env = childEnvironment(this.launch.env, await this.loginPath)
+    const program = resolveCommand(this.launch.command, cwd, env)
     return new Promise((started, failed) => {
       const child = spawn(program, this.launch.args, {
-        // Exactly what the user gave: an empty object means an empty environment.
-        env: { ...this.launch.env },
+        env,
         cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,

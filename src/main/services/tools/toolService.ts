@@ -46,6 +46,8 @@ export interface ToolServiceDeps {
   /** The memory model when it is loaded, for tool relevance; null: relevance is null. */
   embedder?: () => Embedder | null
   newId?: () => string
+  /** Where stdio servers' commands are found and what PATH they get (null: the app's). */
+  loginShellPath?: Promise<string | null>
 }
 
 /** What running one call produced: stored as the tool message that answers it. */
@@ -336,7 +338,11 @@ export class ToolService {
   private connectionFor(record: McpServerRecord): McpConnection {
     const existing = this.connections.get(record.id)
     if (existing) return existing
-    const connection = new McpConnection(record, () => this.changed(record.id))
+    const connection = new McpConnection(
+      record,
+      () => this.changed(record.id),
+      this.deps.loginShellPath
+    )
     this.connections.set(record.id, connection)
     return connection
   }

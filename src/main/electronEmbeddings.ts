@@ -1,0 +1,76 @@
+/**
+ * The embedding model, wired to Electron: the worker in a utility process, the first-run
+ * download through Electron's network stack. The services only see an EmbedderFactory.
+ */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { app, net, utilityProcess } from 'electron'
+import type { MemorySettings } from '@shared/domain'
+import type { EmbedderFactory } from './services/memory/memoryModels'
+import { EmbeddingClient } from './workers/embeddingClient'
+import { utilityProcessHost } from './workers/embeddingHost'
+import {
+  DEFAULT_MODEL_ENDPOINT,
+  downloadModel,
+  modelFiles,
+  type Fetch
+} from './workers/modelDownload'
+import { locateModel } from './workers/modelLocation'
+
+/**
+ * The embedding model runs in a utility process (out/main/embeddingWorker.js; a worker thread
+ * where Electron offers none). Where the model is read from: workers/modelLocation.ts; a
+ * first-run download happens here, in main (workers/modelDownload.ts). Without a model,
+ * memory recall uses full text only.
+ */
+export const electronEmbeddings =
+  (workerPath: string): EmbedderFactory =>
+  (settings) => {
+    const userModels = join(app.getPath('userData'), 'models')
+    const located = locateModel({
+      settings,
+      envFolder: process.env.CONTEXT_LENS_MODELS_DIR,
+      resourcesFolder: app.isPackaged ? join(process.resourcesPath, 'models') : undefined,
+      userModels
+    })
+    if (!located) return null
+    if (!existsSync(workerPath)) return null
+    console.info(`[memory] embedding model ${located.spec.id} from ${located.origin}`)
+    const { spec, source } = located
+    const embedder = new EmbeddingClient({
+      workerPath,
+      spec,
+      source,
+      // A native crash in ONNX Runtime ends the utility process, not the app; it is restarted.
+      ...(typeof utilityProcess?.fork === 'function' && {
+        host: utilityProcessHost((path, args, options) => utilityProcess.fork(path, args, options))
+      }),
+      ...(source.kind === 'hub' && {
+        download: async (signal, onProgress) => {
+          await downloadModel({
+            modelId: spec.id,
+            files: modelFiles(spec),
+            root: source.cacheDir,
+            endpoint: modelEndpoint(settings),
+            fetch: downloadFetch,
+            signal,
+            onProgress
+          })
+          return { kind: 'folder', root: source.cacheDir, name: spec.id }
+        }
+      })
+    })
+    return { embedder, spec }
+  }
+
+/**
+ * Electron's net.fetch: the system proxy (PAC included) and the OS certificate store. Under
+ * plain Node (the boot test's fake electron may offer none) Node's fetch does the same job.
+ */
+const downloadFetch: Fetch = (url, init) =>
+  typeof net?.fetch === 'function' ? net.fetch(url, init) : fetch(url, init)
+
+/** The memory settings' mirror, else HF_ENDPOINT (the Hugging Face tools' own variable). */
+function modelEndpoint(settings: MemorySettings): string {
+  return settings.modelMirror ?? process.env.HF_ENDPOINT ?? DEFAULT_MODEL_ENDPOINT
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { EmbeddingClient } from '../../../src/main/workers/embeddingClient'
+import type { EmbeddingHost, EmbeddingHostFactory } from '../../../src/main/workers/embeddingHost'
+import { modelSpec } from '../../../src/main/workers/embeddingModels'
+import type { FromWorker, ToWorker } from '../../../src/main/workers/embeddingProtocol'
+import { BGE_MODEL_ID } from '../../../src/shared/embeddingModelIds'
+
+/** Hosts that load at once and answer batches with zero vectors; the test crashes them. */
+function fakeHosts() {
+  const started: { crash: (how: string) => void; posted: ToWorker[]; answer: boolean }[] = []
+  const factory: EmbeddingHostFactory = () => {
+    let onMessage: (message: FromWorker) => void = () => {}
+    let onExit: (reason: string) => void = () => {}
+    const state = { crash: (how: string) => onExit(how), posted: [] as ToWorker[], answer: true }
+    started.push(state)
+    setImmediate(() => onMessage({ type: 'ready', modelId: BGE_MODEL_ID, dimension: 2 }))
+    const host: EmbeddingHost = {
+      post: (message) => {
+        state.posted.push(message)
+        if (message.type === 'embed' && state.answer) {
+          const vectors = new Float32Array(message.texts.length * 2)
+          setImmediate(() => onMessage({ type: 'result', id: message.id, dimension: 2, vectors }))
+        }
+      },
+      onMessage: (listener) => (onMessage = listener),
+      onExit: (listener) => (onExit = listener),
+      terminate: async () => {}
+    }
+    return host
+  }
+  return { started, factory }
+}
+
+const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms))
+
+function client(factory: EmbeddingHostFactory) {
+  return new EmbeddingClient({
+    workerPath: 'unused.js',
+    spec: modelSpec(BGE_MODEL_ID),
+    source: { kind: 'folder', root: '/models', name: BGE_MODEL_ID },
+    host: factory,
+    respawnDelaysMs: [10, 20]
+  })
+}
+
+describe('the embedding host ending after the model loaded', () => {
+  it('is started again; the running batch fails, queued and later work is embedded', async () => {
+    const hosts = fakeHosts()
+    const embedder = client(hosts.factory)
+    await embedder.ready()
+    hosts.started[0]!.answer = false
+    const running = embedder.embed(['in the crash'])
+    await settle(5)
+    hosts.started[0]!.crash('exit code 1')
+    await expect(running).rejects.toThrow('the embedding worker stopped (exit code 1)')
+    expect(embedder.status().state).toBe('loading')
+    const queued = embedder.embed(['after the crash'])
+    await settle()
+    expect(hosts.started).toHaveLength(2)
+    expect(embedder.status()).toMatchObject({ state: 'ready', error: null })
+    expect(await queued).toHaveLength(1)
+    await embedder.close()
+  })
+
+  it('gives up, naming the cause, when it keeps ending', async () => {
+    const hosts = fakeHosts()
+    const embedder = client(hosts.factory)
+    await embedder.ready()
+    for (let i = 0; i < 3; i++) {
+      hosts.started.at(-1)!.crash('exit code 134')
+      await settle()
+    }
+    expect(hosts.started).toHaveLength(3)
+    expect(embedder.status()).toMatchObject({
+      state: 'unavailable',
+      error: 'the embedding worker stopped 3 times in a row (last: exit code 134)'
+    })
+    await expect(embedder.embed(['x'])).rejects.toThrow(/stopped 3 times/)
+    await embedder.close()
+  })
+
+  it('is not restarted after close', async () => {
+    const hosts = fakeHosts()
+    const embedder = client(hosts.factory)
+    await embedder.ready()
+    await embedder.close()
+    hosts.started[0]!.crash('exit code 0')
+    await settle()
+    expect(hosts.started).toHaveLength(1)
+  })
+})
