@@ -4,7 +4,11 @@
  * similarity floor, no fill), so a gate is calibrated on everything the search could return:
  * docs/EVALUATION.md, "Calibrating the gate".
  */
-import { hasStrongTerm, matchedShare, recallTerms } from '../../src/main/services/memory/memoryRanking'
+import {
+  hasStrongTerm,
+  matchedShare,
+  recallTerms
+} from '../../src/main/services/memory/memoryRanking'
 import type { MemoryService } from '../../src/main/services/memory/memoryService'
 import { cjkWeight } from '../../src/main/workers/centering'
 
@@ -35,7 +39,13 @@ export interface CandidateRow {
 
 export async function candidateRows(
   memory: MemoryService,
-  question: { id: string; category: string; text: string; context: string | null; threadId: string },
+  question: {
+    id: string
+    category: string
+    text: string
+    context: string | null
+    threadId: string
+  },
   evidence: ReadonlySet<string>,
   tokensOf: (content: string) => number
 ): Promise<CandidateRow[]> {

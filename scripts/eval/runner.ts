@@ -416,7 +416,9 @@ export async function evaluate(
         const built = await store.services.context.preview(
           question.thread_id,
           question.question,
-          budget === 'default' ? { ...opts.configPatch } : { ...opts.configPatch, totalBudget: budget }
+          budget === 'default'
+            ? { ...opts.configPatch }
+            : { ...opts.configPatch, totalBudget: budget }
         )
         const buildMs = performance.now() - t0
         const retrieved = retrievedCost(built)

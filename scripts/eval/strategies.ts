@@ -66,9 +66,7 @@ export class StrategySwitch implements MemorySearch {
     window: { search: async () => [] }
   }
 
-  constructor(
-    private readonly limit?: number
-  ) {}
+  constructor(private readonly limit?: number) {}
 
   /** The ports that need the store's services, once they exist. */
   attach(memory: MemoryService, textOnly: MemoryService): void {

@@ -162,9 +162,7 @@ export function renderMemoriesBlock(items: readonly MemoryItem[]): string | null
  * The retrieved section by group as the inspector and the gauge count it: items and the
  * tokens of their lines (the shared framing and headers are in the section's total only).
  */
-export function recalledByGroup(
-  items: readonly MemoryItem[]
-): Pick<RecallSummary, RecalledGroup> {
+export function recalledByGroup(items: readonly MemoryItem[]): Pick<RecallSummary, RecalledGroup> {
   const out = {
     memories: { items: 0, tokens: 0 },
     thisThread: { items: 0, tokens: 0 },

@@ -167,8 +167,20 @@ describe('aggregate', () => {
 
   it('averages recall@k per question', () => {
     const [row] = aggregate([
-      record({ questionId: 'k1', category: 'A', evidence: 2, found: 2, atK: { 5: 1, 10: 2, 25: 2 } }),
-      record({ questionId: 'k2', category: 'A', evidence: 1, found: 1, atK: { 5: 0, 10: 0, 25: 1 } })
+      record({
+        questionId: 'k1',
+        category: 'A',
+        evidence: 2,
+        found: 2,
+        atK: { 5: 1, 10: 2, 25: 2 }
+      }),
+      record({
+        questionId: 'k2',
+        category: 'A',
+        evidence: 1,
+        found: 1,
+        atK: { 5: 0, 10: 0, 25: 1 }
+      })
     ])
     expect(row?.recall_at_k).toEqual({ '5': 0.25, '10': 0.5, '25': 1 })
   })
