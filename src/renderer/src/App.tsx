@@ -8,8 +8,9 @@ import { MemoryManager } from './features/memory/MemoryManager'
 import { useExtractedStore } from './features/memory/extractedStore'
 import { useMemoryStatusStore } from './features/memory/memoryStatusStore'
 import { useMemoryViewStore } from './features/memory/memoryViewStore'
-import { ProviderSettings } from './features/settings/providers/ProviderSettings'
+import { SettingsPage } from './features/settings/SettingsPage'
 import { useProvidersStore } from './features/settings/providers/providersStore'
+import { useSettingsStore } from './features/settings/settingsStore'
 import { SummaryCompareDialog } from './features/summaries/SummaryCompareDialog'
 import { ThreadSidebar } from './features/threads/ThreadSidebar'
 import { useToolsStore } from './features/tools/toolsStore'
@@ -23,6 +24,10 @@ export function App() {
   // Replies stream in as events; provider changes refresh the model lists.
   useEffect(() => useChatStore.getState().watch(), [])
   useEffect(() => useProvidersStore.getState().watch(), [])
+  // The default model follows the providers (main adopts the first model added).
+  useEffect(() => useSettingsStore.getState().watch(), [])
+  // Whether any provider exists decides between the welcome and the chat's first screen.
+  useEffect(() => void useProvidersStore.getState().load(), [])
   // Tool calls waiting for consent and MCP server changes arrive as events.
   useEffect(() => useToolsStore.getState().watch(), [])
   // Memories the assistant kept on its own appear under the message they came from.
@@ -37,7 +42,7 @@ export function App() {
       <ThreadSidebar />
       {memoryOpen ? <MemoryManager /> : <ChatPane />}
       <InspectorPanel />
-      <ProviderSettings />
+      <SettingsPage />
       <SummaryCompareDialog />
     </div>
   )

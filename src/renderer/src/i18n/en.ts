@@ -116,6 +116,8 @@ export const en = {
     send: 'Send',
     sendFailed: 'Not sent: {{message}}',
     noModelTitle: 'No model provider is configured yet.',
+    noModelBefore:
+      'Messages are saved, but nothing replies until a model provider is added in Settings.',
     noModelBody:
       'Your message is saved. Nothing will reply until a provider is set up, so no answer is shown.',
     showInspector: 'Show inspector',
@@ -188,7 +190,6 @@ export const en = {
   },
   providers: {
     title: 'Model providers',
-    open: 'Model providers',
     add: 'Add provider',
     detectOllama: 'Detect Ollama',
     ollamaFound_one: 'Ollama is running with {{count}} model.',
@@ -217,7 +218,7 @@ export const en = {
     testFailed: 'Failed: {{kind}} ({{message}})',
     fetchModels: 'List models',
     fetchingModels: 'Asking the provider…',
-    remoteModels: 'The provider serves {{count}} models: {{models}}',
+    remoteModels: 'The provider serves {{count}} models. Add the ones you want to use:',
     remoteModelsNone: 'The provider lists no models.',
     remoteModelsFailed: 'Could not list the models: {{kind}} ({{message}})',
     remoteModelsAppError: 'app error',
@@ -226,7 +227,10 @@ export const en = {
     saved: 'Saved',
     remove: 'Remove provider',
     defaultModel: 'Default model',
-    noDefault: 'None'
+    noDefault: 'None',
+    addModelShort: 'Add',
+    addThisModel: 'Add {{model}}',
+    modelAdded: 'Added'
   },
   inspector: {
     usage: {
@@ -600,6 +604,27 @@ export const en = {
     languageSystem: 'System',
     saveFailed: 'Could not save settings: {{message}}',
     loadFailed: 'Could not load settings, using defaults: {{message}}'
+  },
+  welcome: {
+    title: 'Welcome to Context Lens',
+    body: 'A chat assistant that shows you exactly what the model sees: every message, memory and file it is sent, what each costs, and why anything was left out.',
+    needsProvider:
+      'To get replies, add a model provider: an API key for OpenAI or Anthropic, or a server on your computer (Ollama, LM Studio, vLLM).',
+    addProvider: 'Add a model provider',
+    ollamaFound_one:
+      'Ollama is running on this computer with {{count}} model: it will be set up for you.',
+    ollamaFound_other:
+      'Ollama is running on this computer with {{count}} models: they will be set up for you.',
+    kindsLabel: 'Or start with:',
+    localFirst: 'Your conversations stay on this computer; only what you send goes to the provider.'
+  },
+  settingsPage: {
+    title: 'Settings',
+    open: 'Settings',
+    back: 'Back to chat',
+    backHint: 'Back to chat (Esc)',
+    sections: 'Settings sections',
+    models: 'Default model'
   },
   gauge: {
     label: 'Context',

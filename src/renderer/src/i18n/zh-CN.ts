@@ -111,6 +111,7 @@ export const zhCN: Translation = {
     send: '发送',
     sendFailed: '未发送：{{message}}',
     noModelTitle: '尚未配置模型服务。',
+    noModelBefore: '消息会保存，但在设置中添加模型服务之前不会有回复。',
     noModelBody: '你的消息已保存。在配置模型服务之前不会有回复，因此这里不显示任何回答。',
     showInspector: '显示检查器',
     hideInspector: '隐藏检查器',
@@ -180,7 +181,6 @@ export const zhCN: Translation = {
   },
   providers: {
     title: '模型服务',
-    open: '模型服务',
     add: '添加服务',
     detectOllama: '检测 Ollama',
     ollamaFound_one: 'Ollama 正在运行，有 {{count}} 个模型。',
@@ -209,7 +209,7 @@ export const zhCN: Translation = {
     testFailed: '失败：{{kind}}（{{message}}）',
     fetchModels: '列出模型',
     fetchingModels: '正在询问服务…',
-    remoteModels: '该服务提供 {{count}} 个模型：{{models}}',
+    remoteModels: '该服务提供 {{count}} 个模型。添加你要用的：',
     remoteModelsNone: '该服务未列出任何模型。',
     remoteModelsFailed: '无法列出模型：{{kind}}（{{message}}）',
     remoteModelsAppError: '应用错误',
@@ -218,7 +218,10 @@ export const zhCN: Translation = {
     saved: '已保存',
     remove: '删除服务',
     defaultModel: '默认模型',
-    noDefault: '无'
+    noDefault: '无',
+    addModelShort: '添加',
+    addThisModel: '添加 {{model}}',
+    modelAdded: '已添加'
   },
   inspector: {
     usage: {
@@ -569,6 +572,25 @@ export const zhCN: Translation = {
     languageSystem: '跟随系统',
     saveFailed: '无法保存设置：{{message}}',
     loadFailed: '无法加载设置，已使用默认值：{{message}}'
+  },
+  welcome: {
+    title: '欢迎使用 Context Lens',
+    body: '一个让你准确看到模型收到了什么的聊天助手：发送的每条消息、记忆和文件，各自的花费，以及哪些内容为什么被略去。',
+    needsProvider:
+      '要获得回复，请先添加模型服务：OpenAI 或 Anthropic 的 API 密钥，或你电脑上的服务（Ollama、LM Studio、vLLM）。',
+    addProvider: '添加模型服务',
+    ollamaFound_one: '检测到本机正在运行 Ollama（{{count}} 个模型），将为你自动填好。',
+    ollamaFound_other: '检测到本机正在运行 Ollama（{{count}} 个模型），将为你自动填好。',
+    kindsLabel: '或从这里开始：',
+    localFirst: '对话保存在这台电脑上；只有你发送的内容会交给模型服务。'
+  },
+  settingsPage: {
+    title: '设置',
+    open: '设置',
+    back: '返回对话',
+    backHint: '返回对话（Esc）',
+    sections: '设置分区',
+    models: '默认模型'
   },
   gauge: {
     label: '上下文',

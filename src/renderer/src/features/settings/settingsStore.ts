@@ -20,6 +20,8 @@ interface SettingsState {
   settings: AppSettings
   error: SettingsError | null
   load(): Promise<void>
+  /** Main moves the default model when providers change: reads it again; returns the unsubscribe. */
+  watch(): () => void
   setLocale(locale: LocalePreference): Promise<void>
   setInspectorOpen(open: boolean): Promise<void>
   setDefaultModel(model: ModelRef | null): Promise<void>
@@ -70,6 +72,10 @@ export const useSettingsStore = create<SettingsState>()((set, get) => {
       } catch (error) {
         if (ticket.isLatest()) set({ error: { kind: 'load', message: describeError(error) } })
       }
+    },
+
+    watch() {
+      return window.api.on('providers:changed', () => void get().load())
     },
 
     async setLocale(locale) {

@@ -57,40 +57,42 @@ export function ModelRowsFieldset({
           <span />
         </div>
       )}
-      {rows.map((row, index) => (
-        <div className="providers__model" key={index} data-testid="provider-model-row">
-          <input
-            data-testid="provider-model-id"
-            aria-label={t('providers.modelId')}
-            list={listId}
-            value={row.id}
-            onChange={(event) => changeRow(index, { id: event.target.value })}
-          />
-          <input
-            data-testid="provider-model-window"
-            aria-label={t('providers.contextWindow')}
-            inputMode="numeric"
-            value={row.contextWindow}
-            onChange={(event) => changeRow(index, { contextWindow: event.target.value })}
-          />
-          <input
-            data-testid="provider-model-max-output"
-            aria-label={t('providers.maxOutput')}
-            inputMode="numeric"
-            value={row.maxOutput}
-            onChange={(event) => changeRow(index, { maxOutput: event.target.value })}
-          />
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={t('providers.removeModel')}
-            title={t('providers.removeModel')}
-            onClick={() => onChange(rows.filter((_, at) => at !== index))}
-          >
-            <Icon name="trash" />
-          </button>
-        </div>
-      ))}
+      <div className="providers__model-rows">
+        {rows.map((row, index) => (
+          <div className="providers__model" key={index} data-testid="provider-model-row">
+            <input
+              data-testid="provider-model-id"
+              aria-label={t('providers.modelId')}
+              list={listId}
+              value={row.id}
+              onChange={(event) => changeRow(index, { id: event.target.value })}
+            />
+            <input
+              data-testid="provider-model-window"
+              aria-label={t('providers.contextWindow')}
+              inputMode="numeric"
+              value={row.contextWindow}
+              onChange={(event) => changeRow(index, { contextWindow: event.target.value })}
+            />
+            <input
+              data-testid="provider-model-max-output"
+              aria-label={t('providers.maxOutput')}
+              inputMode="numeric"
+              value={row.maxOutput}
+              onChange={(event) => changeRow(index, { maxOutput: event.target.value })}
+            />
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('providers.removeModel')}
+              title={t('providers.removeModel')}
+              onClick={() => onChange(rows.filter((_, at) => at !== index))}
+            >
+              <Icon name="trash" />
+            </button>
+          </div>
+        ))}
+      </div>
       <button
         type="button"
         className="button"

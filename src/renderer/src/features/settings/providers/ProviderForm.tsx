@@ -91,7 +91,14 @@ export function ProviderForm({ editor }: { editor: ProviderEditor }) {
       />
 
       {editor.testResult && <ConnectionTestStatus result={editor.testResult} />}
-      {editor.remoteModels && <RemoteModelsStatus result={editor.remoteModels} />}
+      {editor.remoteModels && (
+        <RemoteModelsStatus
+          result={editor.remoteModels}
+          added={draft.models.map((row) => row.id)}
+          onAdd={(modelId) => void editor.addRemoteModel(modelId)}
+          busy={busy !== null}
+        />
+      )}
       {error && (
         <p className="providers__error" role="alert" data-testid="provider-error">
           {error}
