@@ -1,4 +1,4 @@
-import type { ModelRef, ProviderView } from '@shared/providers'
+import type { ModelRef, ProviderView } from './providers'
 
 /**
  * The default model after the providers changed: kept while it names a model some provider
