@@ -182,8 +182,8 @@ export const en = {
       cache: 'cache {{read}} read · {{write}} written',
       cost: '${{cost}}',
       estimated: 'estimated {{estimated}}',
-      thread: 'Thread: {{tokens}} tokens',
-      threadCost: '{{tokens}} tokens · ${{cost}}',
+      thread: 'Thread so far: {{tokens}} tokens (provider-reported)',
+      threadCost: 'Thread so far: {{tokens}} tokens · ${{cost}} (provider-reported)',
       title:
         'Prompt {{prompt}} · completion {{completion}} · cache read {{read}} · cache write {{write}}'
     }
@@ -656,7 +656,11 @@ export const en = {
     safetyNet: 'Safety net active: {{what}}',
     safetyNetShrunk: 'the request is rebuilt within 85 % of the window.',
     safetyNetTrimmed: 'only the beginning and end of the message are sent.',
-    near: '{{left}} tokens before the safety net (85 % of the window) acts; then older messages and memories give way first.',
+    percent: '{{percent}} %',
+    nearBudget:
+      '{{percent}} % of the budget used. Past the budget, older messages and memories give way first; at {{limit}} tokens (85 % of the window) the safety net rebuilds the request.',
+    overBudget:
+      'Over the budget ({{percent}} %): older messages and memories give way so your message is sent whole. {{left}} tokens are left before the safety net (85 % of the window) acts.',
     wouldShrink:
       'If sent now, this request is over 85 % of the window and is rebuilt within {{limit}} tokens: older messages and memories give way ({{dropped}} messages left out).',
     wouldTrim:

@@ -174,8 +174,8 @@ export const zhCN: Translation = {
       cache: '缓存读取 {{read}} · 写入 {{write}}',
       cost: '${{cost}}',
       estimated: '估算 {{estimated}}',
-      thread: '本对话：{{tokens}} 个 token',
-      threadCost: '{{tokens}} 个 token · ${{cost}}',
+      thread: '本对话累计：{{tokens}} 个 token（服务商报告）',
+      threadCost: '本对话累计：{{tokens}} 个 token · ${{cost}}（服务商报告）',
       title: '提示 {{prompt}} · 补全 {{completion}} · 缓存读取 {{read}} · 缓存写入 {{write}}'
     }
   },
@@ -621,7 +621,11 @@ export const zhCN: Translation = {
     safetyNet: '安全网生效：{{what}}',
     safetyNetShrunk: '请求在窗口的 85 % 以内重新构建。',
     safetyNetTrimmed: '只发送消息的开头和结尾。',
-    near: '距离安全网（窗口的 85 %）还有 {{left}} 个令牌；超过后较早的消息和记忆会先被让出。',
+    percent: '{{percent}} %',
+    nearBudget:
+      '已用预算的 {{percent}} %。超出预算后，较早的消息和记忆会先让出位置；达到 {{limit}} 个 token（窗口的 85 %）时，安全网会重建请求。',
+    overBudget:
+      '超出预算（{{percent}} %）：较早的消息和记忆已让出位置，你的消息会完整发送。距离安全网（窗口的 85 %）还有 {{left}} 个 token。',
     wouldShrink:
       '如果现在发送，这次请求超过窗口的 85 %，会在 {{limit}} 个令牌内重新构建：较早的消息和记忆让出空间（{{dropped}} 条消息未放入）。',
     wouldTrim:

@@ -68,6 +68,7 @@ export function ContextGauge({ threadId }: { threadId: string }) {
         data-testid="context-gauge"
         data-source={reading.source}
         data-alert={reading.alert?.kind ?? 'none'}
+        data-state={reading.state}
         data-used={tokenStats.total}
         data-budget={tokenStats.budget}
         onMouseEnter={() => {
@@ -112,6 +113,9 @@ export function ContextGauge({ threadId }: { threadId: string }) {
         >
           <span className="gauge__label" aria-hidden="true">
             {t('gauge.label')}
+            <span className="gauge__source" data-testid="gauge-source">
+              {t(`gauge.source.${reading.source}`)}
+            </span>
           </span>
           <SectionBar
             stats={tokenStats}
@@ -124,6 +128,9 @@ export function ContextGauge({ threadId }: { threadId: string }) {
               used: format(tokenStats.total),
               budget: format(tokenStats.budget)
             })}
+          </span>
+          <span className="gauge__percent" aria-hidden="true" data-testid="gauge-percent">
+            {t('gauge.percent', { percent: reading.percent })}
           </span>
           <span className="gauge__window" aria-hidden="true">
             {t('gauge.window', { window: compact(tokenStats.contextWindow) })}
@@ -148,12 +155,21 @@ export function ContextGauge({ threadId }: { threadId: string }) {
 function GaugeAlertLine({ alert }: { alert: GaugeAlert }) {
   const { t } = useTranslation()
   const format = useFormatNumber()
-  const text =
-    alert.kind === 'near'
-      ? t('gauge.near', { left: format(alert.left) })
-      : alert.kind === 'wouldShrink'
-        ? t('gauge.wouldShrink', { limit: format(alert.limit), dropped: format(alert.dropped) })
-        : t('gauge.wouldTrim', { sent: format(alert.sent) })
+  const text = (() => {
+    switch (alert.kind) {
+      case 'near':
+        return t('gauge.nearBudget', { percent: alert.percent, limit: format(alert.limit) })
+      case 'over':
+        return t('gauge.overBudget', { percent: alert.percent, left: format(alert.left) })
+      case 'wouldShrink':
+        return t('gauge.wouldShrink', {
+          limit: format(alert.limit),
+          dropped: format(alert.dropped)
+        })
+      case 'wouldTrim':
+        return t('gauge.wouldTrim', { sent: format(alert.sent) })
+    }
+  })()
   return (
     <p className="gauge__alert" role="status" data-testid="gauge-alert" data-kind={alert.kind}>
       <Icon name="alert" />
