@@ -23,7 +23,9 @@ const paths = {
   link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1',
   paperclip:
     'M20 11.5l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7L9.7 17.2a1.7 1.7 0 0 1-2.4-2.4L15 7',
-  file: 'M6 3h8l4 4v14H6zM14 3v4h4'
+  file: 'M6 3h8l4 4v14H6zM14 3v4h4',
+  /** Kept out of summaries: lines of text, struck through (distinct from Remember's bookmark). */
+  summaryOff: 'M5 7h14M5 12h9M5 17h6M4 4l16 16'
 } as const
 
 export type IconName = keyof typeof paths

@@ -115,6 +115,13 @@ export const en = {
     hint: 'Enter to send · Shift+Enter for a new line',
     send: 'Send',
     sendFailed: 'Not sent: {{message}}',
+    copy: 'Copy',
+    copyMessage: 'Copy this message (as written, in Markdown)',
+    copyCode: 'Copy this code',
+    copyState: {
+      copied: 'Copied',
+      failed: 'Could not copy'
+    },
     noModelTitle: 'No model provider is configured yet.',
     noModelBefore:
       'Messages are saved, but nothing replies until a model provider is added in Settings.',

@@ -110,6 +110,13 @@ export const zhCN: Translation = {
     hint: 'Enter 发送 · Shift+Enter 换行',
     send: '发送',
     sendFailed: '未发送：{{message}}',
+    copy: '复制',
+    copyMessage: '复制这条消息（原文，Markdown 格式）',
+    copyCode: '复制这段代码',
+    copyState: {
+      copied: '已复制',
+      failed: '无法复制'
+    },
     noModelTitle: '尚未配置模型服务。',
     noModelBefore: '消息会保存，但在设置中添加模型服务之前不会有回复。',
     noModelBody: '你的消息已保存。在配置模型服务之前不会有回复，因此这里不显示任何回答。',
