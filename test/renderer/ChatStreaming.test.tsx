@@ -442,6 +442,34 @@ describe('regenerate, edit and resend, usage and summary', () => {
     expect(await screen.findByTestId('streaming-reply')).toBeInTheDocument()
   })
 
+  it('shows a regenerated reply once, with ‹ n/m › to its earlier versions', async () => {
+    backend.addMessages(threadId, ['Question'])
+    const first = backend.addReply(threadId, 'First answer')
+    const second = backend.addReply(threadId, 'Second answer')
+    const third = backend.addReply(threadId, 'Third answer')
+    first.reply!.supersededBy = second.id
+    second.reply!.supersededBy = third.id
+    const user = await renderApp()
+    const replies = () =>
+      screen.getAllByTestId('message').filter((m) => m.dataset.role === 'assistant')
+    await waitFor(() => expect(replies()).toHaveLength(1))
+    expect(replies()[0]).toHaveTextContent('Third answer')
+    expect(screen.getByTestId('version-position')).toHaveTextContent('3 / 3')
+    expect(screen.getByTestId('version-next')).toBeDisabled()
+
+    await user.click(screen.getByRole('button', { name: 'Previous version' }))
+    await user.click(screen.getByRole('button', { name: 'Previous version' }))
+    expect(replies()[0]).toHaveTextContent('First answer')
+    expect(replies()[0]).toHaveAttribute('data-superseded', 'true')
+    expect(screen.getByTestId('version-position')).toHaveTextContent('1 / 3')
+    // Only the current version can be regenerated.
+    expect(screen.queryByTestId('regenerate')).toBeNull()
+    await user.click(screen.getByRole('button', { name: 'Next version' }))
+    await user.click(screen.getByRole('button', { name: 'Next version' }))
+    expect(replies()[0]).toHaveTextContent('Third answer')
+    expect(screen.getByTestId('regenerate')).toBeInTheDocument()
+  })
+
   it('edits a user message inline and resends it', async () => {
     const [question] = backend.addMessages(threadId, ['Typo questoin'])
     const user = await renderApp()

@@ -122,6 +122,12 @@ export const en = {
       copied: 'Copied',
       failed: 'Could not copy'
     },
+    versions: {
+      label: 'Versions of this reply',
+      previous: 'Previous version',
+      next: 'Next version',
+      position: '{{n}} / {{m}}'
+    },
     noModelTitle: 'No model provider is configured yet.',
     noModelBefore:
       'Messages are saved, but nothing replies until a model provider is added in Settings.',

@@ -117,6 +117,12 @@ export const zhCN: Translation = {
       copied: '已复制',
       failed: '无法复制'
     },
+    versions: {
+      label: '这条回复的各个版本',
+      previous: '上一个版本',
+      next: '下一个版本',
+      position: '{{n}} / {{m}}'
+    },
     noModelTitle: '尚未配置模型服务。',
     noModelBefore: '消息会保存，但在设置中添加模型服务之前不会有回复。',
     noModelBody: '你的消息已保存。在配置模型服务之前不会有回复，因此这里不显示任何回答。',
