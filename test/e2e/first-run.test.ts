@@ -62,6 +62,10 @@ describe('the first ten minutes', () => {
         .locator('[data-testid="remote-model-add"][data-model-id="scripted-model"]')
         .click()
 
+      // A model the catalog does not know says its numbers are guesses.
+      await eventually(() =>
+        settings.getByTestId('provider-model-note').getAttribute('data-state')
+      ).toBe('guess')
       // The first model added is the default: nothing else to choose.
       await eventually(() => settings.getByTestId('default-model-select').inputValue()).toContain(
         'scripted-model'

@@ -243,7 +243,14 @@ export const en = {
     noDefault: 'None',
     addModelShort: 'Add',
     addThisModel: 'Add {{model}}',
-    modelAdded: 'Added'
+    modelAdded: 'Added',
+    modelNote: {
+      priced:
+        '${{input}} in · ${{output}} out per million tokens, from the model catalog of {{date}}. Your own values win.',
+      local: 'Runs on this computer: no cost per token.',
+      guess:
+        'Not in the model catalog: the window and output limit may be guesses (check the model’s page), and with no price no cost is shown.'
+    }
   },
   inspector: {
     usage: {

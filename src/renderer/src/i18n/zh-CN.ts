@@ -234,7 +234,14 @@ export const zhCN: Translation = {
     noDefault: '无',
     addModelShort: '添加',
     addThisModel: '添加 {{model}}',
-    modelAdded: '已添加'
+    modelAdded: '已添加',
+    modelNote: {
+      priced:
+        '每百万 token：输入 ${{input}} · 输出 ${{output}}，来自 {{date}} 的模型目录。你填写的数值优先。',
+      local: '在这台电脑上运行：不按 token 计费。',
+      guess:
+        '模型目录中没有这个模型：上下文窗口和最大输出可能是估计值（请查看模型说明），没有价格，因此不显示费用。'
+    }
   },
   inspector: {
     usage: {
