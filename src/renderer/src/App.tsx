@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useLayoutEffect } from 'react'
 import { RecoveryNotice } from './components/RecoveryNotice'
 import { ChatPane } from './features/chat/ChatPane'
 import { useChatStore } from './features/chat/chatStore'
@@ -11,6 +11,7 @@ import { useMemoryViewStore } from './features/memory/memoryViewStore'
 import { SettingsPage } from './features/settings/SettingsPage'
 import { useProvidersStore } from './features/settings/providers/providersStore'
 import { useSettingsStore } from './features/settings/settingsStore'
+import { applyTheme } from './features/settings/theme'
 import { SummaryCompareDialog } from './features/summaries/SummaryCompareDialog'
 import { ThreadSidebar } from './features/threads/ThreadSidebar'
 import { useToolsStore } from './features/tools/toolsStore'
@@ -35,6 +36,9 @@ export function App() {
   // An import's progress and summary reach the dialog and the sidebar entry.
   useEffect(() => useHistoryStore.getState().watch(), [])
   const memoryOpen = useMemoryViewStore((state) => state.open)
+  const theme = useSettingsStore((state) => state.settings.theme)
+  // Before the first paint, so a dark theme never flashes light.
+  useLayoutEffect(() => applyTheme(theme), [theme])
 
   return (
     <div className="app">

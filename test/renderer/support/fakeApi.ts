@@ -111,7 +111,8 @@ export function createFakeBackend(): FakeBackend {
       inspectorOpen: true,
       systemPrompt: 'You are a test assistant.',
       defaultModel: null,
-      promptCacheTtl: '5m'
+      promptCacheTtl: '5m',
+      theme: 'system'
     },
     recoveredFromBackup: null,
     salvage: null,

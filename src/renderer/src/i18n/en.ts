@@ -638,6 +638,12 @@ export const en = {
     kindsLabel: 'Or start with:',
     localFirst: 'Your conversations stay on this computer; only what you send goes to the provider.'
   },
+  theme: {
+    label: 'Theme',
+    system: 'System',
+    light: 'Light',
+    dark: 'Dark'
+  },
   settingsPage: {
     title: 'Settings',
     open: 'Settings',

@@ -604,6 +604,12 @@ export const zhCN: Translation = {
     kindsLabel: '或从这里开始：',
     localFirst: '对话保存在这台电脑上；只有你发送的内容会交给模型服务。'
   },
+  theme: {
+    label: '主题',
+    system: '跟随系统',
+    light: '浅色',
+    dark: '深色'
+  },
   settingsPage: {
     title: '设置',
     open: '设置',

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { AppSettings, LocalePreference } from '@shared/domain'
+import type { AppSettings, LocalePreference, ThemePreference } from '@shared/domain'
 import type { ModelRef } from '@shared/providers'
 import { call, describeError } from '@renderer/lib/call'
 import { latestRequest } from '@renderer/lib/latestRequest'
@@ -11,7 +11,8 @@ const DEFAULT_SETTINGS: AppSettings = {
   inspectorOpen: true,
   systemPrompt: '',
   defaultModel: null,
-  promptCacheTtl: '5m'
+  promptCacheTtl: '5m',
+  theme: 'system'
 }
 
 type SettingsError = { kind: 'load' | 'save'; message: string }
@@ -27,6 +28,7 @@ interface SettingsState {
   setDefaultModel(model: ModelRef | null): Promise<void>
   /** Anthropic's prompt-cache TTL; other providers ignore it. */
   setPromptCacheTtl(ttl: AppSettings['promptCacheTtl']): Promise<void>
+  setTheme(theme: ThemePreference): Promise<void>
   dismissError(): void
 }
 
@@ -91,6 +93,8 @@ export const useSettingsStore = create<SettingsState>()((set, get) => {
     setDefaultModel: (defaultModel) => update({ defaultModel }),
 
     setPromptCacheTtl: (promptCacheTtl) => update({ promptCacheTtl }),
+
+    setTheme: (theme) => update({ theme }),
 
     dismissError: () => set({ error: null })
   }
