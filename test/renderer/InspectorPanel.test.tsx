@@ -97,7 +97,10 @@ describe('metadata and warnings', () => {
     expect(metadata).toHaveTextContent('Dropped9,801')
     expect(metadata).toHaveTextContent('Summarised9,800')
     expect(metadata).toHaveTextContent('Memories1')
-    expect(metadata).toHaveTextContent('summary used · gpt-4o · o200k_base · builder')
+    // Words, not identifiers: how tokens were counted and which engine built the request.
+    expect(metadata).toHaveTextContent(
+      'summary used · gpt-4o · exact token count · standard engine'
+    )
     const [known, unknown] = screen.getAllByTestId('build-warning')
     expect(known).toHaveAttribute('data-code', 'summary_truncated')
     expect(known).toHaveTextContent('The summary was shortened or left out to fit its budget.')

@@ -299,7 +299,7 @@ export const en = {
       retrieved: 'Retrieved',
       recent: 'Recent',
       input: 'Input',
-      pinning: 'Pinning',
+      pinning: 'Current goal',
       attachments: 'Attachments',
       tools: 'Tools'
     },
@@ -320,7 +320,16 @@ export const en = {
       summarized: 'Summarised',
       memories: 'Memories',
       summaryUsed: 'summary used',
-      summaryNone: 'no summary'
+      summaryNone: 'no summary',
+      counting: {
+        exact: 'exact token count',
+        estimated: 'estimated token count'
+      },
+      engines: {
+        builder: 'standard engine',
+        compressor: 'compressing engine',
+        other: 'another engine'
+      }
     },
     warnings: {
       system_truncated: 'The system prompt was cut to fit the budget.',

@@ -307,7 +307,16 @@ export const zhCN: Translation = {
       summarized: '已摘要',
       memories: '记忆',
       summaryUsed: '使用了摘要',
-      summaryNone: '无摘要'
+      summaryNone: '无摘要',
+      counting: {
+        exact: '精确 token 计数',
+        estimated: '估算的 token 计数'
+      },
+      engines: {
+        builder: '标准引擎',
+        compressor: '压缩引擎',
+        other: '其他引擎'
+      }
     },
     warnings: {
       system_truncated: '系统提示词被截短以符合预算。',
@@ -620,7 +629,7 @@ export const zhCN: Translation = {
   },
   gauge: {
     label: '上下文',
-    buttonLabel: '{{source}}的上下文：{{budget}} 个令牌中用了 {{used}} 个。打开详情。',
+    buttonLabel: '{{source}}的上下文：{{budget}} 个 token中用了 {{used}} 个。打开详情。',
     usage: '{{used}} / {{budget}}',
     window: '窗口 {{window}}',
     source: {
@@ -633,7 +642,7 @@ export const zhCN: Translation = {
       sent: '上次发送的请求 · {{time}}',
       next: '下一次请求（草稿为空）'
     },
-    totals: '{{budget}} 个令牌中用了 {{used}} 个 · 窗口 {{window}} · 安全网在 {{limit}}（85 %）',
+    totals: '{{budget}} 个 token中用了 {{used}} 个 · 窗口 {{window}} · 安全网在 {{limit}}（85 %）',
     sectionRow: '{{used}} / {{budget}}',
     sectionItems_one: '{{n}} 项',
     sectionItems_other: '{{n}} 项',
@@ -653,16 +662,16 @@ export const zhCN: Translation = {
     overBudget:
       '超出预算（{{percent}} %）：较早的消息和记忆已让出位置，你的消息会完整发送。距离安全网（窗口的 85 %）还有 {{left}} 个 token。',
     wouldShrink:
-      '如果现在发送，这次请求超过窗口的 85 %，会在 {{limit}} 个令牌内重新构建：较早的消息和记忆让出空间（{{dropped}} 条消息未放入）。',
+      '如果现在发送，这次请求超过窗口的 85 %，会在 {{limit}} 个 token内重新构建：较早的消息和记忆让出空间（{{dropped}} 条消息未放入）。',
     wouldTrim:
-      '如果现在发送，你的消息放不进窗口：只发送开头和结尾（{{sent}} 个令牌），完整内容仍会保存。'
+      '如果现在发送，你的消息放不进窗口：只发送开头和结尾（{{sent}} 个 token），完整内容仍会保存。'
   },
   threadStats: {
-    total: '{{tokens}} 令牌',
-    barLabel: '上次请求用了 {{budget}} 个令牌中的 {{used}} 个（{{percent}} %）',
+    total: '{{tokens}} token',
+    barLabel: '上次请求用了 {{budget}} 个 token中的 {{used}} 个（{{percent}} %）',
     noBuild: '尚未发送',
     details: '“{{title}}”的上下文',
-    lastBuild: '上次请求，{{time}}：{{budget}} 个令牌中用了 {{used}} 个（{{percent}} %）',
+    lastBuild: '上次请求，{{time}}：{{budget}} 个 token中用了 {{used}} 个（{{percent}} %）',
     section: '{{section}}：{{used}}',
     cost: '累计费用：${{cost}}',
     costPartial: '累计费用：${{cost}}（另有 {{count}} 条回复没有价格）',
