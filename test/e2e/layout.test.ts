@@ -157,6 +157,15 @@ describe('layout', () => {
             expect(overlaps(box, otherBox), `${name} overlaps ${other} at ${width}px`).toBe(false)
           }
         }
+        // The active sidebar row's buttons sit beside its title, not over it.
+        const row = page.locator('[data-testid="thread-item"][data-active="true"]')
+        const title = (await row.getByTestId('thread-title').boundingBox())!
+        for (const action of ['thread-rename', 'thread-export', 'thread-delete']) {
+          const box = (await row.getByTestId(action).boundingBox())!
+          expect(overlaps(title, box), `${action} over the thread's title at ${width}px`).toBe(
+            false
+          )
+        }
         await window.screenshot(
           join(SCREENSHOTS, `header-${width}-inspector-${inspectorOpen ? 'open' : 'closed'}.png`)
         )

@@ -195,8 +195,8 @@ export const en = {
       cache: 'cache {{read}} read · {{write}} written',
       cost: '${{cost}}',
       estimated: 'estimated {{estimated}}',
-      thread: 'Thread so far: {{tokens}} tokens (provider-reported)',
-      threadCost: 'Thread so far: {{tokens}} tokens · ${{cost}} (provider-reported)',
+      thread: 'Thread: {{tokens}} tokens, provider-reported',
+      threadCost: 'Thread: {{tokens}} tokens · ${{cost}}, provider-reported',
       title:
         'Prompt {{prompt}} · completion {{completion}} · cache read {{read}} · cache write {{write}}'
     }

@@ -187,8 +187,8 @@ export const zhCN: Translation = {
       cache: '缓存读取 {{read}} · 写入 {{write}}',
       cost: '${{cost}}',
       estimated: '估算 {{estimated}}',
-      thread: '本对话累计：{{tokens}} 个 token（服务商报告）',
-      threadCost: '本对话累计：{{tokens}} 个 token · ${{cost}}（服务商报告）',
+      thread: '本对话：{{tokens}} 个 token（服务商报告）',
+      threadCost: '本对话：{{tokens}} 个 token · ${{cost}}（服务商报告）',
       title: '提示 {{prompt}} · 补全 {{completion}} · 缓存读取 {{read}} · 缓存写入 {{write}}'
     }
   },
