@@ -86,8 +86,30 @@ describe('the first ten minutes', () => {
       await window.screenshot(join(SCREENSHOTS, `first-run-reply-${locale}.png`))
       window.assertHealthy()
     })
+
+    it(`shows the welcome and the settings in the dark theme (${locale})`, async () => {
+      const { window, page } = await session.start(
+        { databasePath: join(tempDir(), 'store.sqlite'), detectOllama: notRunning },
+        { locale }
+      )
+      await page.getByTestId('welcome').waitFor()
+      await page.getByTestId('theme-select').selectOption('dark')
+      await eventually(() =>
+        page.evaluate(
+          () => (globalThis as unknown as DocumentGlobals).document.documentElement.dataset.theme
+        )
+      ).toBe('dark')
+      await window.screenshot(join(SCREENSHOTS, `first-run-welcome-dark-${locale}.png`))
+      await page.getByTestId('welcome-add-provider').click()
+      await page.getByTestId('provider-settings').waitFor()
+      await window.screenshot(join(SCREENSHOTS, `settings-dark-${locale}.png`))
+      window.assertHealthy()
+    })
   }
 })
+
+/** The page's globals read here (this file is type-checked without the DOM lib). */
+type DocumentGlobals = { document: { documentElement: { dataset: Record<string, string> } } }
 
 /** No Ollama on this machine: the welcome must not depend on one. */
 const notRunning = async () =>

@@ -62,7 +62,9 @@ export function ChatHeader({ title, messageCount }: ChatHeaderProps) {
           onClick={() => void setInspectorOpen(!inspectorOpen)}
         >
           <Icon name="panel" />
-          <span className="chat-header__button-label">{t('chat.inspector')}</span>
+          <span className="chat-header__button-label chat-header__button-label--inspector">
+            {t('chat.inspector')}
+          </span>
         </button>
       </div>
     </header>
