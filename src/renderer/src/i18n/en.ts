@@ -282,6 +282,8 @@ export const en = {
     failed: 'The inspector could not load: {{message}}',
     source: {
       preview: 'Live preview of your draft',
+      previewEmpty:
+        'Preview of the next request (your draft is empty). The last sent request is under History.',
       previewWhatIf: 'Live preview with unsaved budget settings',
       history: 'Sent build · {{time}}',
       backToPreview: 'Back to live preview'

@@ -269,6 +269,7 @@ export const zhCN: Translation = {
     failed: '检查器无法加载：{{message}}',
     source: {
       preview: '草稿的实时预览',
+      previewEmpty: '下一次请求的预览（草稿为空）。上次发送的请求在“历史”中。',
       previewWhatIf: '实时预览（预算设置尚未保存）',
       history: '已发送的构建 · {{time}}',
       backToPreview: '返回实时预览'
