@@ -630,7 +630,7 @@ export const zhCN: Translation = {
   },
   gauge: {
     label: '上下文',
-    buttonLabel: '{{source}}的上下文：{{budget}} 个 token中用了 {{used}} 个。打开详情。',
+    buttonLabel: '{{source}}的上下文：{{budget}} 个 token 中用了 {{used}} 个。打开详情。',
     usage: '{{used}} / {{budget}}',
     window: '窗口 {{window}}',
     source: {
@@ -643,7 +643,7 @@ export const zhCN: Translation = {
       sent: '上次发送的请求 · {{time}}',
       next: '下一次请求（草稿为空）'
     },
-    totals: '{{budget}} 个 token中用了 {{used}} 个 · 窗口 {{window}} · 安全网在 {{limit}}（85 %）',
+    totals: '{{budget}} 个 token 中用了 {{used}} 个 · 窗口 {{window}} · 安全网在 {{limit}}（85 %）',
     sectionRow: '{{used}} / {{budget}}',
     sectionItems_one: '{{n}} 项',
     sectionItems_other: '{{n}} 项',
@@ -663,16 +663,16 @@ export const zhCN: Translation = {
     overBudget:
       '超出预算（{{percent}} %）：较早的消息和记忆已让出位置，你的消息会完整发送。距离安全网（窗口的 85 %）还有 {{left}} 个 token。',
     wouldShrink:
-      '如果现在发送，这次请求超过窗口的 85 %，会在 {{limit}} 个 token内重新构建：较早的消息和记忆让出空间（{{dropped}} 条消息未放入）。',
+      '如果现在发送，这次请求超过窗口的 85 %，会在 {{limit}} 个 token 内重新构建：较早的消息和记忆让出空间（{{dropped}} 条消息未放入）。',
     wouldTrim:
       '如果现在发送，你的消息放不进窗口：只发送开头和结尾（{{sent}} 个 token），完整内容仍会保存。'
   },
   threadStats: {
     total: '{{tokens}} token',
-    barLabel: '上次请求用了 {{budget}} 个 token中的 {{used}} 个（{{percent}} %）',
+    barLabel: '上次请求用了 {{budget}} 个 token 中的 {{used}} 个（{{percent}} %）',
     noBuild: '尚未发送',
     details: '“{{title}}”的上下文',
-    lastBuild: '上次请求，{{time}}：{{budget}} 个 token中用了 {{used}} 个（{{percent}} %）',
+    lastBuild: '上次请求，{{time}}：{{budget}} 个 token 中用了 {{used}} 个（{{percent}} %）',
     section: '{{section}}：{{used}}',
     cost: '累计费用：${{cost}}',
     costPartial: '累计费用：${{cost}}（另有 {{count}} 条回复没有价格）',
