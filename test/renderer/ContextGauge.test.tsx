@@ -160,6 +160,29 @@ describe('the context gauge by the composer', () => {
     expect(screen.getByTestId('gauge-percent').textContent).toMatch(/^\d+ %$/)
   })
 
+  it('offers to attach a draft larger than the input’s share as a file', async () => {
+    const thread = await openGauge()
+    act(() => useChatStore.getState().setDraft(thread.id, 'log line\n'.repeat(3_000)))
+    const attach = await vi.waitFor(() => screen.getByTestId('gauge-attach-draft'))
+    expect(attach).toHaveTextContent('Attach as a file')
+    await userEvent.setup().click(attach)
+    await vi.waitFor(() =>
+      expect(backend.calls.find((call) => call.channel === 'files:attach')?.input).toMatchObject({
+        threadId: thread.id,
+        scope: 'message',
+        name: 'pasted-text.txt'
+      })
+    )
+    expect(useChatStore.getState().drafts[thread.id]).toBe('')
+  })
+
+  it('does not offer it for a short draft', async () => {
+    const thread = await openGauge()
+    act(() => useChatStore.getState().setDraft(thread.id, 'a short question'))
+    await vi.waitFor(() => expect(gauge()).toHaveAttribute('data-source', 'draft'))
+    expect(screen.queryByTestId('gauge-attach-draft')).toBeNull()
+  })
+
   it('speaks Chinese', async () => {
     await i18n.changeLanguage('zh-CN')
     await openGauge()

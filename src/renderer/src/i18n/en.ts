@@ -694,6 +694,10 @@ export const en = {
     safetyNetShrunk: 'the request is rebuilt within 85 % of the window.',
     safetyNetTrimmed: 'only the beginning and end of the message are sent.',
     percent: '{{percent}} %',
+    attachDraft: 'Attach as a file',
+    attachDraftHint:
+      'Your draft is larger than the input’s share. As a file attached to your message, only its most relevant parts are sent, and the inspector shows which.',
+    pastedFileName: 'pasted-text.txt',
     nearBudget:
       '{{percent}} % of the budget used. Past the budget, older messages and memories give way first; at {{limit}} tokens (85 % of the window) the safety net rebuilds the request.',
     overBudget:

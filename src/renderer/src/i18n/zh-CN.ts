@@ -658,6 +658,10 @@ export const zhCN: Translation = {
     safetyNetShrunk: '请求在窗口的 85 % 以内重新构建。',
     safetyNetTrimmed: '只发送消息的开头和结尾。',
     percent: '{{percent}} %',
+    attachDraft: '作为文件附加',
+    attachDraftHint:
+      '草稿超过了输入部分的份额。作为附件随消息发送时，只发送其中最相关的部分，检查器会显示是哪些。',
+    pastedFileName: '粘贴的文本.txt',
     nearBudget:
       '已用预算的 {{percent}} %。超出预算后，较早的消息和记忆会先让出位置；达到 {{limit}} 个 token（窗口的 85 %）时，安全网会重建请求。',
     overBudget:
