@@ -204,10 +204,16 @@ function GaugeAlertLine({
   )
 }
 
-/** The draft alone is over the input's share: as an attachment only its relevant chunks are sent. */
+/**
+ * The draft alone is over the input's share, or so large the safety net would send only its
+ * ends: as an attachment, only its relevant chunks are sent.
+ */
 const pasteOutgrowsInput = (reading: GaugeReading): boolean => {
   const input = reading.context.tokenStats.sections.input
-  return reading.source === 'draft' && input.used > input.budget
+  return (
+    reading.source === 'draft' &&
+    (input.used > input.budget || reading.safetyNet.includes('input_trimmed'))
+  )
 }
 
 /** Moves the draft into a text file attached to the next message, and empties the composer. */
