@@ -129,7 +129,8 @@ export const contract = {
           .max(100_000, { message: 'System prompt is longer than 100,000 characters' })
           .optional(),
         defaultModel: ModelRefSchema.nullable().optional(),
-        promptCacheTtl: z.enum(['5m', '1h']).optional()
+        promptCacheTtl: z.enum(['5m', '1h']).optional(),
+        theme: z.enum(['system', 'light', 'dark']).optional()
       })
     )
   },

@@ -131,6 +131,9 @@ export interface SearchHit {
 
 export type LocalePreference = 'system' | 'en' | 'zh-CN'
 
+/** Light or dark colours; 'system' follows the OS and changes with it. */
+export type ThemePreference = 'system' | 'light' | 'dark'
+
 /** Why a backup was taken; part of its file name. */
 export type BackupReason = 'manual' | 'pre-migration' | 'pre-import'
 
@@ -168,6 +171,7 @@ export interface AppSettings {
   defaultModel: ModelRef | null
   /** Anthropic prompt-cache TTL. */
   promptCacheTtl: '5m' | '1h'
+  theme: ThemePreference
 }
 
 export interface AppInfo {

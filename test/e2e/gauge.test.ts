@@ -122,7 +122,12 @@ describe('context gauge and sidebar bars, end to end in Chromium', () => {
     }
     expect(await app.gaugeAlert.getAttribute('data-kind')).toBe('near')
     expect(await app.gaugeAlert.innerText()).toMatch(/older messages and memories give way/)
-    expect(await numberAttribute(app.gauge, 'data-used')).toBeGreaterThan(0.9 * 3_400)
+    // Near means 90 % of the budget or of the 85 % safety limit, whichever comes first.
+    const budget = await numberAttribute(app.gauge, 'data-budget')
+    expect(await numberAttribute(app.gauge, 'data-used')).toBeGreaterThanOrEqual(
+      0.9 * Math.min(budget, 3_400)
+    )
+    expect(await app.gauge.getAttribute('data-state')).toBe('near')
 
     await app.gauge.hover()
     await app.gaugeDetails.waitFor()
@@ -173,6 +178,8 @@ describe('context gauge and sidebar bars, end to end in Chromium', () => {
     await app.composer.fill(`这段日志里第 12 行为什么被拒绝？\n${longDraft(200)}`)
     await eventually(() => app.gauge.getAttribute('data-source')).toBe('draft')
     await eventually(() => app.gaugeAlert.getAttribute('data-kind')).toBe('wouldTrim')
+    // Only the ends would be sent: attaching the paste as a file is offered instead.
+    expect(await app.gaugeAlert.getByTestId('gauge-attach-draft').count()).toBe(1)
     expect(await app.gaugeAlert.innerText()).toMatch(/只发送开头和结尾/)
     await app.gauge.hover()
     await app.gaugeDetails.waitFor()

@@ -69,7 +69,10 @@ function findDangers(page: Page): Promise<DomFindings> {
       const attributeRule = new RegExp(attributePattern, 'i')
       const hrefRule = new RegExp(hrefPattern, 'i')
       const findings = { elements: [], attributes: [], hrefs: [], ids: [] } as DomFindings
-      for (const element of Array.from(doc.querySelectorAll('.markdown, .markdown *'))) {
+      // A code block's Copy button is the app's own control beside the block (the sanitizer
+      // keeps no class but language-* on code, so markdown cannot dress up as it).
+      const content = '.markdown, .markdown *:not(.code-block__copy, .code-block__copy *)'
+      for (const element of Array.from(doc.querySelectorAll(content))) {
         const tag = element.tagName.toLowerCase()
         // A GFM task list's box is the one input markdown makes, and it cannot be changed.
         const taskBox =

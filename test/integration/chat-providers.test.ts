@@ -167,14 +167,39 @@ describe('sending with a configured provider', () => {
   it('uses the default model from settings when the thread has none', async () => {
     const s = setup()
     const other = s.services.threads.create()
-    expect((await s.services.chat.send(other.id, 'hi')).status).toBe('no_model_configured')
-    s.services.settings.update({
-      defaultModel: { providerId: s.provider.id, modelId: 'gpt-4o-mini' }
+    // The first model added became the default: a new thread answers without choosing one.
+    expect(s.services.settings.get().defaultModel).toEqual({
+      providerId: s.provider.id,
+      modelId: 'gpt-4o-mini'
     })
     server.enqueue({ type: 'reply', chunks: ['default'] })
-    expect((await s.services.chat.send(other.id, 'again')).status).toBe('streaming')
+    expect((await s.services.chat.send(other.id, 'hi')).status).toBe('streaming')
     await s.services.chat.settled()
     expect(s.services.chat.list(other.id).at(-1)?.content).toBe('default')
+    // Set to none, nothing answers a thread without its own model.
+    s.services.settings.update({ defaultModel: null })
+    expect((await s.services.chat.send(other.id, 'again')).status).toBe('no_model_configured')
+    s.db.close()
+  })
+
+  it('keeps the default on a listed model as providers come and go', () => {
+    const s = setup()
+    const first = { providerId: s.provider.id, modelId: 'gpt-4o-mini' }
+    const second = s.services.providers.create({
+      kind: 'openai-compatible',
+      name: 'Second',
+      baseUrl: server.v1,
+      models: [{ id: 'other-model' }]
+    })
+    // A second provider does not take the default from the first.
+    expect(s.services.settings.get().defaultModel).toEqual(first)
+    s.services.providers.remove(s.provider.id)
+    expect(s.services.settings.get().defaultModel).toEqual({
+      providerId: second.id,
+      modelId: 'other-model'
+    })
+    s.services.providers.update(second.id, { models: [] })
+    expect(s.services.settings.get().defaultModel).toBeNull()
     s.db.close()
   })
 
@@ -431,7 +456,11 @@ describe('keys', () => {
     })) as { ok: true; data: { settings: Record<string, unknown> } }
     expect(set.data.settings.model).toEqual({ providerId: s.provider.id, modelId: 'gpt-4o-mini' })
     await s.invoke('threads:setModel', { threadId: other.id, providerId: null, modelId: null })
-    expect(s.services.chat.targetFor(other.id)).toBeNull()
+    // Without its own model the thread uses the default: the provider's first model.
+    expect(s.services.chat.targetFor(other.id)?.ref).toEqual({
+      providerId: s.provider.id,
+      modelId: 'gpt-4o-mini'
+    })
     expect(await s.invoke('providers:remove', { id: s.provider.id })).toEqual({
       ok: true,
       data: { removed: true }

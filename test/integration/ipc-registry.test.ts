@@ -46,7 +46,8 @@ describe('the IPC handler registry', () => {
         inspectorOpen: true,
         systemPrompt: expect.stringContaining('Context Lens'),
         defaultModel: null,
-        promptCacheTtl: '5m'
+        promptCacheTtl: '5m',
+        theme: 'system'
       }
     })
     expect(await registry.invoke('settings:get', undefined)).toMatchObject({

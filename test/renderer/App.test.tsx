@@ -6,6 +6,7 @@ import { i18n } from '@renderer/i18n'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { simulateMessageListLayout } from './support/layout'
+import type { ProviderView } from '@shared/providers'
 
 let backend: FakeBackend
 
@@ -98,8 +99,30 @@ describe('start-up', () => {
   })
 })
 
+/** A saved provider with one model: past the welcome. */
+const fakeProvider = (): ProviderView => ({
+  id: 'provider-saved',
+  kind: 'openai-compatible',
+  name: 'Local',
+  baseUrl: 'http://127.0.0.1:9/v1',
+  models: [{ id: 'm1', contextWindow: 8192, maxOutput: 1024 }],
+  hasApiKey: false,
+  apiKeyHint: null
+})
+
 describe('chat window', () => {
+  it('opens an empty store on the welcome, whose button opens the settings', async () => {
+    const user = await renderApp()
+
+    const welcome = await screen.findByTestId('welcome')
+    expect(within(welcome).getByRole('heading')).toHaveTextContent('Welcome to Context Lens')
+    await user.click(within(welcome).getByRole('button', { name: 'Add a model provider' }))
+    const settings = await screen.findByTestId('provider-settings')
+    expect(within(settings).getByTestId('provider-kind')).toHaveValue('openai-compatible')
+  })
+
   it('invites you to create a thread when none is open, then shows the empty thread', async () => {
+    backend.providers.push(fakeProvider())
     const user = await renderApp()
 
     expect(await screen.findByText('Start a conversation')).toBeInTheDocument()
@@ -139,7 +162,10 @@ describe('chat window', () => {
 
     expect(await screen.findByTestId('error-banner')).toHaveTextContent('Not sent: Disk is full')
     expect(input).toHaveValue('Keep this')
-    expect(screen.queryByTestId('notice-no-model')).toBeNull()
+    // Nothing was saved: the notice speaks of what will happen, not of a saved message.
+    expect(screen.getByTestId('notice-no-model')).toHaveTextContent(
+      'Messages are saved, but nothing replies until a model provider is added in Settings.'
+    )
     expect(screen.queryByTestId('message')).toBeNull()
   })
 

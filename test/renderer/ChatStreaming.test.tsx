@@ -272,7 +272,7 @@ describe('without a provider', () => {
 })
 
 describe('provider settings', () => {
-  it('adds a provider with a write-only key, tests it and sets the default model', async () => {
+  it('adds a provider with a write-only key, tests it, and its first model becomes the default', async () => {
     const user = await renderApp()
     await user.click(screen.getByTestId('open-provider-settings'))
     const dialog = await screen.findByTestId('provider-settings')
@@ -311,10 +311,11 @@ describe('provider settings', () => {
       expect.stringContaining('…1234')
     )
 
+    // The first model added is the default without being chosen.
     const id = backend.providers[0]!.id
-    await user.selectOptions(within(dialog).getByTestId('default-model-select'), `${id}\u0000m1`)
+    expect(backend.settings.defaultModel).toEqual({ providerId: id, modelId: 'm1' })
     await waitFor(() =>
-      expect(backend.settings.defaultModel).toEqual({ providerId: id, modelId: 'm1' })
+      expect(within(dialog).getByTestId('default-model-select')).toHaveValue(`${id}\u0000m1`)
     )
 
     // Removing it clears the form, the default model and the "Saved" note about it.
@@ -439,6 +440,34 @@ describe('regenerate, edit and resend, usage and summary', () => {
     await user.click(screen.getByTestId('regenerate'))
     expect(channels()).toContain('chat:regenerate')
     expect(await screen.findByTestId('streaming-reply')).toBeInTheDocument()
+  })
+
+  it('shows a regenerated reply once, with ‹ n/m › to its earlier versions', async () => {
+    backend.addMessages(threadId, ['Question'])
+    const first = backend.addReply(threadId, 'First answer')
+    const second = backend.addReply(threadId, 'Second answer')
+    const third = backend.addReply(threadId, 'Third answer')
+    first.reply!.supersededBy = second.id
+    second.reply!.supersededBy = third.id
+    const user = await renderApp()
+    const replies = () =>
+      screen.getAllByTestId('message').filter((m) => m.dataset.role === 'assistant')
+    await waitFor(() => expect(replies()).toHaveLength(1))
+    expect(replies()[0]).toHaveTextContent('Third answer')
+    expect(screen.getByTestId('version-position')).toHaveTextContent('3 / 3')
+    expect(screen.getByTestId('version-next')).toBeDisabled()
+
+    await user.click(screen.getByRole('button', { name: 'Previous version' }))
+    await user.click(screen.getByRole('button', { name: 'Previous version' }))
+    expect(replies()[0]).toHaveTextContent('First answer')
+    expect(replies()[0]).toHaveAttribute('data-superseded', 'true')
+    expect(screen.getByTestId('version-position')).toHaveTextContent('1 / 3')
+    // Only the current version can be regenerated.
+    expect(screen.queryByTestId('regenerate')).toBeNull()
+    await user.click(screen.getByRole('button', { name: 'Next version' }))
+    await user.click(screen.getByRole('button', { name: 'Next version' }))
+    expect(replies()[0]).toHaveTextContent('Third answer')
+    expect(screen.getByTestId('regenerate')).toBeInTheDocument()
   })
 
   it('edits a user message inline and resends it', async () => {

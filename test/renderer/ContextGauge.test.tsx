@@ -153,10 +153,34 @@ describe('the context gauge by the composer', () => {
     act(() => useChatStore.getState().setDraft(thread.id, 'x'.repeat(24_800)))
 
     const alert = await vi.waitFor(() => screen.getByTestId('gauge-alert'))
-    expect(alert).toHaveAttribute('data-kind', 'near')
-    expect(alert).toHaveTextContent(
-      'tokens before the safety net (85 % of the window) acts; then older messages and memories give way first.'
+    // One warning, and the colour state and the percentage say the same.
+    expect(alert.dataset.kind).toMatch(/^(near|over)$/)
+    expect(alert).toHaveTextContent('older messages and memories give way')
+    expect(gauge()).toHaveAttribute('data-state', alert.dataset.kind)
+    expect(screen.getByTestId('gauge-percent').textContent).toMatch(/^\d+ %$/)
+  })
+
+  it('offers to attach a draft larger than the input’s share as a file', async () => {
+    const thread = await openGauge()
+    act(() => useChatStore.getState().setDraft(thread.id, 'log line\n'.repeat(3_000)))
+    const attach = await vi.waitFor(() => screen.getByTestId('gauge-attach-draft'))
+    expect(attach).toHaveTextContent('Attach as a file')
+    await userEvent.setup().click(attach)
+    await vi.waitFor(() =>
+      expect(backend.calls.find((call) => call.channel === 'files:attach')?.input).toMatchObject({
+        threadId: thread.id,
+        scope: 'message',
+        name: 'pasted-text.txt'
+      })
     )
+    expect(useChatStore.getState().drafts[thread.id]).toBe('')
+  })
+
+  it('does not offer it for a short draft', async () => {
+    const thread = await openGauge()
+    act(() => useChatStore.getState().setDraft(thread.id, 'a short question'))
+    await vi.waitFor(() => expect(gauge()).toHaveAttribute('data-source', 'draft'))
+    expect(screen.queryByTestId('gauge-attach-draft')).toBeNull()
   })
 
   it('speaks Chinese', async () => {
@@ -191,6 +215,26 @@ describe('what the gauge reads from a build', () => {
       kind: 'wouldTrim',
       sent: input.tokens
     })
+  })
+
+  const withTotal = (total: number): BuiltContext => {
+    const build = sampleBuild()
+    build.tokenStats = { ...build.tokenStats, total }
+    return build
+  }
+
+  it('reads ok, near and over from the budget, with one matching warning', () => {
+    const { budget } = sampleBuild().tokenStats
+    const ok = readGauge('draft', withTotal(Math.floor(budget * 0.5)), null)!
+    expect([ok.state, ok.alert]).toEqual(['ok', null])
+    // 99 % of the budget but far below the safety net: still a warning (it used to say nothing).
+    const near = readGauge('draft', withTotal(Math.floor(budget * 0.99)), null)!
+    expect(near.state).toBe('near')
+    expect(near.alert).toMatchObject({ kind: 'near', percent: 99 })
+    // Over the budget while under the safety net: "over", never "near" beside an over-budget total.
+    const over = readGauge('draft', withTotal(Math.ceil(budget * 1.1)), null)!
+    expect(over.state).toBe('over')
+    expect(over.alert).toMatchObject({ kind: 'over', percent: 110 })
   })
 
   it('never warns about a request that was already sent; it reports what the net did instead', () => {

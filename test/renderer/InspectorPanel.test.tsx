@@ -97,7 +97,10 @@ describe('metadata and warnings', () => {
     expect(metadata).toHaveTextContent('Dropped9,801')
     expect(metadata).toHaveTextContent('Summarised9,800')
     expect(metadata).toHaveTextContent('Memories1')
-    expect(metadata).toHaveTextContent('summary used · gpt-4o · o200k_base · builder')
+    // Words, not identifiers: how tokens were counted and which engine built the request.
+    expect(metadata).toHaveTextContent(
+      'summary used · gpt-4o · exact token count · standard engine'
+    )
     const [known, unknown] = screen.getAllByTestId('build-warning')
     expect(known).toHaveAttribute('data-code', 'summary_truncated')
     expect(known).toHaveTextContent('The summary was shortened or left out to fit its budget.')
@@ -263,11 +266,15 @@ describe('inspector panel', () => {
     const { thread } = await openPanel(['first message'])
     const source = screen.getByTestId('inspector-source')
     expect(source).toHaveAttribute('data-source', 'preview')
-    expect(source).toHaveTextContent('Live preview of your draft')
+    // Nothing typed: the preview says it is of the next request, not the last one sent.
+    expect(source).toHaveTextContent(
+      'Preview of the next request (your draft is empty). The last sent request is under History.'
+    )
     const inputTokens = () => numeric(item('input'), 'data-tokens')
     const before = inputTokens()
 
     act(() => useChatStore.getState().setDraft(thread.id, 'a much longer draft than before'))
+    expect(source).toHaveTextContent('Live preview of your draft')
 
     await vi.waitFor(() => expect(inputTokens()).toBeGreaterThan(before))
     const inputRow = screen
@@ -435,7 +442,7 @@ describe('inspector panel', () => {
     await openPanel(['你好'])
     await act(() => i18n.changeLanguage('zh-CN'))
 
-    expect(screen.getByTestId('inspector-source')).toHaveTextContent('草稿的实时预览')
+    expect(screen.getByTestId('inspector-source')).toHaveTextContent('下一次请求的预览（草稿为空）')
     expect(screen.getByTestId('tab-items')).toHaveTextContent('条目')
     expect(screen.getByTestId('payload-toggle')).toHaveTextContent('请求内容')
     expect(item('input').querySelector('.decision')).toHaveTextContent('已包含')

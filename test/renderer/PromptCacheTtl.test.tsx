@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { i18n } from '@renderer/i18n'
 import { PromptCacheTtlSelect } from '@renderer/features/settings/PromptCacheTtlSelect'
-import { ProviderSettings } from '@renderer/features/settings/providers/ProviderSettings'
+import { SettingsPage } from '@renderer/features/settings/SettingsPage'
 import { useProvidersStore } from '@renderer/features/settings/providers/providersStore'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { installFakeBackend, type FakeBackend } from './support/fakeApi'
@@ -75,7 +75,7 @@ describe('the prompt-cache TTL setting', () => {
 
   it('sits in the model settings, next to the default model', () => {
     useProvidersStore.setState({ open: true })
-    render(<ProviderSettings />)
+    render(<SettingsPage />)
     const dialog = screen.getByTestId('provider-settings')
     expect(within(dialog).getByTestId('prompt-cache-ttl')).toHaveValue('5m')
     expect(within(dialog).getByTestId('default-model-select')).toBeInTheDocument()

@@ -182,7 +182,7 @@ describe('the per-thread bars in the sidebar', () => {
     await renderSidebar()
     const { total, budget } = lastBuildOf(thread.id).context.tokenStats
     expect(statsOf(thread.id)).toHaveTextContent(
-      `上次请求用了 ${budget.toLocaleString('zh-CN')} 个令牌中的 ${total.toLocaleString('zh-CN')} 个`
+      `上次请求用了 ${budget.toLocaleString('zh-CN')} 个 token 中的 ${total.toLocaleString('zh-CN')} 个`
     )
     expect(screen.getByRole('option', { name: '上下文最满' })).toBeInTheDocument()
   })

@@ -39,7 +39,7 @@ describe('language switch', () => {
     await user.selectOptions(screen.getByTestId('language-select'), 'zh-CN')
 
     expect(screen.getByTestId('new-thread')).toHaveTextContent('新建对话')
-    expect(screen.getByText('开始一段对话')).toBeInTheDocument()
+    expect(screen.getByText('欢迎使用 Context Lens')).toBeInTheDocument()
     expect(screen.getByTestId('search-input')).toHaveAttribute('placeholder', '搜索对话和消息')
     expect(document.documentElement.lang).toBe('zh-CN')
     expect(backend.settings.locale).toBe('zh-CN')

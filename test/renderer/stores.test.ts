@@ -283,7 +283,8 @@ describe('settings store', () => {
       inspectorOpen: true,
       systemPrompt: '',
       defaultModel: null,
-      promptCacheTtl: '5m'
+      promptCacheTtl: '5m',
+      theme: 'system'
     })
     expect(useSettingsStore.getState().error?.kind).toBe('load')
   })

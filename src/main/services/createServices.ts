@@ -38,6 +38,7 @@ import { memoryRecall } from './memory/memoryRecall'
 import { MemoryService } from './memory/memoryService'
 import { SearchService } from './searchService'
 import { SettingsService } from './settingsService'
+import { adoptedDefaultModel } from '@shared/defaultModel'
 import { ThreadService } from './threadService'
 import { FileRepository } from '../store/fileRepository'
 import { ChunkRelevance } from './files/chunkRelevance'
@@ -234,9 +235,22 @@ export function createServices({
   const providers = new ProviderService({
     settings: settingsRepository,
     secrets: new EncryptedSecretStore(cipher, settingsRepository),
-    changed: (providerId) => emit('providers:changed', { providerId }),
+    changed: (providerId) => {
+      // Settled before the event, so the renderer's refresh reads the new default.
+      keepDefaultModel()
+      emit('providers:changed', { providerId })
+    },
     ...(detectOllama && { detect: detectOllama })
   })
+  function keepDefaultModel() {
+    const current = settings.get().defaultModel
+    const next = adoptedDefaultModel(current, providers.list())
+    if (next?.providerId !== current?.providerId || next?.modelId !== current?.modelId) {
+      settings.update({ defaultModel: next })
+    }
+  }
+  // A store saved before the default was adopted (providers, but no default) answers too.
+  keepDefaultModel()
   const summaryRepository = new SummaryRepository(db)
   const forkRepository = new ForkRepository(db)
   const summaries = new SummaryService({

@@ -9,7 +9,8 @@ export const DEFAULT_SETTINGS: AppSettings = {
   systemPrompt:
     'You are Context Lens, a careful and concise assistant. Answer in the language the user writes in.',
   defaultModel: null,
-  promptCacheTtl: '5m'
+  promptCacheTtl: '5m',
+  theme: 'system'
 }
 
 export class SettingsService {

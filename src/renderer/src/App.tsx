@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useLayoutEffect } from 'react'
 import { RecoveryNotice } from './components/RecoveryNotice'
 import { ChatPane } from './features/chat/ChatPane'
 import { useChatStore } from './features/chat/chatStore'
@@ -8,8 +8,10 @@ import { MemoryManager } from './features/memory/MemoryManager'
 import { useExtractedStore } from './features/memory/extractedStore'
 import { useMemoryStatusStore } from './features/memory/memoryStatusStore'
 import { useMemoryViewStore } from './features/memory/memoryViewStore'
-import { ProviderSettings } from './features/settings/providers/ProviderSettings'
+import { SettingsPage } from './features/settings/SettingsPage'
 import { useProvidersStore } from './features/settings/providers/providersStore'
+import { useSettingsStore } from './features/settings/settingsStore'
+import { applyTheme } from './features/settings/theme'
 import { SummaryCompareDialog } from './features/summaries/SummaryCompareDialog'
 import { ThreadSidebar } from './features/threads/ThreadSidebar'
 import { useToolsStore } from './features/tools/toolsStore'
@@ -23,6 +25,10 @@ export function App() {
   // Replies stream in as events; provider changes refresh the model lists.
   useEffect(() => useChatStore.getState().watch(), [])
   useEffect(() => useProvidersStore.getState().watch(), [])
+  // The default model follows the providers (main adopts the first model added).
+  useEffect(() => useSettingsStore.getState().watch(), [])
+  // Whether any provider exists decides between the welcome and the chat's first screen.
+  useEffect(() => void useProvidersStore.getState().load(), [])
   // Tool calls waiting for consent and MCP server changes arrive as events.
   useEffect(() => useToolsStore.getState().watch(), [])
   // Memories the assistant kept on its own appear under the message they came from.
@@ -30,6 +36,9 @@ export function App() {
   // An import's progress and summary reach the dialog and the sidebar entry.
   useEffect(() => useHistoryStore.getState().watch(), [])
   const memoryOpen = useMemoryViewStore((state) => state.open)
+  const theme = useSettingsStore((state) => state.settings.theme)
+  // Before the first paint, so a dark theme never flashes light.
+  useLayoutEffect(() => applyTheme(theme), [theme])
 
   return (
     <div className="app">
@@ -37,7 +46,7 @@ export function App() {
       <ThreadSidebar />
       {memoryOpen ? <MemoryManager /> : <ChatPane />}
       <InspectorPanel />
-      <ProviderSettings />
+      <SettingsPage />
       <SummaryCompareDialog />
     </div>
   )

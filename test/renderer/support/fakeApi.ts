@@ -32,6 +32,7 @@ import type {
   ProviderView,
   UsageTotals
 } from '@shared/providers'
+import { adoptedDefaultModel } from '@shared/defaultModel'
 import { fail, ok, type IpcError, type IpcResult } from '@shared/result'
 import type { SummaryAutomationStatus, SummaryCompressResult } from '@shared/summaryCompression'
 import { fakeBuild, fakeTokens } from './fakeBuild'
@@ -110,7 +111,8 @@ export function createFakeBackend(): FakeBackend {
       inspectorOpen: true,
       systemPrompt: 'You are a test assistant.',
       defaultModel: null,
-      promptCacheTtl: '5m'
+      promptCacheTtl: '5m',
+      theme: 'system'
     },
     recoveredFromBackup: null,
     salvage: null,
@@ -216,6 +218,15 @@ export function createFakeBackend(): FakeBackend {
     emit(event, payload) {
       for (const listener of listeners.get(event) ?? []) listener(payload as never)
     }
+  }
+
+  /** As main: the default model stays on a listed model before the renderer hears of the change. */
+  const providersChanged = (providerId: string) => {
+    backend.settings.defaultModel = adoptedDefaultModel(
+      backend.settings.defaultModel,
+      backend.providers
+    )
+    backend.emit('providers:changed', { providerId })
   }
 
   /** Wraps a handler the way IPC does: async, recorded, and able to fail on request. */
@@ -431,7 +442,7 @@ export function createFakeBackend(): FakeBackend {
         }
         if (input.apiKey) backend.apiKeys.set(id, input.apiKey)
         backend.providers.push(view)
-        backend.emit('providers:changed', { providerId: id })
+        providersChanged(id)
         return ok({ ...view })
       }),
       update: handle('providers:update', ({ id, patch }: { id: string; patch: ProviderPatch }) => {
@@ -452,14 +463,14 @@ export function createFakeBackend(): FakeBackend {
             ...model
           }))
         }
-        backend.emit('providers:changed', { providerId: id })
+        providersChanged(id)
         return ok({ ...view })
       }),
       remove: handle('providers:remove', ({ id }: { id: string }) => {
         const index = backend.providers.findIndex((p) => p.id === id)
         if (index < 0) return notFound()
         backend.providers.splice(index, 1)
-        backend.emit('providers:changed', { providerId: id })
+        providersChanged(id)
         return ok({ removed: true as const })
       }),
       test: handle('providers:test', () => ok(backend.testResult)),

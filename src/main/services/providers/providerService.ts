@@ -99,14 +99,14 @@ export class ProviderService {
     return { date: CATALOG_DATE, models: models as Record<ProviderKind, ModelRecord[]> }
   }
 
-  /** OpenAI and Anthropic start with the catalog's models when the input lists none. */
+  /**
+   * A provider starts with the models the input lists (none is fine): the settings then offer
+   * the provider's own list, one click per model, rather than the catalog's sixty OpenAI ids.
+   */
   create(input: ProviderInput): ProviderView {
     if (input.apiKey !== undefined) this.requireEncryption()
     const id = this.newId()
-    const models =
-      input.models.length > 0 || input.kind === 'ollama' || input.kind === 'openai-compatible'
-        ? completeModels(input.kind, input.models)
-        : catalogFor(input.kind)
+    const models = completeModels(input.kind, input.models)
     const record: ProviderRecord = { id, kind: input.kind, name: input.name, models }
     if (input.baseUrl !== undefined) record.baseUrl = input.baseUrl
     if (input.apiKey !== undefined) {

@@ -7,8 +7,7 @@ const paths = {
   close: 'M6 6l12 12M18 6L6 18',
   send: 'M12 19V5M6 11l6-6 6 6',
   stop: 'M7 7h10v10H7z',
-  settings:
-    'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM12 2v3M12 19v3M2 12h3M19 12h3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M4.9 19.1L7 17M17 7l2.1-2.1',
+  settings: 'M4 6h9M17 6h3M4 12h3M11 12h9M4 18h11M19 18h1M15 4v4M9 10v4M17 16v4',
   panel: 'M4 5h16v14H4zM15 5v14',
   alert: 'M12 8v5M12 16.5v.5M12 3l9.5 17h-19z',
   info: 'M12 11v6M12 7.5v.5M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z',
@@ -24,7 +23,9 @@ const paths = {
   link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1',
   paperclip:
     'M20 11.5l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7L9.7 17.2a1.7 1.7 0 0 1-2.4-2.4L15 7',
-  file: 'M6 3h8l4 4v14H6zM14 3v4h4'
+  file: 'M6 3h8l4 4v14H6zM14 3v4h4',
+  /** Kept out of summaries: lines of text, struck through (distinct from Remember's bookmark). */
+  summaryOff: 'M5 7h14M5 12h9M5 17h6M4 4l16 16'
 } as const
 
 export type IconName = keyof typeof paths

@@ -115,7 +115,22 @@ export const en = {
     hint: 'Enter to send · Shift+Enter for a new line',
     send: 'Send',
     sendFailed: 'Not sent: {{message}}',
+    copy: 'Copy',
+    copyMessage: 'Copy this message (as written, in Markdown)',
+    copyCode: 'Copy this code',
+    copyState: {
+      copied: 'Copied',
+      failed: 'Could not copy'
+    },
+    versions: {
+      label: 'Versions of this reply',
+      previous: 'Previous version',
+      next: 'Next version',
+      position: '{{n}} / {{m}}'
+    },
     noModelTitle: 'No model provider is configured yet.',
+    noModelBefore:
+      'Messages are saved, but nothing replies until a model provider is added in Settings.',
     noModelBody:
       'Your message is saved. Nothing will reply until a provider is set up, so no answer is shown.',
     showInspector: 'Show inspector',
@@ -180,15 +195,14 @@ export const en = {
       cache: 'cache {{read}} read · {{write}} written',
       cost: '${{cost}}',
       estimated: 'estimated {{estimated}}',
-      thread: 'Thread: {{tokens}} tokens',
-      threadCost: '{{tokens}} tokens · ${{cost}}',
+      thread: 'Thread: {{tokens}} tokens, provider-reported',
+      threadCost: 'Thread: {{tokens}} tokens · ${{cost}}, provider-reported',
       title:
         'Prompt {{prompt}} · completion {{completion}} · cache read {{read}} · cache write {{write}}'
     }
   },
   providers: {
     title: 'Model providers',
-    open: 'Model providers',
     add: 'Add provider',
     detectOllama: 'Detect Ollama',
     ollamaFound_one: 'Ollama is running with {{count}} model.',
@@ -217,7 +231,7 @@ export const en = {
     testFailed: 'Failed: {{kind}} ({{message}})',
     fetchModels: 'List models',
     fetchingModels: 'Asking the provider…',
-    remoteModels: 'The provider serves {{count}} models: {{models}}',
+    remoteModels: 'The provider serves {{count}} models. Add the ones you want to use:',
     remoteModelsNone: 'The provider lists no models.',
     remoteModelsFailed: 'Could not list the models: {{kind}} ({{message}})',
     remoteModelsAppError: 'app error',
@@ -226,7 +240,17 @@ export const en = {
     saved: 'Saved',
     remove: 'Remove provider',
     defaultModel: 'Default model',
-    noDefault: 'None'
+    noDefault: 'None',
+    addModelShort: 'Add',
+    addThisModel: 'Add {{model}}',
+    modelAdded: 'Added',
+    modelNote: {
+      priced:
+        '${{input}} in · ${{output}} out per million tokens, from the model catalog of {{date}}. Your own values win.',
+      local: 'Runs on this computer: no cost per token.',
+      guess:
+        'Not in the model catalog: the window and output limit may be guesses (check the model’s page), and with no price no cost is shown.'
+    }
   },
   inspector: {
     usage: {
@@ -258,6 +282,8 @@ export const en = {
     failed: 'The inspector could not load: {{message}}',
     source: {
       preview: 'Live preview of your draft',
+      previewEmpty:
+        'Preview of the next request (your draft is empty). The last sent request is under History.',
       previewWhatIf: 'Live preview with unsaved budget settings',
       history: 'Sent build · {{time}}',
       backToPreview: 'Back to live preview'
@@ -275,7 +301,7 @@ export const en = {
       retrieved: 'Retrieved',
       recent: 'Recent',
       input: 'Input',
-      pinning: 'Pinning',
+      pinning: 'Current goal',
       attachments: 'Attachments',
       tools: 'Tools'
     },
@@ -296,7 +322,16 @@ export const en = {
       summarized: 'Summarised',
       memories: 'Memories',
       summaryUsed: 'summary used',
-      summaryNone: 'no summary'
+      summaryNone: 'no summary',
+      counting: {
+        exact: 'exact token count',
+        estimated: 'estimated token count'
+      },
+      engines: {
+        builder: 'standard engine',
+        compressor: 'compressing engine',
+        other: 'another engine'
+      }
     },
     warnings: {
       system_truncated: 'The system prompt was cut to fit the budget.',
@@ -647,6 +682,33 @@ export const en = {
     saveFailed: 'Could not save settings: {{message}}',
     loadFailed: 'Could not load settings, using defaults: {{message}}'
   },
+  welcome: {
+    title: 'Welcome to Context Lens',
+    body: 'A chat assistant that shows you exactly what the model sees: every message, memory and file it is sent, what each costs, and why anything was left out.',
+    needsProvider:
+      'To get replies, add a model provider: an API key for OpenAI or Anthropic, or a server on your computer (Ollama, LM Studio, vLLM).',
+    addProvider: 'Add a model provider',
+    ollamaFound_one:
+      'Ollama is running on this computer with {{count}} model: it will be set up for you.',
+    ollamaFound_other:
+      'Ollama is running on this computer with {{count}} models: they will be set up for you.',
+    kindsLabel: 'Or start with:',
+    localFirst: 'Your conversations stay on this computer; only what you send goes to the provider.'
+  },
+  theme: {
+    label: 'Theme',
+    system: 'System',
+    light: 'Light',
+    dark: 'Dark'
+  },
+  settingsPage: {
+    title: 'Settings',
+    open: 'Settings',
+    back: 'Back to chat',
+    backHint: 'Back to chat (Esc)',
+    sections: 'Settings sections',
+    models: 'Default model'
+  },
   gauge: {
     label: 'Context',
     /** The button: what the gauge shows, for screen readers. */
@@ -677,7 +739,15 @@ export const en = {
     safetyNet: 'Safety net active: {{what}}',
     safetyNetShrunk: 'the request is rebuilt within 85 % of the window.',
     safetyNetTrimmed: 'only the beginning and end of the message are sent.',
-    near: '{{left}} tokens before the safety net (85 % of the window) acts; then older messages and memories give way first.',
+    percent: '{{percent}} %',
+    attachDraft: 'Attach as a file',
+    attachDraftHint:
+      'Your draft is larger than the input’s share. As a file attached to your message, only its most relevant parts are sent, and the inspector shows which.',
+    pastedFileName: 'pasted-text.txt',
+    nearBudget:
+      '{{percent}} % of the budget used. Past the budget, older messages and memories give way first; at {{limit}} tokens (85 % of the window) the safety net rebuilds the request.',
+    overBudget:
+      'Over the budget ({{percent}} %): older messages and memories give way so your message is sent whole. {{left}} tokens are left before the safety net (85 % of the window) acts.',
     wouldShrink:
       'If sent now, this request is over 85 % of the window and is rebuilt within {{limit}} tokens: older messages and memories give way ({{dropped}} messages left out).',
     wouldTrim:

@@ -110,7 +110,21 @@ export const zhCN: Translation = {
     hint: 'Enter 发送 · Shift+Enter 换行',
     send: '发送',
     sendFailed: '未发送：{{message}}',
+    copy: '复制',
+    copyMessage: '复制这条消息（原文，Markdown 格式）',
+    copyCode: '复制这段代码',
+    copyState: {
+      copied: '已复制',
+      failed: '无法复制'
+    },
+    versions: {
+      label: '这条回复的各个版本',
+      previous: '上一个版本',
+      next: '下一个版本',
+      position: '{{n}} / {{m}}'
+    },
     noModelTitle: '尚未配置模型服务。',
+    noModelBefore: '消息会保存，但在设置中添加模型服务之前不会有回复。',
     noModelBody: '你的消息已保存。在配置模型服务之前不会有回复，因此这里不显示任何回答。',
     showInspector: '显示检查器',
     hideInspector: '隐藏检查器',
@@ -173,14 +187,13 @@ export const zhCN: Translation = {
       cache: '缓存读取 {{read}} · 写入 {{write}}',
       cost: '${{cost}}',
       estimated: '估算 {{estimated}}',
-      thread: '本对话：{{tokens}} 个 token',
-      threadCost: '{{tokens}} 个 token · ${{cost}}',
+      thread: '本对话：{{tokens}} 个 token（服务商报告）',
+      threadCost: '本对话：{{tokens}} 个 token · ${{cost}}（服务商报告）',
       title: '提示 {{prompt}} · 补全 {{completion}} · 缓存读取 {{read}} · 缓存写入 {{write}}'
     }
   },
   providers: {
     title: '模型服务',
-    open: '模型服务',
     add: '添加服务',
     detectOllama: '检测 Ollama',
     ollamaFound_one: 'Ollama 正在运行，有 {{count}} 个模型。',
@@ -209,7 +222,7 @@ export const zhCN: Translation = {
     testFailed: '失败：{{kind}}（{{message}}）',
     fetchModels: '列出模型',
     fetchingModels: '正在询问服务…',
-    remoteModels: '该服务提供 {{count}} 个模型：{{models}}',
+    remoteModels: '该服务提供 {{count}} 个模型。添加你要用的：',
     remoteModelsNone: '该服务未列出任何模型。',
     remoteModelsFailed: '无法列出模型：{{kind}}（{{message}}）',
     remoteModelsAppError: '应用错误',
@@ -218,7 +231,17 @@ export const zhCN: Translation = {
     saved: '已保存',
     remove: '删除服务',
     defaultModel: '默认模型',
-    noDefault: '无'
+    noDefault: '无',
+    addModelShort: '添加',
+    addThisModel: '添加 {{model}}',
+    modelAdded: '已添加',
+    modelNote: {
+      priced:
+        '每百万 token：输入 ${{input}} · 输出 ${{output}}，来自 {{date}} 的模型目录。你填写的数值优先。',
+      local: '在这台电脑上运行：不按 token 计费。',
+      guess:
+        '模型目录中没有这个模型：上下文窗口和最大输出可能是估计值（请查看模型说明），没有价格，因此不显示费用。'
+    }
   },
   inspector: {
     usage: {
@@ -246,6 +269,7 @@ export const zhCN: Translation = {
     failed: '检查器无法加载：{{message}}',
     source: {
       preview: '草稿的实时预览',
+      previewEmpty: '下一次请求的预览（草稿为空）。上次发送的请求在“历史”中。',
       previewWhatIf: '实时预览（预算设置尚未保存）',
       history: '已发送的构建 · {{time}}',
       backToPreview: '返回实时预览'
@@ -284,7 +308,16 @@ export const zhCN: Translation = {
       summarized: '已摘要',
       memories: '记忆',
       summaryUsed: '使用了摘要',
-      summaryNone: '无摘要'
+      summaryNone: '无摘要',
+      counting: {
+        exact: '精确 token 计数',
+        estimated: '估算的 token 计数'
+      },
+      engines: {
+        builder: '标准引擎',
+        compressor: '压缩引擎',
+        other: '其他引擎'
+      }
     },
     warnings: {
       system_truncated: '系统提示词被截短以符合预算。',
@@ -613,9 +646,34 @@ export const zhCN: Translation = {
     saveFailed: '无法保存设置：{{message}}',
     loadFailed: '无法加载设置，已使用默认值：{{message}}'
   },
+  welcome: {
+    title: '欢迎使用 Context Lens',
+    body: '一个让你准确看到模型收到了什么的聊天助手：发送的每条消息、记忆和文件，各自的花费，以及哪些内容为什么被略去。',
+    needsProvider:
+      '要获得回复，请先添加模型服务：OpenAI 或 Anthropic 的 API 密钥，或你电脑上的服务（Ollama、LM Studio、vLLM）。',
+    addProvider: '添加模型服务',
+    ollamaFound_one: '检测到本机正在运行 Ollama（{{count}} 个模型），将为你自动填好。',
+    ollamaFound_other: '检测到本机正在运行 Ollama（{{count}} 个模型），将为你自动填好。',
+    kindsLabel: '或从这里开始：',
+    localFirst: '对话保存在这台电脑上；只有你发送的内容会交给模型服务。'
+  },
+  theme: {
+    label: '主题',
+    system: '跟随系统',
+    light: '浅色',
+    dark: '深色'
+  },
+  settingsPage: {
+    title: '设置',
+    open: '设置',
+    back: '返回对话',
+    backHint: '返回对话（Esc）',
+    sections: '设置分区',
+    models: '默认模型'
+  },
   gauge: {
     label: '上下文',
-    buttonLabel: '{{source}}的上下文：{{budget}} 个令牌中用了 {{used}} 个。打开详情。',
+    buttonLabel: '{{source}}的上下文：{{budget}} 个 token 中用了 {{used}} 个。打开详情。',
     usage: '{{used}} / {{budget}}',
     window: '窗口 {{window}}',
     source: {
@@ -628,7 +686,7 @@ export const zhCN: Translation = {
       sent: '上次发送的请求 · {{time}}',
       next: '下一次请求（草稿为空）'
     },
-    totals: '{{budget}} 个令牌中用了 {{used}} 个 · 窗口 {{window}} · 安全网在 {{limit}}（85 %）',
+    totals: '{{budget}} 个 token 中用了 {{used}} 个 · 窗口 {{window}} · 安全网在 {{limit}}（85 %）',
     sectionRow: '{{used}} / {{budget}}',
     sectionItems_one: '{{n}} 项',
     sectionItems_other: '{{n}} 项',
@@ -642,18 +700,26 @@ export const zhCN: Translation = {
     safetyNet: '安全网生效：{{what}}',
     safetyNetShrunk: '请求在窗口的 85 % 以内重新构建。',
     safetyNetTrimmed: '只发送消息的开头和结尾。',
-    near: '距离安全网（窗口的 85 %）还有 {{left}} 个令牌；超过后较早的消息和记忆会先被让出。',
+    percent: '{{percent}} %',
+    attachDraft: '作为文件附加',
+    attachDraftHint:
+      '草稿超过了输入部分的份额。作为附件随消息发送时，只发送其中最相关的部分，检查器会显示是哪些。',
+    pastedFileName: '粘贴的文本.txt',
+    nearBudget:
+      '已用预算的 {{percent}} %。超出预算后，较早的消息和记忆会先让出位置；达到 {{limit}} 个 token（窗口的 85 %）时，安全网会重建请求。',
+    overBudget:
+      '超出预算（{{percent}} %）：较早的消息和记忆已让出位置，你的消息会完整发送。距离安全网（窗口的 85 %）还有 {{left}} 个 token。',
     wouldShrink:
-      '如果现在发送，这次请求超过窗口的 85 %，会在 {{limit}} 个令牌内重新构建：较早的消息和记忆让出空间（{{dropped}} 条消息未放入）。',
+      '如果现在发送，这次请求超过窗口的 85 %，会在 {{limit}} 个 token 内重新构建：较早的消息和记忆让出空间（{{dropped}} 条消息未放入）。',
     wouldTrim:
-      '如果现在发送，你的消息放不进窗口：只发送开头和结尾（{{sent}} 个令牌），完整内容仍会保存。'
+      '如果现在发送，你的消息放不进窗口：只发送开头和结尾（{{sent}} 个 token），完整内容仍会保存。'
   },
   threadStats: {
-    total: '{{tokens}} 令牌',
-    barLabel: '上次请求用了 {{budget}} 个令牌中的 {{used}} 个（{{percent}} %）',
+    total: '{{tokens}} token',
+    barLabel: '上次请求用了 {{budget}} 个 token 中的 {{used}} 个（{{percent}} %）',
     noBuild: '尚未发送',
     details: '“{{title}}”的上下文',
-    lastBuild: '上次请求，{{time}}：{{budget}} 个令牌中用了 {{used}} 个（{{percent}} %）',
+    lastBuild: '上次请求，{{time}}：{{budget}} 个 token 中用了 {{used}} 个（{{percent}} %）',
     section: '{{section}}：{{used}}',
     cost: '累计费用：${{cost}}',
     costPartial: '累计费用：${{cost}}（另有 {{count}} 条回复没有价格）',

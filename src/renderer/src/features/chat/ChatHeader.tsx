@@ -42,13 +42,14 @@ export function ChatHeader({ title, messageCount }: ChatHeaderProps) {
         {threadId && <ThreadToolsPicker threadId={threadId} />}
         <button
           type="button"
-          className="icon-button"
+          className="icon-button chat-header__toggle"
           data-testid="open-provider-settings"
-          aria-label={t('providers.open')}
-          title={t('providers.open')}
+          aria-label={t('settingsPage.open')}
+          title={t('settingsPage.open')}
           onClick={showProviders}
         >
           <Icon name="settings" />
+          <span className="chat-header__button-label">{t('settingsPage.open')}</span>
         </button>
         <button
           type="button"
@@ -61,7 +62,9 @@ export function ChatHeader({ title, messageCount }: ChatHeaderProps) {
           onClick={() => void setInspectorOpen(!inspectorOpen)}
         >
           <Icon name="panel" />
-          <span>{t('chat.inspector')}</span>
+          <span className="chat-header__button-label chat-header__button-label--inspector">
+            {t('chat.inspector')}
+          </span>
         </button>
       </div>
     </header>

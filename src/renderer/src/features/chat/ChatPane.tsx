@@ -12,6 +12,8 @@ import { ContextGauge } from './ContextGauge'
 import { MessageList } from './MessageList'
 import { SafetyNetNotice } from './SafetyNetNotice'
 import { useChatStore } from './chatStore'
+import { useAnsweringModel } from './threadModel'
+import { Welcome } from '@renderer/features/welcome/Welcome'
 import './chat.css'
 
 /** The middle column: whatever thread the sidebar has selected, and the composer for it. */
@@ -32,12 +34,15 @@ export function ChatPane() {
   const flagError = useChatStore((state) => state.flagError)
   const buildError = useChatStore((state) => state.buildError)
   const { reload, dismissSendError, dismissFlagError } = useChatStore.getState()
+  const providersLoaded = useProvidersStore((state) => state.loaded)
+  const hasProvider = useProvidersStore((state) => state.providers.length > 0)
 
   useEffect(() => {
     void useChatStore.getState().open(selectedId)
   }, [selectedId])
 
   const body = (() => {
+    if (!threadId && providersLoaded && !hasProvider) return <Welcome />
     if (!threadId) {
       return (
         <EmptyState
@@ -89,7 +94,7 @@ export function ChatPane() {
       <div className="chat__body">{body}</div>
       {threadId && (
         <div className="chat__footer">
-          {lastOutcome === 'no_model_configured' && <NoModelNotice />}
+          <NoModelNotice threadId={threadId} sentWithout={lastOutcome === 'no_model_configured'} />
           <SafetyNetNotice />
           {buildError && (
             <ErrorBanner>{t('chat.buildFailed', { message: buildError })}</ErrorBanner>
@@ -113,8 +118,16 @@ export function ChatPane() {
   )
 }
 
-/** No model answers yet: say so, offer the provider settings, and mention a local Ollama. */
-function NoModelNotice() {
+/**
+ * Shown while no model would answer this thread (before or after a message was sent without
+ * one), and gone as soon as one would: offers the provider settings and mentions a local Ollama.
+ */
+function NoModelNotice({ threadId, sentWithout }: { threadId: string; sentWithout: boolean }) {
+  const answering = useAnsweringModel(threadId)
+  return answering === 'none' ? <NoModelBanner sentWithout={sentWithout} /> : null
+}
+
+function NoModelBanner({ sentWithout }: { sentWithout: boolean }) {
   const { t } = useTranslation()
   const ollama = useProvidersStore((state) => state.ollama)
   const show = useProvidersStore((state) => state.show)
@@ -130,7 +143,7 @@ function NoModelNotice() {
       <Icon name="info" />
       <div className="banner__body">
         <span className="banner__title">{t('chat.noModelTitle')}</span>
-        {t('chat.noModelBody')}
+        {sentWithout ? t('chat.noModelBody') : t('chat.noModelBefore')}
         {ollama?.found && (
           <span data-testid="notice-ollama">
             {' '}

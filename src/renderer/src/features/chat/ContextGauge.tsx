@@ -1,11 +1,13 @@
 import { useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
 import { SECTIONS, type SectionName } from '@shared/context'
 import { Icon } from '@renderer/components/Icon'
 import { SectionBar } from '@renderer/features/inspector/SectionBar'
 import { useInspectorStore } from '@renderer/features/inspector/inspectorStore'
 import { watchInspector } from '@renderer/features/inspector/watchInspector'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
+import { useFilesStore } from '@renderer/features/files/filesStore'
 import { useFormatCompact, useFormatNumber } from '@renderer/lib/formatNumber'
 import { GaugeDetails } from './GaugeDetails'
 import { useChatStore } from './chatStore'
@@ -68,6 +70,7 @@ export function ContextGauge({ threadId }: { threadId: string }) {
         data-testid="context-gauge"
         data-source={reading.source}
         data-alert={reading.alert?.kind ?? 'none'}
+        data-state={reading.state}
         data-used={tokenStats.total}
         data-budget={tokenStats.budget}
         onMouseEnter={() => {
@@ -112,6 +115,9 @@ export function ContextGauge({ threadId }: { threadId: string }) {
         >
           <span className="gauge__label" aria-hidden="true">
             {t('gauge.label')}
+            <span className="gauge__source" data-testid="gauge-source">
+              {t(`gauge.source.${reading.source}`)}
+            </span>
           </span>
           <SectionBar
             stats={tokenStats}
@@ -124,6 +130,9 @@ export function ContextGauge({ threadId }: { threadId: string }) {
               used: format(tokenStats.total),
               budget: format(tokenStats.budget)
             })}
+          </span>
+          <span className="gauge__percent" aria-hidden="true" data-testid="gauge-percent">
+            {t('gauge.percent', { percent: reading.percent })}
           </span>
           <span className="gauge__window" aria-hidden="true">
             {t('gauge.window', { window: compact(tokenStats.contextWindow) })}
@@ -139,27 +148,79 @@ export function ContextGauge({ threadId }: { threadId: string }) {
           />
         )}
       </div>
-      {reading.alert && <GaugeAlertLine alert={reading.alert} />}
+      {reading.alert && (
+        <GaugeAlertLine
+          alert={reading.alert}
+          onAttach={pasteOutgrowsInput(reading) ? () => attachDraft(threadId, draft, t) : null}
+        />
+      )}
     </div>
   )
 }
 
 /** The safety net is near or would act on send: said in words, not only with colour. */
-function GaugeAlertLine({ alert }: { alert: GaugeAlert }) {
+function GaugeAlertLine({
+  alert,
+  onAttach
+}: {
+  alert: GaugeAlert
+  /** Offered when the draft alone is larger than the input's share: send it as a file instead. */
+  onAttach: (() => void) | null
+}) {
   const { t } = useTranslation()
   const format = useFormatNumber()
-  const text =
-    alert.kind === 'near'
-      ? t('gauge.near', { left: format(alert.left) })
-      : alert.kind === 'wouldShrink'
-        ? t('gauge.wouldShrink', { limit: format(alert.limit), dropped: format(alert.dropped) })
-        : t('gauge.wouldTrim', { sent: format(alert.sent) })
+  const text = (() => {
+    switch (alert.kind) {
+      case 'near':
+        return t('gauge.nearBudget', { percent: alert.percent, limit: format(alert.limit) })
+      case 'over':
+        return t('gauge.overBudget', { percent: alert.percent, left: format(alert.left) })
+      case 'wouldShrink':
+        return t('gauge.wouldShrink', {
+          limit: format(alert.limit),
+          dropped: format(alert.dropped)
+        })
+      case 'wouldTrim':
+        return t('gauge.wouldTrim', { sent: format(alert.sent) })
+    }
+  })()
   return (
     <p className="gauge__alert" role="status" data-testid="gauge-alert" data-kind={alert.kind}>
       <Icon name="alert" />
       <span>{text}</span>
+      {onAttach && (
+        <button
+          type="button"
+          className="button button--small gauge__attach"
+          data-testid="gauge-attach-draft"
+          title={t('gauge.attachDraftHint')}
+          onClick={onAttach}
+        >
+          <Icon name="paperclip" />
+          {t('gauge.attachDraft')}
+        </button>
+      )}
     </p>
   )
+}
+
+/**
+ * The draft alone is over the input's share, or so large the safety net would send only its
+ * ends: as an attachment, only its relevant chunks are sent.
+ */
+const pasteOutgrowsInput = (reading: GaugeReading): boolean => {
+  const input = reading.context.tokenStats.sections.input
+  return (
+    reading.source === 'draft' &&
+    (input.used > input.budget || reading.safetyNet.includes('input_trimmed'))
+  )
+}
+
+/** Moves the draft into a text file attached to the next message, and empties the composer. */
+function attachDraft(threadId: string, draft: string, t: TFunction): void {
+  const file = new File([draft], t('gauge.pastedFileName'), { type: 'text/plain' })
+  void useFilesStore.getState().attachFiles(threadId, 'message', [file])
+  useChatStore.getState().setDraft(threadId, '')
 }
 
 /** Where a click that hit no segment opens the inspector: the section holding the most. */

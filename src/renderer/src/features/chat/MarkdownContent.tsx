@@ -1,4 +1,5 @@
-import { memo } from 'react'
+import { memo, useRef, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import Markdown, { type Components, type Options } from 'react-markdown'
 import remarkBreaks from 'remark-breaks'
 import remarkGfm from 'remark-gfm'
@@ -6,6 +7,7 @@ import rehypeSanitize, { defaultSchema } from 'rehype-sanitize'
 import rehypeHighlight from 'rehype-highlight'
 import './markdown.css'
 import { rawHtmlAsText } from './rawHtmlAsText'
+import { CopyButton } from './CopyButton'
 
 type PluginList = NonNullable<Options['rehypePlugins']>
 
@@ -25,7 +27,25 @@ const rehypePlugins: PluginList = [
 
 const OPENS_EXTERNALLY = /^(https?:|mailto:)/i
 
+/** A code block with its own Copy: the block's text as shown, without the markdown fences. */
+function CodeBlock({ children }: { children: ReactNode }) {
+  const { t } = useTranslation()
+  const pre = useRef<HTMLPreElement>(null)
+  return (
+    <div className="code-block">
+      <pre ref={pre}>{children}</pre>
+      <CopyButton
+        className="code-block__copy"
+        testId="copy-code"
+        label={t('chat.copyCode')}
+        getText={() => pre.current?.textContent ?? ''}
+      />
+    </div>
+  )
+}
+
 const components: Components = {
+  pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
   a: ({ href, title, children }) => {
     // The main process sends new-window requests to the system browser.
     if (href && OPENS_EXTERNALLY.test(href)) {

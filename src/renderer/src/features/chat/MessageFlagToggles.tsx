@@ -60,7 +60,7 @@ export function MessageFlagToggles({
           title={t('summaries.exemptHint')}
           onClick={() => void setFlags(messageId, { summaryExempt: !summaryExempt })}
         >
-          <Icon name="bookmark" />
+          <Icon name="summaryOff" />
         </button>
       )}
     </span>

@@ -1,9 +1,11 @@
-import { useCallback, useLayoutEffect, useRef } from 'react'
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { MessageView } from './MessageView'
 import { ReplyTail } from './ReplyTail'
+import { VersionSwitcher } from './VersionSwitcher'
 import { useChatStore } from './chatStore'
+import { rowsOf, type MessageRow } from './replyVersions'
 
 /** A typical short message; real heights are measured as rows render. */
 const ESTIMATED_ROW_PX = 96
@@ -46,12 +48,16 @@ export function MessageList() {
   const last = messages.at(-1)
   const lastReplyId = last?.role === 'assistant' && last.reply ? last.id : null
   const scrollRef = useRef<HTMLDivElement>(null)
+  // Regenerated replies share one row, with a switcher between their versions.
+  const rows = useMemo(() => rowsOf(messages), [messages])
+  // The version a reader picked per row (by its current message); absent: the current one.
+  const [picked, setPicked] = useState<Record<number, number>>({})
 
-  const getItemKey = useCallback((index: number) => messages[index]?.id ?? 'tail', [messages])
+  const getItemKey = useCallback((index: number) => rows[index]?.message.id ?? 'tail', [rows])
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the app does not use the React Compiler, which is what this warns about
   const virtualizer = useVirtualizer({
-    count: messages.length + (hasTail ? 1 : 0),
+    count: rows.length + (hasTail ? 1 : 0),
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_ROW_PX,
     getItemKey,
@@ -64,12 +70,20 @@ export function MessageList() {
 
   // Opening a thread lands on its last message, unless a search hit asked for a specific one.
   const positioned = useRef(false)
-  const lastId = messages.at(-1)?.id
+  const lastId = rows.at(-1)?.message.id
   const lastSeenId = useRef(lastId)
 
   useLayoutEffect(() => {
     if (reveal && reveal.threadId === threadId) {
-      const index = messages.findIndex((message) => message.id === reveal.messageId)
+      const index = rows.findIndex((row) =>
+        row.versions.some((version) => version.id === reveal.messageId)
+      )
+      const row = rows[index]
+      // A hit in an earlier version of a reply opens that version.
+      if (row && row.message.id !== reveal.messageId) {
+        const version = row.versions.findIndex((version) => version.id === reveal.messageId)
+        setPicked((current) => ({ ...current, [row.message.id]: version }))
+      }
       // A message not loaded yet is being fetched (chatStore): scroll once it is here.
       if (index < 0 && waiting) return
       if (index >= 0) virtualizer.scrollToIndex(index, { align: 'center' })
@@ -79,7 +93,7 @@ export function MessageList() {
       virtualizer.scrollToEnd()
       positioned.current = true
     }
-  }, [reveal, threadId, messages, virtualizer, completeReveal, waiting])
+  }, [reveal, threadId, rows, virtualizer, completeReveal, waiting])
 
   // A newly appended message (one just sent) is always brought into view.
   useLayoutEffect(() => {
@@ -109,8 +123,8 @@ export function MessageList() {
       >
         <div className="message-list__canvas" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((row) => {
-            const message = messages[row.index]
-            if (!message) {
+            const entry = rows[row.index]
+            if (!entry) {
               if (!threadId) return null
               return (
                 <div
@@ -133,13 +147,17 @@ export function MessageList() {
                 className="message-row"
                 role="listitem"
                 aria-posinset={row.index + 1}
-                aria-setsize={messages.length}
+                aria-setsize={rows.length}
                 style={{ transform: `translateY(${row.start}px)` }}
               >
-                <MessageView
-                  message={message}
-                  highlighted={message.id === highlightedId}
-                  isLastReply={message.id === lastReplyId}
+                <VersionedMessage
+                  row={entry}
+                  shown={picked[entry.message.id] ?? entry.versions.length - 1}
+                  onPick={(version) =>
+                    setPicked((current) => ({ ...current, [entry.message.id]: version }))
+                  }
+                  highlightedId={highlightedId}
+                  lastReplyId={lastReplyId}
                   busy={busy}
                 />
               </div>
@@ -153,5 +171,40 @@ export function MessageList() {
         </p>
       )}
     </div>
+  )
+}
+
+interface VersionedMessageProps {
+  row: MessageRow
+  shown: number
+  onPick: (version: number) => void
+  highlightedId: number | null
+  lastReplyId: number | null
+  busy: boolean
+}
+
+/** A row's message: the version picked (the current one by default), with ‹ n/m › when there are several. */
+function VersionedMessage({
+  row,
+  shown,
+  onPick,
+  highlightedId,
+  lastReplyId,
+  busy
+}: VersionedMessageProps) {
+  const index = Math.min(shown, row.versions.length - 1)
+  const message = row.versions[index] ?? row.message
+  return (
+    <>
+      <MessageView
+        message={message}
+        highlighted={message.id === highlightedId}
+        isLastReply={message.id === lastReplyId}
+        busy={busy}
+      />
+      {row.versions.length > 1 && (
+        <VersionSwitcher index={index} count={row.versions.length} onChange={onPick} />
+      )}
+    </>
   )
 }

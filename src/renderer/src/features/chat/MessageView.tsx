@@ -12,6 +12,7 @@ import { MarkdownContent } from './MarkdownContent'
 import { ForkAction } from './ForkAction'
 import { MessageFlagToggles } from './MessageFlagToggles'
 import { ReplyCostLine } from './ReplyCostLine'
+import { CopyButton } from './CopyButton'
 import { useChatStore } from './chatStore'
 
 interface MessageViewProps {
@@ -77,6 +78,14 @@ export const MessageView = memo(function MessageView({
           <span className="message__not-sent" title={t('summaries.exemptHint')}>
             {t('summaries.exemptLabel')}
           </span>
+        )}
+        {message.content !== '' && (
+          <CopyButton
+            className="message__action"
+            testId="message-copy"
+            label={t('chat.copyMessage')}
+            getText={() => message.content}
+          />
         )}
         <MessageFlagToggles
           messageId={message.id}

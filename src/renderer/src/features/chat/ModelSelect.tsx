@@ -14,13 +14,7 @@ import { formatCost } from '@renderer/lib/formatCost'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { latestRequest } from '@renderer/lib/latestRequest'
 import { useChatStore } from './chatStore'
-
-const modelOfThread = (settings: Record<string, unknown> | undefined): ModelRef | null => {
-  const model = settings?.['model'] as Partial<ModelRef> | null | undefined
-  return model?.providerId && model.modelId
-    ? { providerId: model.providerId, modelId: model.modelId }
-    : null
-}
+import { modelOfThread } from './threadModel'
 
 /** The open thread's model: its own, or the default (the first option). */
 export function ModelSelect({ threadId }: { threadId: string }) {

@@ -12,12 +12,21 @@ export type GaugeSource = 'draft' | 'sent' | 'next'
 
 /** From this share of the safety limit on, the gauge warns that the net is close. */
 export const NEAR_SAFETY_SHARE = 0.9
+/** From this share of the request's budget on, the gauge warns that history will give way. */
+export const NEAR_BUDGET_SHARE = 0.9
+
+/**
+ * The gauge's colour and its one warning agree: ok; near (90 % of the budget or of the safety
+ * limit); over (past the budget, or the safety net acted on this build).
+ */
+export type GaugeState = 'ok' | 'near' | 'over'
 
 const SAFETY_NET_CODES: readonly WarningCode[] = ['request_shrunk', 'input_trimmed']
 
 /** What the 85 % safety net would do if this preview were sent now. */
 export type GaugeAlert =
-  | { kind: 'near'; left: number }
+  | { kind: 'near'; percent: number; limit: number }
+  | { kind: 'over'; percent: number; left: number }
   | { kind: 'wouldShrink'; limit: number; dropped: number }
   | { kind: 'wouldTrim'; sent: number }
 
@@ -27,6 +36,9 @@ export interface GaugeReading {
   /** The stored build, when the gauge shows one (`sent`). */
   build: StoredBuild | null
   safetyLimit: number
+  /** Tokens used as a share of the budget, rounded (over 100 when the input is sent whole). */
+  percent: number
+  state: GaugeState
   summarizedMessages: number | null
   droppedMemories: number
   /** What the safety net did to this build. */
@@ -56,17 +68,27 @@ export function readGauge(
   const safetyLimit = Math.floor(tokenStats.contextWindow * SAFETY_SHARE)
   const codes = metadata.warnings.map((warning) => warning.code)
   const safetyNet = codes.filter((code) => SAFETY_NET_CODES.includes(code))
+  const { total, budget } = tokenStats
+  const percent = budget > 0 ? Math.round((total / budget) * 100) : 0
+  const state: GaugeState =
+    safetyNet.length > 0 || total > budget
+      ? 'over'
+      : total >= budget * NEAR_BUDGET_SHARE || total >= safetyLimit * NEAR_SAFETY_SHARE
+        ? 'near'
+        : 'ok'
   return {
     source,
     context,
     build,
     safetyLimit,
+    percent,
+    state,
     summarizedMessages: metadata.usedSummary ? metadata.summarizedMessageCount : null,
     droppedMemories: trace.filter((e) => e.kind === 'memory' && e.decision === 'dropped_budget')
       .length,
     safetyNet,
     otherWarnings: metadata.warnings.filter((warning) => !SAFETY_NET_CODES.includes(warning.code)),
-    alert: source === 'sent' ? null : alertFor(context, safetyNet, safetyLimit)
+    alert: source === 'sent' ? null : alertFor(context, safetyNet, safetyLimit, state, percent)
   }
 }
 
@@ -74,7 +96,9 @@ export function readGauge(
 function alertFor(
   context: BuiltContext,
   safetyNet: WarningCode[],
-  limit: number
+  limit: number,
+  state: GaugeState,
+  percent: number
 ): GaugeAlert | null {
   if (safetyNet.includes('input_trimmed')) {
     const sent = context.trace.find((entry) => entry.id === 'input')?.tokens ?? 0
@@ -83,11 +107,10 @@ function alertFor(
   if (safetyNet.includes('request_shrunk')) {
     return { kind: 'wouldShrink', limit, dropped: context.metadata.droppedMessageCount }
   }
-  // Within reach of the limit, or over the budget already (an input or pinned message that is
-  // sent whole anyway): the safety net is what comes next.
-  const { total, budget } = context.tokenStats
-  if (total >= limit * NEAR_SAFETY_SHARE || total > budget) {
-    return { kind: 'near', left: Math.max(0, limit - total) }
+  // Over the budget already (an input or pinned message is sent whole anyway): history has
+  // given way, and the safety net is what comes next.
+  if (state === 'over') {
+    return { kind: 'over', percent, left: Math.max(0, limit - context.tokenStats.total) }
   }
-  return null
+  return state === 'near' ? { kind: 'near', percent, limit } : null
 }

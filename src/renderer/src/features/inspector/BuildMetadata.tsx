@@ -4,6 +4,13 @@ import { Icon } from '@renderer/components/Icon'
 import { describeMemoryWarning } from '@renderer/features/memory/memoryWarning'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 
+/** How the tokens were counted, in words: exactly (a model's own tokenizer) or estimated. */
+const countingOf = (encoding: string) => (encoding === 'estimate' ? 'estimated' : 'exact')
+
+/** The engine that built the request, by the names the glossary uses (an unknown one: its id, in the tooltip). */
+const engineOf = (engine: string) =>
+  engine === 'builder' || engine === 'compressor' ? engine : 'other'
+
 /** The build's counts and model, and every degradation it recorded, in the user's language. */
 export function BuildMetadata({ metadata }: { metadata: Metadata }) {
   const { t } = useTranslation()
@@ -34,8 +41,13 @@ export function BuildMetadata({ metadata }: { metadata: Metadata }) {
             </div>
           ))}
         </dl>
-        <p className="build-metadata__model">
-          {[summary, metadata.model, metadata.encoding, metadata.engine].join(' · ')}
+        <p className="build-metadata__model" title={metadata.engine}>
+          {[
+            summary,
+            metadata.model,
+            t(`inspector.metadata.counting.${countingOf(metadata.encoding)}`),
+            t(`inspector.metadata.engines.${engineOf(metadata.engine)}`)
+          ].join(' · ')}
         </p>
       </div>
       {metadata.warnings.length > 0 && (

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Icon } from '@renderer/components/Icon'
 import { formatFullTime } from '@renderer/lib/formatTime'
+import { useChatStore } from '@renderer/features/chat/chatStore'
 import { selectSelectedBuild, useInspectorStore } from './inspectorStore'
 import { isEmptyPatch } from './whatIf'
 
@@ -10,6 +11,10 @@ export function BuildSource() {
   const selected = useInspectorStore(selectSelectedBuild)
   const trying = useInspectorStore((state) => !isEmptyPatch(state.whatIf))
   const showPreview = useInspectorStore((state) => state.showPreview)
+  // With nothing typed the preview is of the next request, not the last one sent: it says so.
+  const draftEmpty = useChatStore((state) =>
+    state.threadId ? (state.drafts[state.threadId] ?? '').trim() === '' : true
+  )
 
   if (selected) {
     return (
@@ -40,7 +45,11 @@ export function BuildSource() {
     >
       <span className="build-source__live" aria-hidden="true" />
       <span className="build-source__label">
-        {trying ? t('inspector.source.previewWhatIf') : t('inspector.source.preview')}
+        {trying
+          ? t('inspector.source.previewWhatIf')
+          : draftEmpty
+            ? t('inspector.source.previewEmpty')
+            : t('inspector.source.preview')}
       </span>
     </div>
   )

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { AppSettings, LocalePreference } from '@shared/domain'
+import type { AppSettings, LocalePreference, ThemePreference } from '@shared/domain'
 import type { ModelRef } from '@shared/providers'
 import { call, describeError } from '@renderer/lib/call'
 import { latestRequest } from '@renderer/lib/latestRequest'
@@ -11,7 +11,8 @@ const DEFAULT_SETTINGS: AppSettings = {
   inspectorOpen: true,
   systemPrompt: '',
   defaultModel: null,
-  promptCacheTtl: '5m'
+  promptCacheTtl: '5m',
+  theme: 'system'
 }
 
 type SettingsError = { kind: 'load' | 'save'; message: string }
@@ -20,11 +21,14 @@ interface SettingsState {
   settings: AppSettings
   error: SettingsError | null
   load(): Promise<void>
+  /** Main moves the default model when providers change: reads it again; returns the unsubscribe. */
+  watch(): () => void
   setLocale(locale: LocalePreference): Promise<void>
   setInspectorOpen(open: boolean): Promise<void>
   setDefaultModel(model: ModelRef | null): Promise<void>
   /** Anthropic's prompt-cache TTL; other providers ignore it. */
   setPromptCacheTtl(ttl: AppSettings['promptCacheTtl']): Promise<void>
+  setTheme(theme: ThemePreference): Promise<void>
   dismissError(): void
 }
 
@@ -72,6 +76,10 @@ export const useSettingsStore = create<SettingsState>()((set, get) => {
       }
     },
 
+    watch() {
+      return window.api.on('providers:changed', () => void get().load())
+    },
+
     async setLocale(locale) {
       const previous = get().settings.locale
       await applyLanguagePreference(locale)
@@ -85,6 +93,8 @@ export const useSettingsStore = create<SettingsState>()((set, get) => {
     setDefaultModel: (defaultModel) => update({ defaultModel }),
 
     setPromptCacheTtl: (promptCacheTtl) => update({ promptCacheTtl }),
+
+    setTheme: (theme) => update({ theme }),
 
     dismissError: () => set({ error: null })
   }

@@ -9,6 +9,7 @@ import { MemorySidebarEntry } from '@renderer/features/memory/MemorySidebarEntry
 import { useMemoryViewStore } from '@renderer/features/memory/memoryViewStore'
 import { openThreadAt } from '@renderer/features/memory/navigation'
 import { LanguageSelect } from '@renderer/features/settings/LanguageSelect'
+import { ThemeSelect } from '@renderer/features/settings/ThemeSelect'
 import { SettingsError } from '@renderer/features/settings/SettingsError'
 import { SearchBox } from './SearchBox'
 import { SearchResults } from './SearchResults'
@@ -121,6 +122,7 @@ export function ThreadSidebar() {
         <HistorySidebarEntry />
         <SettingsError />
         <LanguageSelect />
+        <ThemeSelect />
       </footer>
 
       {pendingDelete && (

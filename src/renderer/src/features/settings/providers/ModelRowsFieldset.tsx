@@ -1,8 +1,9 @@
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { ModelRecord } from '@shared/providers'
+import type { ModelRecord, ProviderKind } from '@shared/providers'
 import { Icon } from '@renderer/components/Icon'
 import type { ModelRow } from './providerDraft'
+import { ModelRowNote } from './ModelRowNote'
 
 interface ModelRowsFieldsetProps {
   rows: ModelRow[]
@@ -11,6 +12,10 @@ interface ModelRowsFieldsetProps {
   /** Ids the provider itself said it serves ("List models"), offered too. */
   remoteIds?: string[]
   onChange: (rows: ModelRow[]) => void
+  kind: ProviderKind
+  /** The provider's models as saved: where each row's numbers came from. */
+  saved: readonly ModelRecord[]
+  catalogDate: string | null
 }
 
 /** The provider's models: one editable row each, with its context window and output limit. */
@@ -18,7 +23,10 @@ export function ModelRowsFieldset({
   rows,
   catalogModels,
   remoteIds = [],
-  onChange
+  onChange,
+  kind,
+  saved,
+  catalogDate
 }: ModelRowsFieldsetProps) {
   const { t } = useTranslation()
   const listId = useId()
@@ -57,40 +65,49 @@ export function ModelRowsFieldset({
           <span />
         </div>
       )}
-      {rows.map((row, index) => (
-        <div className="providers__model" key={index} data-testid="provider-model-row">
-          <input
-            data-testid="provider-model-id"
-            aria-label={t('providers.modelId')}
-            list={listId}
-            value={row.id}
-            onChange={(event) => changeRow(index, { id: event.target.value })}
-          />
-          <input
-            data-testid="provider-model-window"
-            aria-label={t('providers.contextWindow')}
-            inputMode="numeric"
-            value={row.contextWindow}
-            onChange={(event) => changeRow(index, { contextWindow: event.target.value })}
-          />
-          <input
-            data-testid="provider-model-max-output"
-            aria-label={t('providers.maxOutput')}
-            inputMode="numeric"
-            value={row.maxOutput}
-            onChange={(event) => changeRow(index, { maxOutput: event.target.value })}
-          />
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={t('providers.removeModel')}
-            title={t('providers.removeModel')}
-            onClick={() => onChange(rows.filter((_, at) => at !== index))}
-          >
-            <Icon name="trash" />
-          </button>
-        </div>
-      ))}
+      <div className="providers__model-rows">
+        {rows.map((row, index) => (
+          <div className="providers__model-entry" key={index}>
+            <div className="providers__model" data-testid="provider-model-row">
+              <input
+                data-testid="provider-model-id"
+                aria-label={t('providers.modelId')}
+                list={listId}
+                value={row.id}
+                onChange={(event) => changeRow(index, { id: event.target.value })}
+              />
+              <input
+                data-testid="provider-model-window"
+                aria-label={t('providers.contextWindow')}
+                inputMode="numeric"
+                value={row.contextWindow}
+                onChange={(event) => changeRow(index, { contextWindow: event.target.value })}
+              />
+              <input
+                data-testid="provider-model-max-output"
+                aria-label={t('providers.maxOutput')}
+                inputMode="numeric"
+                value={row.maxOutput}
+                onChange={(event) => changeRow(index, { maxOutput: event.target.value })}
+              />
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={t('providers.removeModel')}
+                title={t('providers.removeModel')}
+                onClick={() => onChange(rows.filter((_, at) => at !== index))}
+              >
+                <Icon name="trash" />
+              </button>
+            </div>
+            <ModelRowNote
+              kind={kind}
+              saved={saved.find((model) => model.id === row.id.trim())}
+              catalogDate={catalogDate}
+            />
+          </div>
+        ))}
+      </div>
       <button
         type="button"
         className="button"

@@ -12,6 +12,10 @@ export function ProviderForm({ editor }: { editor: ProviderEditor }) {
   const { t } = useTranslation()
   const { draft, change, busy } = editor
   const catalogModels = useProvidersStore((state) => state.catalog?.models[draft.kind]) ?? []
+  const catalogDate = useProvidersStore((state) => state.catalog?.date ?? null)
+  const savedModels = useProvidersStore(
+    (state) => state.providers.find((provider) => provider.id === draft.providerId)?.models
+  )
   const encryption = useProvidersStore((state) => state.encryptionAvailable)
   const error = useProvidersStore((state) => state.error)
   const apiKeyHint = useProvidersStore(
@@ -88,10 +92,20 @@ export function ProviderForm({ editor }: { editor: ProviderEditor }) {
         catalogModels={catalogModels}
         remoteIds={editor.remoteModels?.ok ? editor.remoteModels.models : []}
         onChange={(models) => change({ models })}
+        kind={draft.kind}
+        saved={savedModels ?? []}
+        catalogDate={catalogDate}
       />
 
       {editor.testResult && <ConnectionTestStatus result={editor.testResult} />}
-      {editor.remoteModels && <RemoteModelsStatus result={editor.remoteModels} />}
+      {editor.remoteModels && (
+        <RemoteModelsStatus
+          result={editor.remoteModels}
+          added={draft.models.map((row) => row.id)}
+          onAdd={(modelId) => void editor.addRemoteModel(modelId)}
+          busy={busy !== null}
+        />
+      )}
       {error && (
         <p className="providers__error" role="alert" data-testid="provider-error">
           {error}

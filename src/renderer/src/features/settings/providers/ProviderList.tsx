@@ -27,7 +27,12 @@ export function ProviderList({ editor }: { editor: ProviderEditor }) {
           </li>
         ))}
       </ul>
-      <button type="button" className="button" data-testid="provider-add" onClick={editor.startNew}>
+      <button
+        type="button"
+        className="button"
+        data-testid="provider-add"
+        onClick={() => editor.startNew()}
+      >
         <Icon name="plus" />
         {t('providers.add')}
       </button>

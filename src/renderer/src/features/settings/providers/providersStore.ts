@@ -5,6 +5,7 @@ import type {
   ProviderCatalogView,
   ProviderErrorInfo,
   ProviderInput,
+  ProviderKind,
   ProviderPatch,
   ProviderView
 } from '@shared/providers'
@@ -16,8 +17,10 @@ export type RemoteModels =
   { ok: true; models: string[] } | { ok: false; error: ProviderErrorInfo | null; message: string }
 
 interface ProvidersState {
-  /** Whether the provider settings dialog is open. */
+  /** Whether the settings page is open. */
   open: boolean
+  /** A new provider of this kind to start on when the page opens (the welcome's choice). */
+  requestedKind: ProviderKind | null
   providers: ProviderView[]
   catalog: ProviderCatalogView | null
   /** Whether keys can be stored encrypted; null until asked. */
@@ -27,6 +30,10 @@ interface ProvidersState {
   error: string | null
 
   show(): void
+  /** Opens the settings on a new provider of `kind`. */
+  showNew(kind: ProviderKind): void
+  /** The page took the requested kind. */
+  takeRequestedKind(): ProviderKind | null
   hide(): void
   load(): Promise<void>
   /** Keeps the list in step with main; returns the unsubscribe. */
@@ -69,6 +76,7 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => {
 
   return {
     open: false,
+    requestedKind: null,
     providers: [],
     catalog: null,
     encryptionAvailable: null,
@@ -79,6 +87,15 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => {
     show() {
       set({ open: true })
       void get().load()
+    },
+    showNew(kind) {
+      set({ requestedKind: kind })
+      get().show()
+    },
+    takeRequestedKind() {
+      const kind = get().requestedKind
+      if (kind) set({ requestedKind: null })
+      return kind
     },
     hide: () => set({ open: false, error: null }),
 

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import type { ConnectionTestResult, ProviderView } from '@shared/providers'
-import { useSettingsStore } from '@renderer/features/settings/settingsStore'
+import type { ConnectionTestResult, ProviderKind, ProviderView } from '@shared/providers'
 import { useProvidersStore, type RemoteModels } from './providersStore'
 import {
   draftOf,
@@ -55,10 +54,29 @@ export function useProviderEditor() {
         })
       : await store.create(input)
     setBusy(null)
-    if (result) {
-      setDraft(draftOf(result))
-      setSaved(true)
-    }
+    if (!result) return
+    setDraft(draftOf(result))
+    setSaved(true)
+    // A new provider's own list comes at once: its models are then one click from being added.
+    if (!draft.providerId) await listModelsOf(result.id)
+  }
+
+  const listModelsOf = async (providerId: string) => {
+    setBusy('models')
+    setRemoteModels(null)
+    setRemoteModels(await store.listRemoteModels(providerId))
+    setBusy(null)
+  }
+
+  /** Adds one of the provider's listed models and saves at once; main fills in its limits. */
+  const addRemoteModel = async (modelId: string) => {
+    if (!draft.providerId) return
+    setBusy('save')
+    const result = await store.update(draft.providerId, {
+      models: [...modelsOf(draft), { id: modelId }]
+    })
+    setBusy(null)
+    if (result) setDraft(draftOf(result))
   }
 
   const test = async () => {
@@ -74,13 +92,9 @@ export function useProviderEditor() {
     setBusy(null)
   }
 
-  /** A saved provider's own model list (with its stored key), offered in the model id field. */
+  /** A saved provider's own model list (with its stored key), each one click from being added. */
   const fetchModels = async () => {
-    if (!draft.providerId) return
-    setBusy('models')
-    setRemoteModels(null)
-    setRemoteModels(await store.listRemoteModels(draft.providerId))
-    setBusy(null)
+    if (draft.providerId) await listModelsOf(draft.providerId)
   }
 
   const detectOllama = async () => {
@@ -89,11 +103,10 @@ export function useProviderEditor() {
     setBusy(null)
   }
 
+  // Main moves the default off a removed provider (to another provider's model, or none).
   const remove = async () => {
     if (!draft.providerId) return
     if (await store.remove(draft.providerId)) {
-      const { settings, setDefaultModel } = useSettingsStore.getState()
-      if (settings.defaultModel?.providerId === draft.providerId) void setDefaultModel(null)
       setDraft(emptyDraft())
       setTestResult(null)
       // "Saved" described the provider that is now gone.
@@ -109,11 +122,12 @@ export function useProviderEditor() {
     saved,
     change,
     select: (provider: ProviderView) => replaceDraft(draftOf(provider)),
-    startNew: () => replaceDraft(emptyDraft()),
+    startNew: (kind?: ProviderKind) => replaceDraft(emptyDraft(kind)),
     addOllama: (ollama: FoundOllama) => replaceDraft(ollamaDraftOf(ollama)),
     save,
     test,
     fetchModels,
+    addRemoteModel,
     detectOllama,
     remove
   }

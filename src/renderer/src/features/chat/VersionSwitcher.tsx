@@ -1,0 +1,42 @@
+import { useTranslation } from 'react-i18next'
+
+interface VersionSwitcherProps {
+  /** 0-based index of the version shown. */
+  index: number
+  count: number
+  onChange: (index: number) => void
+}
+
+/** ‹ n/m › between the versions of a regenerated reply; every version stays stored. */
+export function VersionSwitcher({ index, count, onChange }: VersionSwitcherProps) {
+  const { t } = useTranslation()
+  return (
+    <div className="version-switcher" role="group" aria-label={t('chat.versions.label')}>
+      <button
+        type="button"
+        className="icon-button version-switcher__step"
+        data-testid="version-previous"
+        aria-label={t('chat.versions.previous')}
+        title={t('chat.versions.previous')}
+        disabled={index === 0}
+        onClick={() => onChange(index - 1)}
+      >
+        ‹
+      </button>
+      <span className="version-switcher__position" data-testid="version-position">
+        {t('chat.versions.position', { n: index + 1, m: count })}
+      </span>
+      <button
+        type="button"
+        className="icon-button version-switcher__step"
+        data-testid="version-next"
+        aria-label={t('chat.versions.next')}
+        title={t('chat.versions.next')}
+        disabled={index === count - 1}
+        onClick={() => onChange(index + 1)}
+      >
+        ›
+      </button>
+    </div>
+  )
+}
