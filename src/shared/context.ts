@@ -90,10 +90,11 @@ export interface RecallReport {
   /** The opt-in "fill spare budget" mode ran (nearest items under the gate, neighbours). */
   fillSpare: boolean
   /**
-   * The relevance a memory and a recalled message needed in this build (each kind's bar, or its
-   * best match less a margin when that is higher); null when none applied (full text only).
+   * The relevance a memory, a message of this thread and one of another thread needed in this
+   * build (each kind's bar, or its best match less a margin when that is higher); null when
+   * none applied (full text only).
    */
-  gates: { memory: number; message: number } | null
+  gates: { memory: number; thread: number; message: number } | null
   /** Candidates that passed the gate, before the budget placed them. */
   passed: number
   /** The best candidates under the gate, best first. */

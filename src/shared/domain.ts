@@ -417,7 +417,7 @@ export interface MemorySearchResult {
    * missed, best first.
    */
   gate?: {
-    gates: { memory: number; message: number } | null
+    gates: { memory: number; thread: number; message: number } | null
     passed: number
     rejected: { hit: MemorySearchHit; gate: number }[]
   }

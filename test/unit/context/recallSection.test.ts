@@ -12,7 +12,7 @@ import { chat, config, request } from './threadBuilder'
 const report: RecallReport = {
   scope: 'all',
   fillSpare: false,
-  gates: { memory: 0.54, message: 0.62 },
+  gates: { memory: 0.54, thread: 0.54, message: 0.62 },
   passed: 3,
   rejected: [{ id: 'message:40', relevance: 0.6, gate: 0.62, preview: 'Nearly relevant.' }]
 }

@@ -5,13 +5,15 @@ import {
   gateCalibration,
   relevanceOf,
   withMinRelevance,
-  type GateCalibration
+  type GateCalibration,
+  type GateKind
 } from '../../../src/main/services/memory/relevanceGate'
 
 const e5 = gateCalibration(E5_MODEL_ID)
 
 const calibration: GateCalibration = {
   memory: { gate: 0.5, belowBest: 0.1, cap: Infinity },
+  thread: { gate: 0.5, belowBest: 0.1, cap: Infinity },
   message: { gate: 0.6, belowBest: 0.1, cap: 2 },
   offsets: { chinese: 0.15, crossLingual: -0.05 },
   strongMargin: 0.1
@@ -46,13 +48,23 @@ describe('relevanceOf', () => {
 })
 
 describe('applyGate', () => {
-  const item = (kind: 'memory' | 'message', relevance: number) => ({ kind, relevance })
+  const item = (kind: GateKind, relevance: number) => ({ kind, relevance })
   const gate = (items: ReturnType<typeof item>[], cal = calibration) =>
-    applyGate(items, (i) => i.relevance, cal)
+    applyGate(
+      items,
+      (i) => i.kind,
+      (i) => i.relevance,
+      cal
+    )
 
-  it('holds each kind to its own bar', () => {
-    const out = gate([item('memory', 0.55), item('message', 0.55), item('message', 0.65)])
-    expect(out.passed).toEqual([item('message', 0.65), item('memory', 0.55)])
+  it('holds each kind to its own bar: another thread’s messages to a higher one', () => {
+    const out = gate([
+      item('memory', 0.55),
+      item('thread', 0.55),
+      item('message', 0.55),
+      item('message', 0.65)
+    ])
+    expect(out.passed).toEqual([item('message', 0.65), item('memory', 0.55), item('thread', 0.55)])
     expect(out.rejected).toEqual([{ item: item('message', 0.55), gate: 0.6 }])
   })
 

@@ -33,10 +33,12 @@ export interface KindGate {
 export interface GateCalibration {
   /**
    * Memories are what the user saved to be remembered: short (~25 tokens) and meant for
-   * recall, so their bar is lower. Messages are whole turns of other conversations: longer and
-   * private to their thread, so theirs is higher and capped.
+   * recall, so their bar is lower. So is this thread's own older history, which the window
+   * dropped for room, not for relevance. Messages of other threads are whole turns of other
+   * conversations, private to their thread: their bar is higher and capped.
    */
   memory: KindGate
+  thread: KindGate
   message: KindGate
   /** Subtracted from the similarity of a Chinese/Chinese pair, and of a cross-lingual one. */
   offsets: { chinese: number; crossLingual: number }
@@ -55,6 +57,7 @@ const TEXT_WEIGHT = 0.1
 const CALIBRATIONS: Record<string, GateCalibration> = {
   [E5_MODEL_ID]: {
     memory: { gate: 0.54, belowBest: 0.14, cap: Infinity },
+    thread: { gate: 0.54, belowBest: 0.14, cap: Infinity },
     message: { gate: 0.62, belowBest: 0.12, cap: 30 },
     offsets: { chinese: 0.16, crossLingual: -0.02 },
     strongMargin: 0.1
@@ -62,6 +65,7 @@ const CALIBRATIONS: Record<string, GateCalibration> = {
 }
 const FALLBACK: GateCalibration = {
   memory: { gate: 0.6, belowBest: Infinity, cap: Infinity },
+  thread: { gate: 0.6, belowBest: Infinity, cap: Infinity },
   message: { gate: 0.6, belowBest: Infinity, cap: 30 },
   offsets: { chinese: 0, crossLingual: 0 },
   strongMargin: 0.1
@@ -78,31 +82,40 @@ export function withMinRelevance(
 ): GateCalibration {
   if (minRelevance === undefined) return calibration
   const fixed = (kind: KindGate): KindGate => ({ ...kind, gate: minRelevance, belowBest: Infinity })
-  return { ...calibration, memory: fixed(calibration.memory), message: fixed(calibration.message) }
+  return {
+    ...calibration,
+    memory: fixed(calibration.memory),
+    thread: fixed(calibration.thread),
+    message: fixed(calibration.message)
+  }
 }
+
+/** Which bar a candidate answers to: a memory, this thread's history, another thread's. */
+export type GateKind = 'memory' | 'thread' | 'message'
 
 export interface Gated<T> {
   passed: T[]
   /** Those under their kind's gate (or past its cap), with the gate they missed. */
   rejected: { item: T; gate: number }[]
   /** Each kind's gate in this search: its bar, or its best less `belowBest` when higher. */
-  gates: { memory: number; message: number }
+  gates: Record<GateKind, number>
 }
 
 /**
- * Applies each kind's gate to candidates that have a relevance; `relevance` reads it. The
- * order of `passed` is by relevance, best first.
+ * Applies each kind's gate to candidates that have a relevance; `kindOf` and `relevance`
+ * read them. The order of `passed` is by relevance, best first.
  */
-export function applyGate<T extends { kind: 'memory' | 'message' }>(
+export function applyGate<T>(
   candidates: readonly T[],
+  kindOf: (item: T) => GateKind,
   relevance: (item: T) => number,
   calibration: GateCalibration
 ): Gated<T> {
-  const out: Gated<T> = { passed: [], rejected: [], gates: { memory: 0, message: 0 } }
-  for (const kind of ['memory', 'message'] as const) {
+  const out: Gated<T> = { passed: [], rejected: [], gates: { memory: 0, thread: 0, message: 0 } }
+  for (const kind of ['memory', 'thread', 'message'] as const) {
     const bar = calibration[kind]
     const ofKind = candidates
-      .filter((c) => c.kind === kind)
+      .filter((c) => kindOf(c) === kind)
       .sort((a, b) => relevance(b) - relevance(a))
     const best = ofKind.length > 0 ? relevance(ofKind[0] as T) : 0
     const gate = Math.round(Math.max(bar.gate, best - bar.belowBest) * 1000) / 1000
