@@ -116,6 +116,30 @@ describe('the context gauge by the composer', () => {
     expect(screen.queryByTestId('gauge-details')).toBeNull()
   })
 
+  it('counts memories and recalled messages apart, and says what budget was left free', async () => {
+    const thread = await openGauge()
+    const build = sampleBuild()
+    build.tokenStats.free = 4_321
+    build.recall = {
+      scope: 'all',
+      fillSpare: false,
+      gates: { memory: 0.54, thread: 0.54, message: 0.62 },
+      passed: 3,
+      rejected: [],
+      memories: { items: 1, tokens: 12 },
+      thisThread: { items: 0, tokens: 0 },
+      otherThreads: { items: 2, tokens: 80 }
+    }
+    act(() => backend.emit('context:built', stored(thread.id, 902, 3_000, build)))
+    await vi.waitFor(() => expect(gauge()).toHaveAttribute('data-source', 'sent'))
+    await userEvent.setup().tab()
+    const notes = screen.getByTestId('gauge-notes')
+    expect(notes).toHaveTextContent(
+      'Recalled: 1 from memories, 0 from earlier in this thread, 2 from other threads'
+    )
+    expect(notes).toHaveTextContent('4,321 tokens of the budget left free')
+  })
+
   it('opens the inspector at the section that was clicked, on the build the gauge shows', async () => {
     const thread = await openGauge()
     act(() => backend.emit('context:built', stored(thread.id, 902, 3_000, sampleBuild())))

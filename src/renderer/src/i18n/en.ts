@@ -710,6 +710,9 @@ export const en = {
     models: 'Default model'
   },
   gauge: {
+    recalled:
+      'Recalled: {{memories}} from memories, {{thisThread}} from earlier in this thread, {{otherThreads}} from other threads',
+    free: '{{tokens}} tokens of the budget left free',
     label: 'Context',
     /** The button: what the gauge shows, for screen readers. */
     buttonLabel: 'Context of the {{source}}: {{used}} of {{budget}} tokens. Open the details.',

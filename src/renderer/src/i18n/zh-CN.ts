@@ -672,6 +672,9 @@ export const zhCN: Translation = {
     models: '默认模型'
   },
   gauge: {
+    recalled:
+      '已检索：{{memories}} 条记忆，本对话较早的 {{thisThread}} 条消息，其他对话的 {{otherThreads}} 条消息',
+    free: '预算中有 {{tokens}} 个 token 未使用',
     label: '上下文',
     buttonLabel: '{{source}}的上下文：{{budget}} 个 token 中用了 {{used}} 个。打开详情。',
     usage: '{{used}} / {{budget}}',

@@ -3,6 +3,7 @@ import { SECTIONS, type SectionName } from '@shared/context'
 import { describeMemoryWarning } from '@renderer/features/memory/memoryWarning'
 import { formatFullTime } from '@renderer/lib/formatTime'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
+import { looseT } from '@renderer/i18n/dynamicKey'
 import type { GaugeReading } from './gaugeReading'
 
 interface GaugeDetailsProps {
@@ -20,7 +21,20 @@ export function GaugeDetails({ id, reading, maxHeight, onOpenSection }: GaugeDet
   const heading = reading.build
     ? t('gauge.heading.sent', { time: formatFullTime(reading.build.createdAt, i18n.language) })
     : t(`gauge.heading.${reading.source}`)
+  const recall = reading.context.recall
+  const say = looseT(t)
   const notes = [
+    // Memories and recalled messages apart, never both called "memories" (issue #17).
+    recall &&
+      recall.memories.items + recall.thisThread.items + recall.otherThreads.items > 0 &&
+      say('gauge.recalled', {
+        memories: format(recall.memories.items),
+        thisThread: format(recall.thisThread.items),
+        otherThreads: format(recall.otherThreads.items)
+      }),
+    tokenStats.free !== undefined &&
+      tokenStats.free > 0 &&
+      say('gauge.free', { tokens: format(tokenStats.free) }),
     reading.summarizedMessages !== null &&
       t('gauge.summaryInUse', {
         count: reading.summarizedMessages,
