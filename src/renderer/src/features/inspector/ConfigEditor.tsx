@@ -118,35 +118,22 @@ export function ConfigEditor({ stats }: { stats: TokenStats | null }) {
         </span>
       </div>
 
-      <label className="config__switch">
-        <input
-          type="checkbox"
-          role="switch"
-          data-testid="pinning-toggle"
-          checked={form.pinning}
-          onChange={(event) => changeWhatIf({ pinning: event.target.checked })}
-        />
-        <span className="config__switch-text">
-          <span>{t('inspector.config.pinning')}</span>
-          <span className="config__hint">{t('inspector.config.pinningHint')}</span>
-        </span>
-      </label>
-
-      <label className="config__switch">
-        <input
-          type="checkbox"
-          role="switch"
-          data-testid="chunked-window-toggle"
-          checked={form.windowPolicy === 'chunked'}
-          onChange={(event) =>
-            changeWhatIf({ window: { policy: event.target.checked ? 'chunked' : 'sliding' } })
-          }
-        />
-        <span className="config__switch-text">
-          <span>{t('inspector.config.chunkedWindow')}</span>
-          <span className="config__hint">{t('inspector.config.chunkedWindowHint')}</span>
-        </span>
-      </label>
+      <ConfigSwitch
+        testId="pinning-toggle"
+        checked={form.pinning}
+        label={t('inspector.config.pinning')}
+        hint={t('inspector.config.pinningHint')}
+        onChange={(checked) => changeWhatIf({ pinning: checked })}
+      />
+      <ConfigSwitch
+        testId="chunked-window-toggle"
+        checked={form.windowPolicy === 'chunked'}
+        label={t('inspector.config.chunkedWindow')}
+        hint={t('inspector.config.chunkedWindowHint')}
+        onChange={(checked) =>
+          changeWhatIf({ window: { policy: checked ? 'chunked' : 'sliding' } })
+        }
+      />
 
       <fieldset className="config__group" data-testid="recall-settings">
         <legend className="config__legend">{t('inspector.recall.scopeLegend')}</legend>
@@ -166,19 +153,13 @@ export function ConfigEditor({ stats }: { stats: TokenStats | null }) {
             </span>
           </label>
         ))}
-        <label className="config__switch">
-          <input
-            type="checkbox"
-            role="switch"
-            data-testid="fill-spare-toggle"
-            checked={form.fillSpare}
-            onChange={(event) => changeWhatIf({ recall: { fillSpare: event.target.checked } })}
-          />
-          <span className="config__switch-text">
-            <span>{t('inspector.recall.fillSpare')}</span>
-            <span className="config__hint">{t('inspector.recall.fillSpareHint')}</span>
-          </span>
-        </label>
+        <ConfigSwitch
+          testId="fill-spare-toggle"
+          checked={form.fillSpare}
+          label={t('inspector.recall.fillSpare')}
+          hint={t('inspector.recall.fillSpareHint')}
+          onChange={(checked) => changeWhatIf({ recall: { fillSpare: checked } })}
+        />
       </fieldset>
 
       {configError && (
@@ -227,6 +208,31 @@ export function ConfigEditor({ stats }: { stats: TokenStats | null }) {
         </p>
       )}
     </form>
+  )
+}
+
+/** An on/off setting with its label and the sentence that explains it. */
+function ConfigSwitch(props: {
+  testId: string
+  checked: boolean
+  label: string
+  hint: string
+  onChange: (checked: boolean) => void
+}) {
+  return (
+    <label className="config__switch">
+      <input
+        type="checkbox"
+        role="switch"
+        data-testid={props.testId}
+        checked={props.checked}
+        onChange={(event) => props.onChange(event.target.checked)}
+      />
+      <span className="config__switch-text">
+        <span>{props.label}</span>
+        <span className="config__hint">{props.hint}</span>
+      </span>
+    </label>
   )
 }
 
