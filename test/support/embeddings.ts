@@ -76,8 +76,12 @@ async function buildWorker(entry: string, extraSources: string[] = []): Promise<
   const sources = join(ROOT, 'src/main/workers')
   const hash = createHash('sha256')
   for (const folder of [sources, ...extraSources.map((f) => join(ROOT, f))]) {
-    for (const file of readdirSync(folder).sort())
-      hash.update(file).update(readFileSync(join(folder, file)))
+    // Feature folders (store/vectors, store/search) are part of the sources too.
+    const files = readdirSync(folder, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name))
+      .sort()
+    for (const file of files) hash.update(file).update(readFileSync(file))
   }
   const out = join(BUILD_DIR, `${entry}-${hash.digest('hex').slice(0, 12)}.cjs`)
   if (existsSync(out)) return out
