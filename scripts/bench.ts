@@ -651,7 +651,8 @@ async function cacheFigures(quick: boolean) {
     modelsRoot,
     workerPath,
     turns: quick ? 60 : 240,
-    budgets: quick ? [8000] : [8000, 32000, 'default'],
+    budgets: quick ? [8000, 32000] : [8000, 32000, 'default'],
+    policies: quick ? ['chunked'] : ['chunked', 'sliding'],
     progress
   })
   if (!rows) progress(`cache replay skipped: ${locomoPath} is not here`)
