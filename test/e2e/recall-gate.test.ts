@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../support/tempDir'
-import { animationsDone } from './harness/page'
+import { animationsDone, isInView } from './harness/page'
 import { eventually } from './harness/poll'
 import type { Harness } from './harness/server'
 import { useChromiumSession } from './harness/session'
@@ -127,6 +127,25 @@ describe('a focused request in a new thread (issue #17)', () => {
       )
       await animationsDone(page)
       await page.screenshot({ path: join(SCREENSHOTS, `recall-scope-thread-${locale}.png`) })
+
+      // The scope and fill settings at the smallest supported window, light and dark: every
+      // option visible inside the viewport.
+      await page.setViewportSize({ width: 1024, height: 700 })
+      await app.settingsTab.click()
+      const settings = page.getByTestId('recall-settings')
+      await settings.scrollIntoViewIfNeeded()
+      for (const scope of ['thread', 'thread_memories', 'all']) {
+        await expect(isInView(app.scope(scope), page.getByTestId('inspector-panel'))).resolves.toBe(
+          true
+        )
+      }
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme })
+        await animationsDone(page)
+        await page.screenshot({
+          path: join(SCREENSHOTS, `recall-settings-1024-${colorScheme}-${locale}.png`)
+        })
+      }
 
       window.assertHealthy()
       expect(harness.unexpectedErrors).toEqual([])
