@@ -22,3 +22,19 @@ export function benchServices(
     ...options
   })
 }
+
+/** Points the default model at a local OpenAI-compatible bench server. */
+export function defaultToLocalServer(
+  services: Services,
+  baseUrl: string,
+  model: { id: string; contextWindow: number; maxOutput: number },
+  name = 'Bench server'
+): void {
+  const provider = services.providers.create({
+    kind: 'openai-compatible',
+    name,
+    baseUrl,
+    models: [model]
+  })
+  services.settings.update({ defaultModel: { providerId: provider.id, modelId: model.id } })
+}

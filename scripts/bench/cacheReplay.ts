@@ -35,7 +35,7 @@ import { MessageRepository } from '../../src/main/store/messageRepository'
 import { ThreadRepository } from '../../src/main/store/threadRepository'
 import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
 import { modelSpec } from '../../src/main/workers/embeddingModels'
-import { benchServices } from './benchServices'
+import { benchServices, defaultToLocalServer } from './benchServices'
 
 const MODEL_ID = 'gpt-4o'
 const MIN_CACHED = 1024
@@ -272,13 +272,12 @@ async function replayOne(
   const services = await servicesOn(db, path, options)
   try {
     await services.memory.warmedUp()
-    const provider = services.providers.create({
-      kind: 'openai-compatible',
-      name: 'Replay server',
-      baseUrl: server.v1,
-      models: [{ id: MODEL_ID, contextWindow: 128_000, maxOutput: 4_096 }]
-    })
-    services.settings.update({ defaultModel: { providerId: provider.id, modelId: MODEL_ID } })
+    defaultToLocalServer(
+      services,
+      server.v1,
+      { id: MODEL_ID, contextWindow: 128_000, maxOutput: 4_096 },
+      'Replay server'
+    )
     const thread = services.threads.create('Replayed conversation')
     const patch: ContextConfigPatch = {
       window: { policy },

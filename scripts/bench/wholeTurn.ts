@@ -26,7 +26,7 @@ import { tokenCounterFor } from '../../src/main/context/tokenCounter'
 import { createHandlers } from '../../src/main/ipc/handlers'
 import { createRegistry } from '../../src/main/ipc/registry'
 import type { Services } from '../../src/main/services/createServices'
-import { benchServices } from './benchServices'
+import { benchServices, defaultToLocalServer } from './benchServices'
 import type { TurnMark } from '../../src/main/services/turnProbe'
 import { openDatabase } from '../../src/main/store/database'
 import { MemoryRepository } from '../../src/main/store/memoryRepository'
@@ -279,13 +279,11 @@ async function openSession(
   while (!created.memoryIndexer.active()) await new Promise((r) => setTimeout(r, 10))
   await created.memory.warmedUp()
   const warmUp = performance.now() - starting
-  const provider = created.providers.create({
-    kind: 'openai-compatible',
-    name: 'Bench server',
-    baseUrl: server.v1,
-    models: [{ id: MODEL_ID, contextWindow: 128_000, maxOutput: 4_096 }]
+  defaultToLocalServer(created, server.v1, {
+    id: MODEL_ID,
+    contextWindow: 128_000,
+    maxOutput: 4_096
   })
-  created.settings.update({ defaultModel: { providerId: provider.id, modelId: MODEL_ID } })
   return {
     services: created,
     marks,

@@ -54,6 +54,12 @@ function line(candidate: MemoryCandidate, group: RecalledGroup): string {
   return `\n- ${label}${normalized(candidate.content)}`
 }
 
+/** The first characters of an item, whitespace collapsed: what the inspector lists it by. */
+export function previewOf(content: string): string {
+  const text = normalized(content)
+  return text.length <= PREVIEW_CHARS ? text : `${text.slice(0, PREVIEW_CHARS - 1)}…`
+}
+
 /** Ranked by score (ties keep the search's order); repeats of an earlier item are duplicates. */
 export function rankMemories(
   candidates: readonly MemoryCandidate[],
@@ -178,7 +184,6 @@ export function recalledByGroup(items: readonly MemoryItem[]): Pick<RecallSummar
 
 export function memoryEntry(item: MemoryItem): TraceEntry {
   const { candidate } = item
-  const preview = normalized(candidate.content)
   return {
     id: candidate.id,
     kind: 'memory',
@@ -189,6 +194,6 @@ export function memoryEntry(item: MemoryItem): TraceEntry {
     source: candidate.source ?? 'memory',
     ...(candidate.origin && { origin: candidate.origin }),
     ...(candidate.relevance !== undefined && { relevance: candidate.relevance }),
-    preview: preview.length <= PREVIEW_CHARS ? preview : `${preview.slice(0, PREVIEW_CHARS - 1)}…`
+    preview: previewOf(candidate.content)
   }
 }

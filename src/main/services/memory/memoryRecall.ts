@@ -6,6 +6,7 @@ import type {
   MemorySearchOptions,
   MemorySearchOutcome
 } from '../../context/recall/memorySearch'
+import { previewOf } from '../../context/retrievedMemories'
 import type { MemoryService } from './memoryService'
 
 /**
@@ -45,9 +46,6 @@ export function toCandidate(hit: MemorySearchHit, threadId?: string): MemoryCand
   }
 }
 
-/** The first characters of a rejected candidate, for the inspector's "why not". */
-const REJECTED_PREVIEW_CHARS = 120
-
 function recallReport(
   result: MemorySearchResult,
   options: MemorySearchOptions
@@ -61,19 +59,13 @@ function recallReport(
     fillSpare,
     gates: result.gate.gates,
     passed: result.gate.passed,
-    rejected: result.gate.rejected.map(({ hit, gate }) => {
-      const text = hit.content.replace(/\s+/g, ' ').trim()
-      return {
-        id: hit.ref,
-        relevance: hit.relevance ?? 0,
-        gate,
-        preview:
-          text.length <= REJECTED_PREVIEW_CHARS
-            ? text
-            : `${text.slice(0, REJECTED_PREVIEW_CHARS - 1)}…`,
-        origin: originOf(hit, options.threadId)
-      }
-    })
+    rejected: result.gate.rejected.map(({ hit, gate }) => ({
+      id: hit.ref,
+      relevance: hit.relevance ?? 0,
+      gate,
+      preview: previewOf(hit.content),
+      origin: originOf(hit, options.threadId)
+    }))
   }
 }
 
