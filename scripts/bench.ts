@@ -69,6 +69,9 @@ interface Options {
   skipEmbedding: boolean
   /** Run one section only. */
   only: OnlySection | null
+  /** The cache replay's budgets and window policies, when not the run's defaults. */
+  cacheBudgets: (number | 'default')[] | null
+  cachePolicies: ('chunked' | 'sliding')[] | null
 }
 
 function parseArgs(argv: string[]): Options {
@@ -76,6 +79,8 @@ function parseArgs(argv: string[]): Options {
   let skipEmbedding = false
   let only: OnlySection | null = null
   let json = DEFAULT_JSON
+  let cacheBudgets: Options['cacheBudgets'] = null
+  let cachePolicies: Options['cachePolicies'] = null
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '--quick') quick = true
@@ -89,13 +94,37 @@ function parseArgs(argv: string[]): Options {
       if (!value) throw new Error('--json needs a path')
       json = resolve(value)
     } else if (arg?.startsWith('--json=')) json = resolve(arg.slice('--json='.length))
+    else if (arg === '--budgets') cacheBudgets = parseBudgets(argv[++i])
+    else if (arg === '--policies') cachePolicies = parsePolicies(argv[++i])
     else {
       throw new Error(
-        `unknown option ${arg}; use --quick, --json <path>, --skip-embedding, --only <section>`
+        `unknown option ${arg}; use --quick, --json <path>, --skip-embedding, --only <section>, --budgets <8000,default> and --policies <chunked,sliding> (cache replay)`
       )
     }
   }
-  return { quick, json, skipEmbedding, only }
+  return { quick, json, skipEmbedding, only, cacheBudgets, cachePolicies }
+}
+
+/** The cache replay's budgets: numbers of tokens, or `default` for the configuration's own. */
+function parseBudgets(value: string | undefined): (number | 'default')[] {
+  const budgets = (value ?? '').split(',').map((part) => {
+    if (part === 'default') return 'default' as const
+    const tokens = Number(part)
+    if (!Number.isInteger(tokens) || tokens < 1000) {
+      throw new Error(`--budgets takes token counts of at least 1000 or "default", not "${part}"`)
+    }
+    return tokens
+  })
+  return budgets
+}
+
+function parsePolicies(value: string | undefined): ('chunked' | 'sliding')[] {
+  return (value ?? '').split(',').map((part) => {
+    if (part !== 'chunked' && part !== 'sliding') {
+      throw new Error(`--policies takes chunked and/or sliding, not "${part}"`)
+    }
+    return part
+  })
 }
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`)
@@ -151,7 +180,7 @@ async function main(): Promise<void> {
     return
   }
   if (options.only === 'cache') {
-    const cache = await cacheFigures(options.quick)
+    const cache = await cacheFigures(options)
     if (cache) console.log(cacheReplayReport(cache, table))
     writeResult(options, { cache }, started)
     return
@@ -643,7 +672,7 @@ async function turnFigures(quick: boolean) {
  * 8,000 and 32,000 tokens and the default budget, chunked against sliding (issue #17). Without
  * ../shared/benchdata it says so and skips.
  */
-async function cacheFigures(quick: boolean) {
+async function cacheFigures({ quick, cacheBudgets, cachePolicies }: Options) {
   const locomoPath = join(ROOT, '../shared/benchdata/locomo/locomo10.json')
   const { modelsRoot, workerPath } = await modelsAndWorker()
   const rows = await cacheReplayFigures({
@@ -651,8 +680,8 @@ async function cacheFigures(quick: boolean) {
     modelsRoot,
     workerPath,
     turns: quick ? 60 : 240,
-    budgets: quick ? [8000, 32000] : [8000, 32000, 'default'],
-    policies: quick ? ['chunked'] : ['chunked', 'sliding'],
+    budgets: cacheBudgets ?? (quick ? [8000, 32000] : [8000, 32000, 'default']),
+    policies: cachePolicies ?? (quick ? ['chunked'] : ['chunked', 'sliding']),
     progress
   })
   if (!rows) progress(`cache replay skipped: ${locomoPath} is not here`)

@@ -185,6 +185,8 @@ export interface ReplayRow {
   promptTokens: number
   /** Recalled tokens sent per turn, on average (the retrieved section). */
   retrievedPerTurn: number
+  /** The same per group: memories, this thread's older messages, other threads' messages. */
+  recalledPerTurn: { memories: number; thisThread: number; otherThreads: number }
   /** Background requests (summaries, extractions) and their cached share. */
   background: { requests: number; cachedShare: number }
   summaries: number
@@ -285,6 +287,7 @@ async function replayOne(
     }
     services.context.updateConfig('thread', patch, thread.id)
     let retrieved = 0
+    const groups = { memories: 0, thisThread: 0, otherThreads: 0 }
     for (const turn of turns) {
       next++
       // Typed, as the inspector previews a draft: its query vector is ready when it is sent,
@@ -292,6 +295,10 @@ async function replayOne(
       await services.memory.search(turn.user, { timeoutMs: 30_000 })
       const outcome = await services.chat.send(thread.id, turn.user)
       retrieved += outcome.build?.context.tokenStats.sections.retrieved.used ?? 0
+      const recall = outcome.build?.context.recall
+      for (const group of ['memories', 'thisThread', 'otherThreads'] as const) {
+        groups[group] += recall?.[group].tokens ?? 0
+      }
 
       await services.chat.settled(thread.id)
       if (next % 40 === 0) options.progress?.(`${policy} ${budget}: turn ${next}/${turns.length}`)
@@ -310,6 +317,11 @@ async function replayOne(
       cachedShare: Math.round(share(mine) * 1000) / 1000,
       promptTokens: mine.reduce((sum, s) => sum + s.prompt, 0),
       retrievedPerTurn: Math.round(retrieved / Math.max(1, turns.length)),
+      recalledPerTurn: {
+        memories: Math.round(groups.memories / Math.max(1, turns.length)),
+        thisThread: Math.round(groups.thisThread / Math.max(1, turns.length)),
+        otherThreads: Math.round(groups.otherThreads / Math.max(1, turns.length))
+      },
       background: { requests: rest.length, cachedShare: Math.round(share(rest) * 1000) / 1000 },
       summaries: rest.filter((s) => s.kind === 'summary').length
     }
@@ -354,7 +366,7 @@ export function cacheReplayReport(
         'turns',
         'cached share',
         'prompt tokens',
-        'retrieved / turn',
+        'retrieved / turn (memories · this thread · other threads)',
         'summaries',
         'background cached'
       ],
@@ -364,7 +376,7 @@ export function cacheReplayReport(
         String(r.turns),
         r.cachedShare.toFixed(3),
         r.promptTokens.toLocaleString('en-US'),
-        String(r.retrievedPerTurn),
+        `${r.retrievedPerTurn} (${r.recalledPerTurn.memories} · ${r.recalledPerTurn.thisThread} · ${r.recalledPerTurn.otherThreads})`,
         String(r.summaries),
         `${r.background.requests} requests, ${r.background.cachedShare.toFixed(3)}`
       ])

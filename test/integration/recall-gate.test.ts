@@ -147,3 +147,31 @@ describe('the relevance gate in a new thread', () => {
     )
   })
 })
+
+describe('the relevance gate in a running conversation', () => {
+  it('recalls another thread on what the user asks now, not on what the conversation was about', async () => {
+    const { services } = await setup()
+    const { trip } = await weekOfHistory(services)
+    const running = services.threads.create('Family holiday')
+    await services.chat.send(running.id, 'We are flying to Lisbon in May and staying a week.')
+    await services.memoryIndexer.drained()
+    const fromTrip = (built: BuiltContext) =>
+      retrieved(built).filter(
+        (t) => t.origin?.kind === 'message' && t.origin.threadTitle === trip.title
+      )
+    // The conversation is about Lisbon; the input is not. The Lisbon thread stays out.
+    const drifting = await preview(
+      services,
+      running.id,
+      'My son asked whether he can bring his bike.'
+    )
+    expect(fromTrip(drifting)).toEqual([])
+    // Asked outright, the other thread is found.
+    const asked = await preview(
+      services,
+      running.id,
+      'Which Lisbon neighbourhood did I say is quiet at night?'
+    )
+    expect(fromTrip(asked).length).toBeGreaterThan(0)
+  })
+})

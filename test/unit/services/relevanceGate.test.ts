@@ -15,6 +15,7 @@ const calibration: GateCalibration = {
   memory: { gate: 0.5, belowBest: 0.1, cap: Infinity },
   thread: { gate: 0.5, belowBest: 0.1, cap: Infinity },
   message: { gate: 0.6, belowBest: 0.1, cap: 2 },
+  messageInConversation: { gate: 0.6, belowBest: 0.1, cap: 1 },
   offsets: { chinese: 0.15, crossLingual: -0.05 },
   strongMargin: 0.1
 }
@@ -44,6 +45,15 @@ describe('relevanceOf', () => {
   it('is calibrated for the default model and falls back to "related" for others', () => {
     expect(e5.offsets.chinese).toBeGreaterThan(0)
     expect(gateCalibration('someone/unknown-model').memory.gate).toBe(0.6)
+  })
+
+  it('admits fewer of other threads’ messages once the thread has a conversation', () => {
+    const fresh = gateCalibration(E5_MODEL_ID)
+    const running = gateCalibration(E5_MODEL_ID, true)
+    expect(running.message.cap).toBeLessThan(fresh.message.cap)
+    expect(running.message.belowBest).toBeLessThanOrEqual(fresh.message.belowBest)
+    expect(running.thread).toEqual(fresh.thread)
+    expect(running.memory).toEqual(fresh.memory)
   })
 })
 

@@ -146,6 +146,8 @@ interface Candidate {
   id: number
   /** The best cosine over the query vectors (the input's, the conversation's). */
   cosine: number | null
+  /** The cosine with the input's own vector: what other threads' messages are judged on. */
+  inputCosine: number | null
   /** Rank in the input's vector list, and in the conversation's. */
   vectorRank?: number
   contextRank?: number
@@ -222,7 +224,7 @@ export class HybridSearch {
       const key = `${kind}:${id}`
       let candidate = candidates.get(key)
       if (!candidate) {
-        candidate = { kind, id, cosine: null }
+        candidate = { kind, id, cosine: null, inputCosine: null }
         candidates.set(key, candidate)
       }
       return candidate
@@ -257,8 +259,10 @@ export class HybridSearch {
         hits.forEach(({ kind, hit }, index) => {
           const candidate = upsert(kind, hit.id)
           candidate.cosine = Math.max(candidate.cosine ?? -1, 1 - hit.distance)
-          if (list === 0) candidate.vectorRank = index + 1
-          else candidate.contextRank = index + 1
+          if (list === 0) {
+            candidate.vectorRank = index + 1
+            candidate.inputCosine = 1 - hit.distance
+          } else candidate.contextRank = index + 1
         })
       }
     }
@@ -302,10 +306,14 @@ export class HybridSearch {
       upsert(kind, id).textRank = index + 1
     })
 
-    // Full-text hits the KNN did not return: score them against their stored vector, if any.
-    if (space && queryVectors.length > 0) {
+    // Hits the input's KNN did not return (full-text hits, the conversation's list): score
+    // them against their stored vector, if any.
+    const input = queryVectors[0]
+    if (space && input) {
       for (const kind of ['memory', 'message'] as const) {
-        const missing = [...candidates.values()].filter((c) => c.kind === kind && c.cosine === null)
+        const missing = [...candidates.values()].filter(
+          (c) => c.kind === kind && c.inputCosine === null
+        )
         const stored = this.deps.vectors.vectors(
           space,
           kind,
@@ -313,7 +321,9 @@ export class HybridSearch {
         )
         for (const candidate of missing) {
           const v = stored.get(candidate.id)
-          if (v) candidate.cosine = Math.max(...queryVectors.map((q) => dotAt(q, v, 0, q.length)))
+          if (!v) continue
+          candidate.inputCosine = dotAt(input, v, 0, input.length)
+          candidate.cosine ??= Math.max(...queryVectors.map((q) => dotAt(q, v, 0, q.length)))
         }
       }
     }
@@ -331,17 +341,25 @@ export class HybridSearch {
 
     const hits: MemorySearchHit[] = []
     const gated = options.gate && !options.fillBudget ? options.gate : null
-    const calibration = withMinRelevance(gateCalibration(model?.spec.id), gated?.minRelevance)
+    const calibration = withMinRelevance(
+      gateCalibration(model?.spec.id, context !== null),
+      gated?.minRelevance
+    )
     const queryCjk = cjkWeight(text)
     /** Gated candidates with a relevance: the gate is applied once all are scored. */
     const scored: MemorySearchHit[] = []
     /** Gated candidates without a vector (model missing or slow, item not embedded yet). */
     const wordsOnly: MemorySearchHit[] = []
     for (const candidate of all) {
-      const similarity =
-        candidate.cosine === null ? null : calibratedSimilarity(candidate.cosine, related)
       const memory = candidate.kind === 'memory' ? memories.get(candidate.id) : undefined
       const message = candidate.kind === 'message' ? messages.get(candidate.id) : undefined
+      // Another conversation's message is recalled on what the user asks now, not on where
+      // this conversation has drifted: chat about one's week resembles every other such chat.
+      const cosine =
+        gated && message && message.threadId !== options.threadId
+          ? candidate.inputCosine
+          : candidate.cosine
+      const similarity = cosine === null ? null : calibratedSimilarity(cosine, related)
       const content = memory?.content ?? message?.content
       if (content === undefined) continue
       if (memory && categories && !categories.has(memory.category)) continue
@@ -504,7 +522,7 @@ export class HybridSearch {
       }
       const hit = {
         ...toHit(
-          { kind: 'message', id: message.id, cosine: null },
+          { kind: 'message', id: message.id, cosine: null, inputCosine: null },
           message.content,
           null,
           ['neighbour'],

@@ -40,6 +40,13 @@ export interface GateCalibration {
   memory: KindGate
   thread: KindGate
   message: KindGate
+  /**
+   * Other threads' messages once this thread has a conversation of its own: only their best
+   * come. A new thread asking about the past has nothing else to go on; in a running
+   * conversation, other chats that resemble it are mostly noise and, sent after the cached
+   * history, an uncached cost on every turn (docs/CONTEXT.md, "Prompt caching").
+   */
+  messageInConversation: KindGate
   /** Subtracted from the similarity of a Chinese/Chinese pair, and of a cross-lingual one. */
   offsets: { chinese: number; crossLingual: number }
   /** A message this far above its gate is strong: only strong hits bring their neighbours. */
@@ -59,6 +66,7 @@ const CALIBRATIONS: Record<string, GateCalibration> = {
     memory: { gate: 0.54, belowBest: 0.14, cap: Infinity },
     thread: { gate: 0.54, belowBest: 0.14, cap: Infinity },
     message: { gate: 0.62, belowBest: 0.12, cap: 30 },
+    messageInConversation: { gate: 0.62, belowBest: 0.1, cap: 12 },
     offsets: { chinese: 0.16, crossLingual: -0.02 },
     strongMargin: 0.1
   }
@@ -67,12 +75,20 @@ const FALLBACK: GateCalibration = {
   memory: { gate: 0.6, belowBest: Infinity, cap: Infinity },
   thread: { gate: 0.6, belowBest: Infinity, cap: Infinity },
   message: { gate: 0.6, belowBest: Infinity, cap: 30 },
+  messageInConversation: { gate: 0.6, belowBest: Infinity, cap: 12 },
   offsets: { chinese: 0, crossLingual: 0 },
   strongMargin: 0.1
 }
 
-export function gateCalibration(modelId: string | undefined): GateCalibration {
-  return (modelId && CALIBRATIONS[modelId]) || FALLBACK
+/** The model's gates; `inConversation`: the thread has turns before this input. */
+export function gateCalibration(
+  modelId: string | undefined,
+  inConversation = false
+): GateCalibration {
+  const calibration = (modelId && CALIBRATIONS[modelId]) || FALLBACK
+  return inConversation
+    ? { ...calibration, message: calibration.messageInConversation }
+    : calibration
 }
 
 /** A user's (or a what-if's) gate replaces both kinds' bars and their relative margins. */
@@ -86,7 +102,8 @@ export function withMinRelevance(
     ...calibration,
     memory: fixed(calibration.memory),
     thread: fixed(calibration.thread),
-    message: fixed(calibration.message)
+    message: fixed(calibration.message),
+    messageInConversation: fixed(calibration.messageInConversation)
   }
 }
 
