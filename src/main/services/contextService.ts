@@ -47,13 +47,6 @@ const MAX_CORRECTION = 2
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value))
 const MEMORY_TIMEOUT_MS = 500
-/**
- * Memory search reads the start of a long input: its full-text terms (the first 24) and the
- * embedder's 512 tokens come from there anyway, and scanning 2 M characters for terms would
- * hold the main thread.
- */
-const RECALL_QUERY_CHARS = 8_000
-
 export interface ContextServiceDeps {
   threads: ThreadRepository
   messages: MessageRepository
@@ -435,7 +428,7 @@ export class ContextService {
     pinned: Message[]
   ): Promise<Gathered> {
     const { threadId, messages, input, taskState } = turn
-    const query = recallQuery(input.slice(0, RECALL_QUERY_CHARS), messages, taskState)
+    const query = recallQuery(input, messages, taskState)
     const found = await this.recall(turn, config, summary, pinned, query)
     const recall = this.deps.lineage
       ? { ...found, memories: leaveOutOtherBranches(threadId, found.memories, this.deps.lineage) }

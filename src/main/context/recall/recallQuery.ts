@@ -9,6 +9,35 @@
 import type { ActiveTaskState } from '@shared/context'
 import type { Message } from '@shared/domain'
 
+/** What a long input contributes to the query: its head and pieces of the rest, this long. */
+export const RECALL_SAMPLE_CHARS = 8_000
+const HEAD_CHARS = 4_000
+const PIECES = 4
+
+/**
+ * A long input as the query reads it: its first 4,000 characters (where a question usually
+ * is, and all the embedder reads) and four 1,000-character pieces spread over the rest, the
+ * last ending where the input ends. The query's cost then does not depend on the input's
+ * length: a 2 M-character paste is read as 8,000 characters of itself, not only its head.
+ */
+export function recallSample(input: string): string {
+  if (input.length <= RECALL_SAMPLE_CHARS) return input
+  const piece = (RECALL_SAMPLE_CHARS - HEAD_CHARS) / PIECES
+  const parts = [input.slice(0, atCodePoint(input, HEAD_CHARS))]
+  const rest = input.length - HEAD_CHARS - piece
+  for (let i = 1; i <= PIECES; i++) {
+    const start = atCodePoint(input, HEAD_CHARS + Math.round((rest * i) / PIECES))
+    parts.push(input.slice(start, atCodePoint(input, start + piece)))
+  }
+  return parts.join('\n')
+}
+
+/** `index`, moved back off the second half of a surrogate pair. */
+function atCodePoint(text: string, index: number): number {
+  const code = text.charCodeAt(index)
+  return code >= 0xdc00 && code <= 0xdfff ? index - 1 : index
+}
+
 /** The newest turns read: the user's previous message and the reply to it, usually. */
 const CONTEXT_TURNS = 2
 /** Per turn: a long paste would drown the input in the second query. */
@@ -38,7 +67,7 @@ export function recallQuery(
   messages: readonly Turn[],
   taskState?: ActiveTaskState
 ): RecallQuery {
-  const text = input.trim()
+  const text = recallSample(input).trim()
   // The newest turns, found from the end: a long thread is never passed over.
   const newest: Turn[] = []
   for (let i = messages.length - 1; i >= 0 && newest.length < CONTEXT_TURNS; i--) {

@@ -2,6 +2,8 @@
  * The pure parts of hybrid recall: which words of a query go to the full-text index, and how
  * the vector and full-text rankings are fused (reciprocal-rank fusion).
  */
+import { RECALL_SAMPLE_CHARS, recallSample } from '../../context/recall/recallQuery'
+import { isRepetitive, MAX_TERM_CHARS } from '../../store/search/queryTerms'
 
 /** RRF's k: 60 as in Cormack et al. (2009); it damps the difference between ranks 1 and 2. */
 export const RRF_K = 60
@@ -27,27 +29,42 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu
 const MAX_TERMS = 24
 
 /**
- * Terms for the trigram FTS index: words of 3+ characters that are not stopwords, and every
- * three-character window of a CJK run (the trigram tokenizer matches those as substrings),
- * skipping windows made only of function characters. Two-character Chinese words cannot use
- * the trigram index; the vector search covers them.
+ * Terms for the trigram FTS index: words of 3 to 32 characters that are not stopwords, and
+ * every three-character window of a CJK run (the trigram tokenizer matches those as
+ * substrings), skipping windows made only of function characters. Two-character Chinese words
+ * cannot use the trigram index; the vector search covers them. A repetitive term ("aaaa",
+ * "abcabc", "哈哈哈") says nothing and costs the most (store/search/queryTerms.ts). At most 24
+ * terms, spread over the whole text: a long input is read as a sample (recallSample), never
+ * one term per character.
  */
 export function recallTerms(query: string): string[] {
-  const text = query.normalize('NFKC').toLowerCase()
+  const text = recallSample(query).normalize('NFKC').toLowerCase()
   const terms: string[] = []
   for (const run of text.match(CJK_RUN) ?? []) {
     const chars = [...run]
     for (let i = 0; i + 3 <= chars.length; i++) {
       const window = chars.slice(i, i + 3)
-      if (window.every((c) => CJK_FUNCTION_CHARS.has(c))) continue
-      terms.push(window.join(''))
+      const term = window.join('')
+      if (window.every((c) => CJK_FUNCTION_CHARS.has(c)) || isRepetitive(term)) continue
+      terms.push(term)
     }
   }
   const latin = text.replace(CJK_RUN, ' ')
   for (const word of latin.match(WORD) ?? []) {
-    if ([...word].length >= 3 && !STOPWORDS.has(word)) terms.push(word)
+    const length = [...word].length
+    if (length < 3 || length > MAX_TERM_CHARS || STOPWORDS.has(word) || isRepetitive(word)) continue
+    terms.push(word)
   }
-  return [...new Set(terms)].slice(0, MAX_TERMS)
+  return spread([...new Set(terms)], MAX_TERMS)
+}
+
+/** At most `n` items, evenly spaced over the list (first and last included). */
+function spread<T>(items: readonly T[], n: number): T[] {
+  if (items.length <= n) return [...items]
+  return Array.from(
+    { length: n },
+    (_, i) => items[Math.round((i * (items.length - 1)) / (n - 1))] as T
+  )
 }
 
 /**
@@ -58,16 +75,26 @@ export function quotedTerms(terms: readonly string[]): string[] {
   return terms.map((term) => `"${term.replaceAll('"', '""')}"`)
 }
 
+/**
+ * What of a candidate the signals read: its first 8,000 characters. A stored 2 M-character
+ * paste can be a candidate, and reading all of it per search would hold the main thread.
+ */
+export function signalText(content: string): string {
+  return content.length > RECALL_SAMPLE_CHARS ? content.slice(0, RECALL_SAMPLE_CHARS) : content
+}
+
+const lowered = (content: string): string => signalText(content).normalize('NFKC').toLowerCase()
+
 /** The share of `terms` that occur in `content` (case-insensitive). */
 export function matchedShare(content: string, terms: readonly string[]): number {
   if (terms.length === 0) return 0
-  const lower = content.normalize('NFKC').toLowerCase()
+  const lower = lowered(content)
   return terms.filter((term) => lower.includes(term)).length / terms.length
 }
 
 /** Whether `content` contains a CJK trigram term or a Latin term of 4+ characters. */
 export function hasStrongTerm(content: string, terms: readonly string[]): boolean {
-  const lower = content.normalize('NFKC').toLowerCase()
+  const lower = lowered(content)
   return terms.some(
     (term) => (term.match(CJK_RUN) || [...term].length >= 4) && lower.includes(term)
   )

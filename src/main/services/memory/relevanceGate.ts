@@ -16,6 +16,7 @@
  */
 import { E5_MODEL_ID } from '@shared/embeddingModelIds'
 import { cjkWeight } from '../../workers/centering'
+import { signalText } from './memoryRanking'
 
 /** The bar for one kind of candidate. */
 export interface KindGate {
@@ -175,7 +176,11 @@ export function relevanceOf(
   calibration: GateCalibration
 ): number | null {
   if (signals.similarity === null) return null
-  const offset = languageOffset(signals.queryCjk, cjkWeight(signals.itemText), calibration)
+  const offset = languageOffset(
+    signals.queryCjk,
+    cjkWeight(signalText(signals.itemText)),
+    calibration
+  )
   const value = signals.similarity - offset + TEXT_WEIGHT * signals.textShare
   return Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000
 }

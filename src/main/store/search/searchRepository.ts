@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
 import type { Role, SearchHit } from '@shared/domain'
+import { isRepetitive, MAX_TERM_CHARS } from './queryTerms'
 
 /** The trigram tokenizer indexes 3-character windows; shorter terms cannot use the index. */
 const TRIGRAM = 3
@@ -9,13 +10,15 @@ const SNIPPET_LENGTH = 140
 
 /**
  * Words of the query. Control characters (a NUL from a paste) separate words like spaces do:
- * SQLite would cut an FTS string at a NUL, and nobody means to search for one.
+ * SQLite would cut an FTS string at a NUL, and nobody means to search for one. A long word is
+ * searched by its first 32 characters (a row holding it holds those), and a repetitive one
+ * not at all: either would cost seconds of the main thread (queryTerms.ts).
  */
 export function splitTerms(query: string): string[] {
   const terms = query
     .split(/[\s\p{Cc}]+/u)
-    .map((term) => term.trim())
-    .filter(Boolean)
+    .map((term) => [...term.trim()].slice(0, MAX_TERM_CHARS).join(''))
+    .filter((term) => term && !isRepetitive(term))
   return [...new Set(terms)].slice(0, MAX_TERMS)
 }
 

@@ -1,0 +1,110 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  RECALL_SAMPLE_CHARS,
+  recallQuery,
+  recallSample
+} from '../../../src/main/context/recall/recallQuery'
+import { recallTerms } from '../../../src/main/services/memory/memoryRanking'
+import { isRepetitive, MAX_TERM_CHARS } from '../../../src/main/store/search/queryTerms'
+import { hugeInput, INPUT_KINDS } from '../../../scripts/bench/mainThreadStall'
+
+/**
+ * Issue #22: whatever is pasted, the recall query is a bounded, representative part of it.
+ * A 40,000-letter paste once became one 40,000-character FTS5 phrase and held the main thread
+ * for 6.6 s.
+ */
+
+const MAX_TERMS = 24
+
+function expectBounded(terms: string[]) {
+  expect(terms.length).toBeLessThanOrEqual(MAX_TERMS)
+  expect(new Set(terms).size).toBe(terms.length)
+  for (const term of terms) expect([...term].length).toBeLessThanOrEqual(MAX_TERM_CHARS)
+}
+
+describe('recall terms of any input', () => {
+  it('are at most 24 distinct terms of at most 32 characters, for any text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 3_000 }), (text) => {
+        expectBounded(recallTerms(text))
+      })
+    )
+  })
+
+  it('leave out runs and repeated patterns, in Latin and Chinese', () => {
+    expect(recallTerms('a'.repeat(40_000))).toEqual([])
+    expect(recallTerms('ab'.repeat(20_000))).toEqual([])
+    expect(recallTerms('-'.repeat(20_000))).toEqual([])
+    expect(recallTerms('哈'.repeat(20_000))).toEqual([])
+    expect(recallTerms('0'.repeat(20_000))).toEqual([])
+    expect(recallTerms('abc'.repeat(20_000))).toEqual([])
+    // A real word beside the run is still found.
+    expect(recallTerms(`${'a'.repeat(3_000)} peanuts ${'a'.repeat(30_000)}`)).toEqual(['peanuts'])
+  })
+
+  it('call a term repetitive when at most half its trigrams are distinct', () => {
+    for (const term of ['aaa', 'aaaa', 'ababab', 'abcabcabc', '哈哈哈', '12121212']) {
+      expect(isRepetitive(term)).toBe(true)
+    }
+    for (const term of ['abc', 'mississippi', 'bookkeeper', 'ab', '对花生', '1234']) {
+      expect(isRepetitive(term)).toBe(false)
+    }
+  })
+
+  it('leave out hashes and blobs longer than a word', () => {
+    const hash = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
+    expect(recallTerms(`commit ${hash} broke the build`)).toEqual(['commit', 'broke', 'build'])
+  })
+
+  it('are bounded for every pathological paste at 2,000,000 characters', () => {
+    for (const kind of INPUT_KINDS) {
+      expectBounded(recallTerms(hugeInput(kind, 2_000_000)))
+    }
+    expectBounded(recallTerms('abc'.repeat(700_000)))
+    expectBounded(recallTerms('1234567890'.repeat(200_000)))
+  })
+
+  it('come from the whole text, not only its head', () => {
+    const words = Array.from({ length: 4_000 }, (_, i) => `topic${i}x`)
+    const terms = recallTerms(words.join(' '))
+    expect(terms).toHaveLength(MAX_TERMS)
+    const last = Math.max(...terms.map((t) => Number(t.slice(5, -1))))
+    expect(last).toBe(3_999)
+  })
+
+  it('keep every term of an ordinary question', () => {
+    expect(recallTerms('Which Lisbon neighbourhood is quiet at night?')).toEqual([
+      'lisbon',
+      'neighbourhood',
+      'quiet',
+      'night'
+    ])
+    expect(recallTerms('我对花生过敏')).toEqual(['我对花', '对花生', '花生过', '生过敏'])
+  })
+})
+
+describe('the recall sample of a long input', () => {
+  it('is the input itself up to the limit', () => {
+    const text = 'x'.repeat(RECALL_SAMPLE_CHARS)
+    expect(recallSample(text)).toBe(text)
+  })
+
+  it('is bounded, starts with the head and ends with the end', () => {
+    const text = `QUESTION ${'filler '.repeat(300_000)}THE END`
+    const sample = recallSample(text)
+    expect(sample.length).toBeLessThanOrEqual(RECALL_SAMPLE_CHARS + 8)
+    expect(sample.startsWith('QUESTION')).toBe(true)
+    expect(sample.endsWith('THE END')).toBe(true)
+  })
+
+  it('never splits a character made of two UTF-16 units', () => {
+    const sample = recallSample('😀'.repeat(100_000))
+    expect(sample.replace(/\n/gu, '')).toMatch(/^(?:😀)+$/u)
+  })
+
+  it('is what the build’s recall query reads', () => {
+    const text = `${'z'.repeat(RECALL_SAMPLE_CHARS)} tail words`
+    expect(recallQuery(text, []).text).toBe(recallSample(text).trim())
+  })
+})
