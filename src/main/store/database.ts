@@ -1,4 +1,12 @@
-import { accessSync, constants, copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs'
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  rmSync,
+  statSync
+} from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import { quickCheck, QUICK_CHECK_AT_OPEN_MAX_BYTES } from './integrity'
@@ -51,9 +59,15 @@ function describe(kind: OpenFailureKind, path: string, backup: string | null, de
 export function backupDatabaseFiles(path: string, now: Date = new Date()): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-')
   const backup = `${path}.corrupt-${stamp}`
-  copyFileSync(path, backup)
-  for (const suffix of ['-wal', '-shm']) {
-    if (existsSync(path + suffix)) copyFileSync(path + suffix, backup + suffix)
+  try {
+    copyFileSync(path, backup)
+    for (const suffix of ['-wal', '-shm']) {
+      if (existsSync(path + suffix)) copyFileSync(path + suffix, backup + suffix)
+    }
+  } catch (error) {
+    // Half a copy is no backup: it would only take the room the next try needs.
+    for (const suffix of ['', '-wal', '-shm']) rmSync(backup + suffix, { force: true })
+    throw error
   }
   return backup
 }
@@ -143,7 +157,22 @@ function toOpenError(path: string, error: unknown): Error {
   const detail = error instanceof Error ? error.message : String(error)
   const fault = storageFaultOf(error)
   if (fault === 'corrupt') {
-    return new DatabaseOpenError('corrupt', path, backupDatabaseFiles(path), detail)
+    let backup: string
+    try {
+      backup = backupDatabaseFiles(path)
+    } catch (copyError) {
+      // Never repaired without its copy; a full disk is said in words, not as ENOSPC.
+      const errno = (copyError as NodeJS.ErrnoException).code
+      if (errno !== 'ENOSPC' && errno !== 'EDQUOT') throw copyError
+      const needed = Math.ceil((fileSize(path) + fileSize(`${path}-wal`)) / 1_000_000)
+      return new DatabaseOpenError(
+        'full',
+        path,
+        null,
+        `it is damaged, and a copy of it must be kept before it is repaired: that needs about ${needed} MB free`
+      )
+    }
+    return new DatabaseOpenError('corrupt', path, backup, detail)
   }
   if (fault) return new DatabaseOpenError(fault, path, null, detail)
   if (code === 'SQLITE_CANTOPEN') {
