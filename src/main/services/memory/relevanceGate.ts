@@ -67,7 +67,7 @@ const CALIBRATIONS: Record<string, GateCalibration> = {
     memory: { gate: 0.54, belowBest: 0.14, cap: Infinity },
     thread: { gate: 0.54, belowBest: 0.14, cap: Infinity },
     message: { gate: 0.62, belowBest: 0.12, cap: 30 },
-    messageInConversation: { gate: 0.62, belowBest: 0.1, cap: 12 },
+    messageInConversation: { gate: 0.66, belowBest: 0.08, cap: 8 },
     offsets: { chinese: 0.16, crossLingual: -0.02 },
     strongMargin: 0.1
   }
