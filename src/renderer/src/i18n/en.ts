@@ -282,11 +282,12 @@ export const en = {
     failed: 'The inspector could not load: {{message}}',
     source: {
       preview: 'Live preview of your draft',
-      previewEmpty:
-        'Preview of the next request (your draft is empty). The last sent request is under History.',
+      previewEmpty: 'Preview of the next request (your draft is empty)',
       previewWhatIf: 'Live preview with unsaved budget settings',
+      lastSent: 'Last request as sent · {{time}}. Type to see the live preview of your draft.',
       history: 'Sent build · {{time}}',
-      backToPreview: 'Back to live preview'
+      backToPreview: 'Back to live preview',
+      backToLastSent: 'Back to the last sent request'
     },
     tabs: {
       label: 'Inspector views',

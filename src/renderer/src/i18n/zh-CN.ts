@@ -269,10 +269,12 @@ export const zhCN: Translation = {
     failed: '检查器无法加载：{{message}}',
     source: {
       preview: '草稿的实时预览',
-      previewEmpty: '下一次请求的预览（草稿为空）。上次发送的请求在“历史”中。',
+      previewEmpty: '下一次请求的预览（草稿为空）',
       previewWhatIf: '实时预览（预算设置尚未保存）',
+      lastSent: '上次发送的请求 · {{time}}。输入内容即可看到草稿的实时预览。',
       history: '已发送的构建 · {{time}}',
-      backToPreview: '返回实时预览'
+      backToPreview: '返回实时预览',
+      backToLastSent: '返回上次发送的请求'
     },
     tabs: {
       label: '检查器视图',
