@@ -2,10 +2,13 @@ import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { MessageView } from './MessageView'
-import { ReplyTail } from './ReplyTail'
+import { ReplyErrorView, ReplyTail } from './ReplyTail'
+import { placeErrors } from './replyErrors'
 import { VersionSwitcher } from './VersionSwitcher'
-import { useChatStore } from './chatStore'
+import { useChatStore, type ReplyError } from './chatStore'
 import { rowsOf, type MessageRow } from './replyVersions'
+
+const NO_ERRORS: ReplyError[] = []
 
 /** A typical short message; real heights are measured as rows render. */
 const ESTIMATED_ROW_PX = 96
@@ -32,15 +35,7 @@ export function MessageList() {
   const older = useChatStore((state) => state.older)
   const waiting = useChatStore((state) => state.status !== 'ready' || state.older === 'loading')
   const live = useChatStore((state) => (threadId ? state.streams[threadId] : undefined))
-  const hasTail = useChatStore((state) =>
-    threadId
-      ? Boolean(
-          state.streams[threadId] ||
-          state.replyErrors[threadId] ||
-          state.retries[threadId] !== undefined
-        )
-      : false
-  )
+  const errors = useChatStore((state) => (threadId && state.replyErrors[threadId]) || NO_ERRORS)
   const busy = useChatStore((state) =>
     threadId ? Boolean(state.streams[threadId]) || state.sendingThreadId === threadId : false
   )
@@ -50,6 +45,15 @@ export function MessageList() {
   const scrollRef = useRef<HTMLDivElement>(null)
   // Regenerated replies share one row, with a switcher between their versions.
   const rows = useMemo(() => rowsOf(messages), [messages])
+  // Each error card stays with its turn; one whose message is not loaded yet ends the list.
+  const placed = useMemo(() => placeErrors(rows, errors, messages), [rows, errors, messages])
+  const hasTail = useChatStore((state) =>
+    threadId
+      ? Boolean(state.streams[threadId]) ||
+        placed.tail.length > 0 ||
+        state.retries[threadId] !== undefined
+      : false
+  )
   // The version a reader picked per row (by its current message); absent: the current one.
   const [picked, setPicked] = useState<Record<number, number>>({})
 
@@ -135,7 +139,7 @@ export function MessageList() {
                   role="listitem"
                   style={{ transform: `translateY(${row.start}px)` }}
                 >
-                  <ReplyTail threadId={threadId} />
+                  <ReplyTail threadId={threadId} errors={placed.tail} current={placed.current} />
                 </div>
               )
             }
@@ -160,6 +164,13 @@ export function MessageList() {
                   lastReplyId={lastReplyId}
                   busy={busy}
                 />
+                {placed.byRow.get(entry.message.id)?.map((error) => (
+                  <ReplyErrorView
+                    key={error.streamId}
+                    error={error}
+                    current={error === placed.current}
+                  />
+                ))}
               </div>
             )
           })}
