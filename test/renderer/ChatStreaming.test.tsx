@@ -573,6 +573,43 @@ describe('regenerate, edit and resend, usage and summary', () => {
     await waitFor(() => expect(screen.queryByTestId('message-edit-input')).toBeNull())
   })
 
+  it('shows an edited turn once, with ‹ n/m › to the turn before the edit', async () => {
+    const [question] = backend.addMessages(threadId, ['Typo questoin'])
+    backend.addReply(threadId, 'Answer to the typo')
+    const user = await renderApp()
+    await user.click(screen.getByTestId('message-edit'))
+    const input = screen.getByTestId('message-edit-input')
+    await user.clear(input)
+    await user.type(input, 'Fixed question')
+    await user.click(screen.getByTestId('message-edit-save'))
+    expect(backend.calls.find((call) => call.channel === 'messages:editResend')?.input).toEqual({
+      id: question!.id,
+      content: 'Fixed question'
+    })
+
+    // One turn on screen, the edit, with the earlier version behind the switcher.
+    const texts = () => screen.getAllByTestId('message').map((m) => m.textContent ?? '')
+    await waitFor(() => expect(screen.getByTestId('version-position')).toHaveTextContent('2 / 2'))
+    expect(texts()).toHaveLength(1)
+    expect(texts()[0]).toContain('Fixed question')
+    expect(screen.queryByText('not sent')).toBeNull()
+    expect(screen.getByRole('group', { name: 'Versions of this message' })).toBeInTheDocument()
+
+    // The earlier version: the question as first asked and its answer, kept and labelled.
+    await user.click(screen.getByRole('button', { name: 'Previous version' }))
+    expect(screen.getByTestId('version-position')).toHaveTextContent('1 / 2')
+    expect(texts()).toHaveLength(2)
+    expect(texts()[0]).toContain('Typo questoin')
+    expect(texts()[1]).toContain('Answer to the typo')
+    expect(screen.getAllByTestId('earlier-version-label')).toHaveLength(2)
+    expect(screen.queryByText('not sent')).toBeNull()
+    expect(screen.queryByTestId('message-edit')).toBeNull()
+
+    await user.click(screen.getByRole('button', { name: 'Next version' }))
+    expect(texts()).toEqual([expect.stringContaining('Fixed question')])
+    expect(screen.getByTestId('message-edit')).toBeInTheDocument()
+  })
+
   it('shows the thread totals in the header', async () => {
     backend.addMessages(threadId, ['Question'])
     backend.addReply(threadId, 'Answer')

@@ -124,6 +124,7 @@ export const en = {
     },
     versions: {
       label: 'Versions of this reply',
+      turnLabel: 'Versions of this message',
       previous: 'Previous version',
       next: 'Next version',
       position: '{{n}} / {{m}}'

@@ -119,6 +119,7 @@ export const zhCN: Translation = {
     },
     versions: {
       label: '这条回复的各个版本',
+      turnLabel: '这条消息的各个版本',
       previous: '上一个版本',
       next: '下一个版本',
       position: '{{n}} / {{m}}'

@@ -48,7 +48,9 @@ export function placeErrors(
   messages: readonly Message[]
 ): PlacedErrors {
   const rowOf = new Map<number, number>()
-  for (const row of rows) for (const version of row.versions) rowOf.set(version.id, row.message.id)
+  for (const row of rows) {
+    for (const message of row.versions.flat()) rowOf.set(message.id, row.message.id)
+  }
   const byRow = new Map<number, ReplyError[]>()
   const tail: ReplyError[] = []
   for (const error of errors) {
