@@ -106,6 +106,7 @@ describe('chat UI with a configured provider', () => {
       expect.stringContaining('Streamed into the chat window.')
     ])
     expect(earlier.join()).not.toContain('not sent')
+    await window.screenshot(join(SCREENSHOTS, 'chat-edit-earlier-version-en.png'))
     await page.getByTestId('version-next').click()
 
     await window.screenshot(join(SCREENSHOTS, 'chat-en.png'))

@@ -15,6 +15,7 @@ export function VersionSwitcher({ of, index, count, onChange }: VersionSwitcherP
   return (
     <div
       className="version-switcher"
+      data-of={of}
       role="group"
       aria-label={t(of === 'turn' ? 'chat.versions.turnLabel' : 'chat.versions.label')}
     >
