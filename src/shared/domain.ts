@@ -111,7 +111,10 @@ export interface ReplyInfo {
   /** The build's prompt tokens as we counted them, to show next to the provider's figure. */
   estimatedPromptTokens: number | null
   finishReason: string | null
-  /** A later reply to the same user message replaced this one (regenerate); it is kept. */
+  /**
+   * A later reply to the same user message replaced this one (regenerate), or, when the id is
+   * a user message's, an edit of the message this answered (edit-and-resend); it is kept.
+   */
   supersededBy: number | null
   /** `cost` by part at the prices of the day; absent on replies stored before it was kept. */
   costParts?: CostParts | null

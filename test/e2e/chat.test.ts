@@ -80,6 +80,35 @@ describe('chat UI with a configured provider', () => {
     await page.getByTestId('send-button').waitFor()
     window.assertHealthy()
 
+    // Edit and resend: the edited turn shows once, the turn before it behind ‹ n/m ›.
+    server.enqueue({
+      type: 'reply',
+      chunks: ['Hello again.'],
+      usage: { prompt: 30, completion: 3 }
+    })
+    const question = page.locator('[data-testid="message"][data-role="user"]')
+    await question.hover()
+    await question.getByTestId('message-edit').click()
+    await page.getByTestId('message-edit-input').fill('Hello model, edited')
+    await page.getByTestId('message-edit-save').click()
+    await eventually(() => lastReply(page).innerText()).toContain('Hello again.')
+    await page.getByTestId('send-button').waitFor()
+    expect(await page.getByTestId('version-position').innerText()).toBe('2 / 2')
+    expect(await page.getByTestId('message').allInnerTexts()).toEqual([
+      expect.stringContaining('Hello model, edited'),
+      expect.stringContaining('Hello again.')
+    ])
+    await page.getByTestId('version-previous').click()
+    expect(await page.getByTestId('version-position').innerText()).toBe('1 / 2')
+    const earlier = await page.getByTestId('message').allInnerTexts()
+    expect(earlier).toEqual([
+      expect.stringContaining('Hello model'),
+      expect.stringContaining('Streamed into the chat window.')
+    ])
+    expect(earlier.join()).not.toContain('not sent')
+    await window.screenshot(join(SCREENSHOTS, 'chat-edit-earlier-version-en.png'))
+    await page.getByTestId('version-next').click()
+
     await window.screenshot(join(SCREENSHOTS, 'chat-en.png'))
     await page.getByTestId('language-select').selectOption('zh-CN')
     await eventually(() => page.getByTestId('composer-input').getAttribute('placeholder')).toMatch(

@@ -106,8 +106,13 @@ describe('/compress <focus>', () => {
     expect(prompt).toContain('Turn 1.')
     expect(prompt).not.toContain('Turn 3.')
 
-    // The inspector: the new summary, and messages #1-#4 covered by it in the live preview.
+    // The inspector: the new summary, and messages #1-#4 covered by it in the live preview
+    // (of a draft: with an empty one the inspector shows the last request as sent).
     const panel = page.getByTestId('inspector-panel')
+    await input.fill('Next: the rollback plan.')
+    await eventually(() => panel.getByTestId('inspector-source').getAttribute('data-source')).toBe(
+      'preview'
+    )
     await eventually(() =>
       panel.getByTestId('thread-summary').getByTestId('thread-summary-content').innerText()
     ).toBe(SUMMARY_TEXT)

@@ -12,6 +12,7 @@ import { lastReply } from './harness/chat'
 import { eventually } from './harness/poll'
 import { useScriptedProvider } from './harness/scripted'
 import { useChromiumSession } from './harness/session'
+import { chooseTheme, lightControls } from './harness/theme'
 
 const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
 const KEY = 'sk-e2e-Newcomer-Key-12345'
@@ -93,23 +94,17 @@ describe('the first ten minutes', () => {
         { locale }
       )
       await page.getByTestId('welcome').waitFor()
-      await page.getByTestId('theme-select').selectOption('dark')
-      await eventually(() =>
-        page.evaluate(
-          () => (globalThis as unknown as DocumentGlobals).document.documentElement.dataset.theme
-        )
-      ).toBe('dark')
+      await chooseTheme(page, 'dark')
+      expect(await lightControls(page)).toEqual([])
       await window.screenshot(join(SCREENSHOTS, `first-run-welcome-dark-${locale}.png`))
       await page.getByTestId('welcome-add-provider').click()
       await page.getByTestId('provider-settings').waitFor()
+      expect(await lightControls(page)).toEqual([])
       await window.screenshot(join(SCREENSHOTS, `settings-dark-${locale}.png`))
       window.assertHealthy()
     })
   }
 })
-
-/** The page's globals read here (this file is type-checked without the DOM lib). */
-type DocumentGlobals = { document: { documentElement: { dataset: Record<string, string> } } }
 
 /** No Ollama on this machine: the welcome must not depend on one. */
 const notRunning = async () =>

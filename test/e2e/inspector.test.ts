@@ -101,15 +101,20 @@ describe('token-budget inspector, end to end in Chromium', () => {
     const { harness, app, threadId } = await start((h) =>
       seedThread(h, 'Typing', ['An earlier message.'])
     )
-    await eventually(() => app.source.getAttribute('data-source')).toBe('preview')
-    const emptyTokens = await numberAttribute(app.inputItem, 'data-tokens')
-    const emptyUsed = await numberAttribute(app.sectionRow('input'), 'data-used')
+    // Nothing typed: the last request as it was sent, labelled so.
+    await eventually(() => app.source.getAttribute('data-source')).toBe('sent')
+    expect(await app.source.innerText()).toMatch(/Last request as sent/)
 
     await app.composer.pressSequentially('Hello')
-    await eventually(() => numberAttribute(app.inputItem, 'data-tokens')).toBeGreaterThan(
-      emptyTokens
+    await eventually(() => app.source.getAttribute('data-source')).toBe('preview')
+    expect(await app.source.innerText()).toMatch(/Live preview of your draft/)
+    await app.payloadToggle.click()
+    await eventually(() => app.payloadMessages.last().locator('pre').first().textContent()).toBe(
+      'Hello'
     )
+    await app.tab('items').click()
     const shortTokens = await numberAttribute(app.inputItem, 'data-tokens')
+    const shortUsed = await numberAttribute(app.sectionRow('input'), 'data-used')
 
     const draft = 'Hello, please write a unit test for 1.234,56 and 03.02.2024 — 两种格式都要覆盖。'
     await app.composer.pressSequentially(draft.slice('Hello'.length))
@@ -123,7 +128,7 @@ describe('token-budget inspector, end to end in Chromium', () => {
     )
     expect(await app.payloadMessages.last().getAttribute('data-role')).toBe('user')
     const finalUsed = await numberAttribute(app.sectionRow('input'), 'data-used')
-    expect(finalUsed).toBeGreaterThan(emptyUsed)
+    expect(finalUsed).toBeGreaterThan(shortUsed)
     // The payload can be copied as JSON, exactly as shown.
     await open.window!.context.grantPermissions(['clipboard-read', 'clipboard-write'])
     await app.panel.getByTestId('payload-copy').click()
@@ -148,6 +153,9 @@ describe('token-budget inspector, end to end in Chromium', () => {
   it('previews a smaller budget as a what-if, rejects an invalid one, resets and saves', async () => {
     const contents = Array.from({ length: 8 }, (_, i) => longMessage(i + 1))
     const { harness, app, threadId } = await start((h) => seedThread(h, 'Budget', contents))
+    // A draft, so the panel shows the live preview the settings apply to.
+    await app.composer.fill('And the thousands separator?')
+    await eventually(() => app.source.getAttribute('data-source')).toBe('preview')
     await eventually(() => app.messageItems('included').count()).toBe(8)
     /** Changes a setting on the Budget tab, then goes back to the items it affects. */
     const edit = async (change: () => Promise<void>) => {
@@ -215,6 +223,9 @@ describe('token-budget inspector, end to end in Chromium', () => {
     const contents = Array.from({ length: 6 }, (_, i) => longMessage(i + 1))
     const { harness, app, page, threadId } = await start((h) => seedThread(h, 'Flags', contents))
     const [first, second] = harness.services.chat.list(threadId)
+    // Flags change the next request: the live preview of a draft shows it.
+    await app.composer.fill('Which parser?')
+    await eventually(() => app.source.getAttribute('data-source')).toBe('preview')
     await eventually(() => app.messageItems('included').count()).toBe(6)
 
     // Pin the oldest from the inspector: the chat row shows it too.
@@ -242,6 +253,7 @@ describe('token-budget inspector, end to end in Chromium', () => {
     await eventually(() => app.historyItems.count()).toBe(6)
     const newestBefore = await app.historyItems.first().getAttribute('data-build-id')
     const builtBefore = harness.published.filter((e) => e.event === 'context:built').length
+    await app.composer.fill('')
     await app.composer.pressSequentially('Now write the parser.')
     await app.composer.press('Enter')
     await eventually(() => app.historyItems.count()).toBe(7)
@@ -271,8 +283,9 @@ describe('token-budget inspector, end to end in Chromium', () => {
     expect(payloadTexts.some((text) => text.includes('Message 1:'))).toBe(true)
     expect(payloadTexts.some((text) => text.includes('Message 2:'))).toBe(false)
 
+    // The draft is empty after the send: back to the last request as sent.
     await app.backToPreview.click()
-    await eventually(() => app.source.getAttribute('data-source')).toBe('preview')
+    await eventually(() => app.source.getAttribute('data-source')).toBe('sent')
 
     // Clicking a message item brings it into view in the chat, highlighted.
     await app.tab('items').click()

@@ -101,6 +101,12 @@ describe('thread summary after a long conversation', () => {
     }
     expect(turns).toBeGreaterThan(1)
     expect(turns).toBeLessThan(MAX_TURNS)
+    // A draft, so the inspector shows the live preview of the next request (with an empty
+    // draft it shows the last request as sent, which had no summary yet).
+    await page.getByTestId('composer-input').fill('And the luggage rules?')
+    await eventually(() => panel.getByTestId('inspector-source').getAttribute('data-source')).toBe(
+      'preview'
+    )
 
     // The summary request reached the server, with the oldest turn as its source material.
     await eventually(async () =>

@@ -18,11 +18,15 @@ import {
 } from './harness/providerForm'
 import { chatRequests, useScriptedProvider } from './harness/scripted'
 import { useChromiumSession } from './harness/session'
+import { chooseTheme, lightControls, textColor } from './harness/theme'
 
 const EVERYTHING = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js'
 )
 const KEY = 'sk-e2e-tools'
+const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots')
+/** A reply with a highlighted code block, to see it follow the theme. */
+const CODE_REPLY = '```ts\nconst echo = (message: string): string => message\n```\n'
 
 describe('MCP tools', () => {
   const tempDir = useTempDir()
@@ -31,7 +35,7 @@ describe('MCP tools', () => {
 
   it('adds a server in Settings, approves a call, shows its result and its cost in the inspector', async () => {
     const server = scripted()
-    const { harness, page } = await session.start({
+    const { harness, window, page } = await session.start({
       databasePath: join(tempDir(), 'store.sqlite')
     })
     await configureProvider(
@@ -70,13 +74,21 @@ describe('MCP tools', () => {
         type: 'tool_calls',
         calls: [{ id: 'call_e2e', name: 'echo', arguments: { message: 'from the browser' } }]
       },
-      { type: 'reply', chunks: ['The tool answered.'] }
+      { type: 'reply', chunks: ['The tool answered.\n\n', CODE_REPLY] }
     )
     await page.getByTestId('composer-input').fill('Please echo "from the browser"')
     await page.getByTestId('send-button').click()
 
     const approval = page.getByTestId('tool-approval')
     await approval.waitFor()
+    // The call waiting for consent follows the message it answers, not the other way round
+    // (the tool step is announced before the send answers).
+    const roles = () =>
+      page
+        .getByTestId('message')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-role')))
+    await eventually(roles).toEqual(['user', 'assistant'])
+    expect(await page.getByTestId('message').first().innerText()).toContain('Please echo')
     expect(await approval.getAttribute('data-tool')).toBe('echo')
     expect(JSON.parse(await approval.getByTestId('tool-approval-args').innerText())).toEqual({
       message: 'from the browser'
@@ -97,10 +109,15 @@ describe('MCP tools', () => {
     )
     expect(bodies.map((b) => b.tools?.map((t) => t.function.name))).toEqual([['echo'], ['echo']])
 
-    // The inspector: the schema's cost in the tools section, the stored result as a message.
+    // The inspector: the schema's cost in the tools section, the stored result as a message
+    // in the next request (the live preview of a draft).
     const toggle = page.getByTestId('inspector-toggle')
     if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click()
     const panel = page.getByTestId('inspector-panel')
+    await page.getByTestId('composer-input').fill('Thanks. And again?')
+    await eventually(() => panel.getByTestId('inspector-source').getAttribute('data-source')).toBe(
+      'preview'
+    )
     const schema = panel.locator('[data-testid="trace-item"][data-id="tool:echo"]')
     await schema.first().waitFor()
     expect(await schema.first().getAttribute('data-section')).toBe('tools')
@@ -111,5 +128,24 @@ describe('MCP tools', () => {
     const stored = panel.locator(`[data-testid="trace-item"][data-id="${toolMessageId}"]`)
     await stored.first().waitFor()
     expect(Number(await stored.first().getAttribute('data-tokens'))).toBeGreaterThan(0)
+
+    // Light and dark, both languages: every control follows the theme, code blocks too.
+    const keyword = lastReply(page).locator('pre .hljs-keyword').first()
+    const lightKeyword = await textColor(keyword)
+    await window.screenshot(join(SCREENSHOTS, 'tools-en.png'))
+    await chooseTheme(page, 'dark')
+    expect(await lightControls(page)).toEqual([])
+    expect(await textColor(keyword)).not.toBe(lightKeyword)
+    expect(await textColor(lastReply(page).locator('pre code'))).toBe('rgb(201, 209, 217)')
+    await window.screenshot(join(SCREENSHOTS, 'tools-dark-en.png'))
+    await page.getByTestId('thread-tools-toggle').click()
+    expect(await lightControls(page)).toEqual([])
+    await page.getByTestId('thread-tools-toggle').click()
+    await page.getByTestId('language-select').selectOption('zh-CN')
+    await eventually(() => page.getByTestId('thread-tools-toggle').innerText()).toMatch(/工具/)
+    await window.screenshot(join(SCREENSHOTS, 'tools-dark-zh-CN.png'))
+    await chooseTheme(page, 'light')
+    expect(await textColor(keyword)).toBe(lightKeyword)
+    await window.screenshot(join(SCREENSHOTS, 'tools-zh-CN.png'))
   })
 })

@@ -412,6 +412,8 @@ describe('regenerate and edit-and-resend', () => {
       ['What is 2+2?', false],
       ['4', false]
     ])
+    // The old answer points at the edit: the chat shows the two turns as versions of one.
+    expect(all[1]!.reply?.supersededBy).toBe(outcome.data.message.id)
     expect(lastBody().messages.some((m) => m.content === 'Waht is 2+2?')).toBe(false)
     s.db.close()
   })

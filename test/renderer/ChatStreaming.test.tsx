@@ -218,6 +218,96 @@ describe('inline reply errors', () => {
   })
 })
 
+describe('where a turn’s parts show', () => {
+  const messageOrder = () =>
+    screen.getAllByTestId('message').map((element) => element.textContent ?? '')
+  const isBefore = (a: Element, b: Element) =>
+    Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING)
+
+  it('shows a tool call awaiting approval below the message it answers', async () => {
+    const user = await renderApp()
+    backend.streaming = true
+    // The tool step and its approval are announced before the send answers.
+    const release = backend.holdAnswer('messages:send')
+    await user.type(screen.getByTestId('composer-input'), 'Please echo hi{Enter}')
+    const step = backend.addReply(threadId, 'Asked to run echo')
+    step.toolCalls = [{ id: 'call_1', name: 'echo', arguments: '{"message":"hi"}' }]
+    act(() => {
+      backend.emit('tools:step', { threadId, streamId: 'stream-1', message: step })
+      backend.emit('tools:approval', {
+        threadId,
+        callId: 'call_1',
+        toolName: 'echo',
+        toolKey: 'mcp:s1:echo',
+        sourceName: 'Everything',
+        arguments: '{"message":"hi"}',
+        requestedAt: 1
+      })
+    })
+    release()
+    await waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(2))
+    const [question, call] = screen.getAllByTestId('message')
+    expect(question).toHaveTextContent('Please echo hi')
+    expect(call).toHaveTextContent('Asked to run echo')
+    expect(isBefore(call!, await screen.findByTestId('tool-approval'))).toBe(true)
+  })
+
+  it('keeps a failed turn’s error card under that turn after the next send', async () => {
+    const user = await renderApp()
+    const firstStream = await sendStreaming(user, 'First question')
+    act(() =>
+      backend.emit('chat:error', {
+        threadId,
+        streamId: firstStream,
+        error: { kind: 'auth', message: 'Incorrect API key', status: 401 },
+        message: null
+      })
+    )
+    const card = await screen.findByTestId('reply-error')
+    expect(within(card).getByTestId('reply-error-action')).toBeInTheDocument()
+
+    const secondStream = await sendStreaming(user, 'Second question')
+    const answer = backend.addReply(threadId, 'Second answer')
+    act(() => backend.emit('chat:done', { threadId, streamId: secondStream, message: answer }))
+    await screen.findByText('Second answer')
+
+    // Still there, between the turn that failed and the next one, with no action left.
+    const kept = screen.getByTestId('reply-error')
+    expect(kept).toHaveAttribute('data-kind', 'auth')
+    expect(kept).toHaveTextContent('Incorrect API key')
+    const [first, second] = screen.getAllByTestId('message')
+    expect(isBefore(first!, kept)).toBe(true)
+    expect(isBefore(kept, second!)).toBe(true)
+    expect(within(kept).queryByTestId('reply-error-action')).toBeNull()
+    expect(messageOrder()).toHaveLength(3)
+  })
+
+  it('places an error that arrives before the send answers under that send', async () => {
+    const user = await renderApp()
+    backend.streaming = true
+    const release = backend.holdAnswer('messages:send')
+    await user.type(screen.getByTestId('composer-input'), 'Quick fail{Enter}')
+    act(() =>
+      backend.emit('chat:error', {
+        threadId,
+        streamId: 'stream-1',
+        error: { kind: 'network', message: 'ECONNREFUSED' },
+        message: null
+      })
+    )
+    release()
+    await waitFor(() =>
+      expect(screen.getByTestId('reply-error')).toHaveAttribute(
+        'data-after-id',
+        String(backend.messagesOf(threadId).at(-1)!.id)
+      )
+    )
+    // The last turn's error still offers Retry, which replaces it.
+    await user.click(screen.getByTestId('reply-error-action'))
+    await waitFor(() => expect(screen.queryByTestId('reply-error')).toBeNull())
+  })
+})
+
 describe('empty replies', () => {
   it('says the model sent nothing, offers Retry, and says so in Chinese too', async () => {
     const user = await renderApp()
@@ -470,17 +560,42 @@ describe('regenerate, edit and resend, usage and summary', () => {
     expect(screen.getByTestId('regenerate')).toBeInTheDocument()
   })
 
-  it('edits a user message inline and resends it', async () => {
+  it('edits a message inline and resends it; the turn shows once, with ‹ n/m › to the one before', async () => {
     const [question] = backend.addMessages(threadId, ['Typo questoin'])
+    backend.addReply(threadId, 'Answer to the typo')
     const user = await renderApp()
     await user.click(screen.getByTestId('message-edit'))
     const input = screen.getByTestId('message-edit-input')
     await user.clear(input)
     await user.type(input, 'Fixed question')
     await user.click(screen.getByTestId('message-edit-save'))
-    const call = backend.calls.find((entry) => entry.channel === 'messages:editResend')
-    expect(call?.input).toEqual({ id: question!.id, content: 'Fixed question' })
+    expect(backend.calls.find((call) => call.channel === 'messages:editResend')?.input).toEqual({
+      id: question!.id,
+      content: 'Fixed question'
+    })
     await waitFor(() => expect(screen.queryByTestId('message-edit-input')).toBeNull())
+
+    // One turn on screen, the edit, with the earlier version behind the switcher.
+    const texts = () => screen.getAllByTestId('message').map((m) => m.textContent ?? '')
+    await waitFor(() => expect(screen.getByTestId('version-position')).toHaveTextContent('2 / 2'))
+    expect(texts()).toHaveLength(1)
+    expect(texts()[0]).toContain('Fixed question')
+    expect(screen.queryByText('not sent')).toBeNull()
+    expect(screen.getByRole('group', { name: 'Versions of this message' })).toBeInTheDocument()
+
+    // The earlier version: the question as first asked and its answer, kept and labelled.
+    await user.click(screen.getByRole('button', { name: 'Previous version' }))
+    expect(screen.getByTestId('version-position')).toHaveTextContent('1 / 2')
+    expect(texts()).toHaveLength(2)
+    expect(texts()[0]).toContain('Typo questoin')
+    expect(texts()[1]).toContain('Answer to the typo')
+    expect(screen.getAllByTestId('earlier-version-label')).toHaveLength(2)
+    expect(screen.queryByText('not sent')).toBeNull()
+    expect(screen.queryByTestId('message-edit')).toBeNull()
+
+    await user.click(screen.getByRole('button', { name: 'Next version' }))
+    expect(texts()).toEqual([expect.stringContaining('Fixed question')])
+    expect(screen.getByTestId('message-edit')).toBeInTheDocument()
   })
 
   it('shows the thread totals in the header', async () => {

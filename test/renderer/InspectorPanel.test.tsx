@@ -267,9 +267,7 @@ describe('inspector panel', () => {
     const source = screen.getByTestId('inspector-source')
     expect(source).toHaveAttribute('data-source', 'preview')
     // Nothing typed: the preview says it is of the next request, not the last one sent.
-    expect(source).toHaveTextContent(
-      'Preview of the next request (your draft is empty). The last sent request is under History.'
-    )
+    expect(source).toHaveTextContent('Preview of the next request (your draft is empty)')
     const inputTokens = () => numeric(item('input'), 'data-tokens')
     const before = inputTokens()
 
@@ -412,8 +410,37 @@ describe('inspector panel', () => {
     )
   })
 
-  it('lists the sent builds, shows one, and goes back to the live preview', async () => {
-    const { user } = await openPanel(['a'])
+  it('shows the last request as sent while the draft is empty, the live preview once typed', async () => {
+    const { thread, user } = await openPanel(['a'])
+    await act(() => useChatStore.getState().send('second message'))
+    const source = screen.getByTestId('inspector-source')
+    await vi.waitFor(() => expect(source).toHaveAttribute('data-source', 'sent'))
+    expect(source).toHaveTextContent('Last request as sent')
+    const [sent] = backend.buildsOf(thread.id)
+    const used = () => numeric(screen.getByTestId('budget-bar'), 'data-used')
+    const lastPayload = () => screen.getAllByTestId('payload-message').at(-1)
+    expect(used()).toBe(sent!.context.tokenStats.total)
+    // A sent request is a record: nothing to pin or exclude in it.
+    expect(screen.queryByTestId('trace-pin')).toBeNull()
+
+    act(() => useChatStore.getState().setDraft(thread.id, 'a much longer new question than before'))
+    await vi.waitFor(() => expect(source).toHaveAttribute('data-source', 'preview'))
+    expect(source).toHaveTextContent('Live preview of your draft')
+    await vi.waitFor(() => expect(used()).toBeGreaterThan(sent!.context.tokenStats.total))
+    expect(screen.getAllByTestId('trace-pin').length).toBeGreaterThan(0)
+
+    // Emptied again: back to the request as it was sent.
+    act(() => useChatStore.getState().setDraft(thread.id, ''))
+    await vi.waitFor(() => expect(source).toHaveAttribute('data-source', 'sent'))
+    await user.click(screen.getByTestId('payload-toggle'))
+    expect(lastPayload()).toHaveTextContent('second message')
+
+    await act(() => i18n.changeLanguage('zh-CN'))
+    expect(source).toHaveTextContent('上次发送的请求')
+  })
+
+  it('lists the sent builds, shows one, and goes back to the last sent request', async () => {
+    const { thread, user } = await openPanel(['a'])
     await act(() => useChatStore.getState().send('second message'))
     await act(() => useChatStore.getState().send('third message'))
     await user.click(screen.getByTestId('tab-history'))
@@ -434,7 +461,11 @@ describe('inspector panel', () => {
 
     await user.click(screen.getByTestId('back-to-preview'))
 
-    expect(screen.getByTestId('inspector-source')).toHaveAttribute('data-source', 'preview')
+    expect(screen.getByTestId('inspector-source')).toHaveAttribute('data-source', 'sent')
+    act(() => useChatStore.getState().setDraft(thread.id, 'next'))
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('inspector-source')).toHaveAttribute('data-source', 'preview')
+    )
     expect(screen.getAllByTestId('trace-pin').length).toBeGreaterThan(0)
   })
 

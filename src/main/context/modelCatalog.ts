@@ -1,32 +1,25 @@
 /**
  * What the builder needs to know about a model: which tokenizer it uses and how large its
- * context window is. Families are matched by id prefix so dated snapshots ("gpt-4o-2024-11-20")
- * resolve without a table update. The user can override the window in the context config.
+ * context window is. Windows come from the maintained offline catalog `@pydantic/genai-prices`
+ * (the same one providers/catalog.ts reads prices from; its matcher resolves dated snapshots
+ * and aliases), so there is one model table in the code. The tokenizer is the one thing the
+ * catalog does not record: the families below say which models count with which encoding. The
+ * user's window (provider record or context config) always wins over both.
  */
+import { calcPrice } from '@pydantic/genai-prices'
 
 export type EncodingName = 'o200k_base' | 'cl100k_base' | 'estimate'
 
-interface ModelFamily {
+interface TokenizerFamily {
   pattern: RegExp
-  encoding: EncodingName
-  contextWindow: number
+  encoding: Exclude<EncodingName, 'estimate'>
 }
 
-// Order matters: the first match wins, so "gpt-4o" and "gpt-4.1" precede plain "gpt-4".
-const FAMILIES: readonly ModelFamily[] = [
-  { pattern: /^gpt-5/, encoding: 'o200k_base', contextWindow: 400_000 },
-  { pattern: /^gpt-4\.1/, encoding: 'o200k_base', contextWindow: 1_047_576 },
-  { pattern: /^gpt-4\.5/, encoding: 'o200k_base', contextWindow: 128_000 },
-  { pattern: /^(gpt-4o|chatgpt-4o)/, encoding: 'o200k_base', contextWindow: 128_000 },
-  { pattern: /^o1-(mini|preview)/, encoding: 'o200k_base', contextWindow: 128_000 },
-  { pattern: /^o[134](-|$)/, encoding: 'o200k_base', contextWindow: 200_000 },
-  { pattern: /^gpt-oss/, encoding: 'o200k_base', contextWindow: 131_072 },
-  { pattern: /^gpt-4-(turbo|\d{4}-preview|1106)/, encoding: 'cl100k_base', contextWindow: 128_000 },
-  { pattern: /^gpt-4-32k/, encoding: 'cl100k_base', contextWindow: 32_768 },
-  { pattern: /^gpt-4(-|$)/, encoding: 'cl100k_base', contextWindow: 8_192 },
-  { pattern: /^gpt-3\.5-turbo/, encoding: 'cl100k_base', contextWindow: 16_385 },
-  { pattern: /^claude-/, encoding: 'estimate', contextWindow: 200_000 },
-  { pattern: /^gemini-/, encoding: 'estimate', contextWindow: 1_048_576 }
+// Order matters: the first match wins, so "gpt-4o" and "gpt-4.1" precede plain "gpt-4". Models
+// matching none (Claude, Gemini, local models) have no public tokenizer here: estimated.
+const TOKENIZER_FAMILIES: readonly TokenizerFamily[] = [
+  { pattern: /^(gpt-5|gpt-4\.[15]|gpt-4o|chatgpt-4o|gpt-oss|o[134](-|$))/, encoding: 'o200k_base' },
+  { pattern: /^(gpt-4|gpt-3\.5-turbo)/, encoding: 'cl100k_base' }
 ]
 
 /** Unknown models (often local ones) get a window most of them support; the config can raise it. */
@@ -39,20 +32,38 @@ export interface ModelInfo {
   model: string
   encoding: EncodingName
   contextWindow: number
-  /** False when the model matched no family and the window is a guess. */
+  /** False when the catalog gives no window for the model and the window is a guess. */
   known: boolean
 }
 
+// The catalog's matcher walks every provider's patterns; a build asks for the same model often.
+const windows = new Map<string, number | null>()
+
+/** The catalog's window for a model id ("openai/gpt-4o" as OpenRouter writes it, too). */
+function catalogWindow(id: string): number | null {
+  let window = windows.get(id)
+  if (window === undefined) {
+    const bare = id.slice(id.lastIndexOf('/') + 1)
+    const found = calcPrice({ input_tokens: 0, output_tokens: 0 }, bare)
+    window = found?.model.context_window ?? null
+    windows.set(id, window)
+  }
+  return window
+}
+
 export function describeModel(model: string): ModelInfo {
-  const id = model.trim().toLowerCase()
-  const family = FAMILIES.find((f) => f.pattern.test(id))
-  return family
-    ? { model, encoding: family.encoding, contextWindow: family.contextWindow, known: true }
-    : { model, encoding: 'estimate', contextWindow: UNKNOWN_MODEL_CONTEXT_WINDOW, known: false }
+  const window = catalogWindow(model.trim().toLowerCase())
+  return {
+    model,
+    encoding: encodingForModel(model),
+    contextWindow: window ?? UNKNOWN_MODEL_CONTEXT_WINDOW,
+    known: window !== null
+  }
 }
 
 export function encodingForModel(model: string): EncodingName {
-  return describeModel(model).encoding
+  const id = model.trim().toLowerCase()
+  return TOKENIZER_FAMILIES.find((family) => family.pattern.test(id))?.encoding ?? 'estimate'
 }
 
 export function defaultOutputReserve(contextWindow: number): number {

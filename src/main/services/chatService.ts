@@ -97,6 +97,18 @@ function exchangeAllowance(context: BuiltContext): number {
   return Math.max(1_000, Math.floor(contextWindow * 0.95) - outputReserve - total)
 }
 
+/**
+ * The model reply the user message first in `turn` currently has (not replaced by a regenerate),
+ * if any: `turn` runs from that message on, and its answer ends at the next user message.
+ */
+function currentReplyTo(turn: readonly Message[]): Message | undefined {
+  for (const message of turn.slice(1)) {
+    if (message.role === 'user') return undefined
+    if (message.role === 'assistant' && message.reply && !message.reply.supersededBy) return message
+  }
+  return undefined
+}
+
 export class ChatService {
   private readonly active = new Map<string, ActiveStream>()
   private readonly newId: () => string
@@ -169,6 +181,8 @@ export class ChatService {
   /**
    * Edit-and-resend: the edited text is stored as a new user message; the original and the
    * messages after it stay stored, excluded from later requests (the conversation branches).
+   * The original's current reply is marked superseded by the new message: the link the chat
+   * needs to show the two as versions of one turn (a user message has no reply row to hold it).
    */
   async editResend(id: number, content: string): Promise<SendOutcome> {
     const original = this.messages.get(id)
@@ -180,13 +194,17 @@ export class ChatService {
     const tokenCount = await this.countUserText(content)
     const all = await this.cache.load(original.threadId)
     this.requireIdle(original.threadId)
-    for (const later of all.slice(firstAtOrAfter(all, original.seq))) {
-      if (later.excluded) continue
-      const updated = this.messages.setFlags(later.id, { excluded: true })
+    const later = all.slice(firstAtOrAfter(all, original.seq))
+    const answer = currentReplyTo(later)
+    for (const next of later) {
+      if (next.excluded) continue
+      const updated = this.messages.setFlags(next.id, { excluded: true })
       if (updated) this.cache.updated(updated)
     }
     this.deps.messageChanged?.(original.threadId, original.seq)
     const message = this.appendUser(original.threadId, content, tokenCount)
+    const superseded = answer && this.messages.supersede(answer.id, message.id)
+    if (superseded) this.cache.updated(superseded)
     return this.answerAndAnnounce(original.threadId, message)
   }
 

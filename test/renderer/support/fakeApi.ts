@@ -653,13 +653,24 @@ export function createFakeBackend(): FakeBackend {
           return fail({ code: 'not_found', message: 'Message not found' })
         }
       ),
-      // No model providers in the fake: editing behaves like sending the new text.
+      // As main does: the original and what followed are excluded, its answer points at the
+      // edit; no model providers in the fake, so nothing answers the edit.
       editResend: handle(
         'messages:editResend',
         ({ id, content }: { id: number; content: string }): IpcResult<SendOutcome> => {
           const original = findMessage(id)
           if (!original) return fail({ code: 'not_found', message: 'Message not found' })
+          const later = (messages.get(original.threadId) ?? []).filter((m) => m.seq >= original.seq)
+          const answer = later.find(
+            (m, i) =>
+              m.role === 'assistant' &&
+              m.reply &&
+              !m.reply.supersededBy &&
+              !later.slice(1, i).some((between) => between.role === 'user')
+          )
+          for (const m of later) m.excluded = true
           const [message] = backend.addMessages(original.threadId, [content])
+          if (answer?.reply) answer.reply.supersededBy = message!.id
           changed(original.threadId)
           return ok({
             message: message!,

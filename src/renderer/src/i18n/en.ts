@@ -124,6 +124,7 @@ export const en = {
     },
     versions: {
       label: 'Versions of this reply',
+      turnLabel: 'Versions of this message',
       previous: 'Previous version',
       next: 'Next version',
       position: '{{n}} / {{m}}'
@@ -163,9 +164,6 @@ export const en = {
     editResend: 'Save and resend',
     superseded: 'replaced by a newer reply',
     branchedAway: 'earlier version',
-    showHidden_one: 'Show {{count}} earlier version',
-    showHidden_other: 'Show {{count}} earlier versions',
-    hideHidden: 'Hide earlier versions',
     modelLabel: 'Model',
     modelDefault: 'Default ({{model}})',
     modelNone: 'No model',
@@ -282,11 +280,12 @@ export const en = {
     failed: 'The inspector could not load: {{message}}',
     source: {
       preview: 'Live preview of your draft',
-      previewEmpty:
-        'Preview of the next request (your draft is empty). The last sent request is under History.',
+      previewEmpty: 'Preview of the next request (your draft is empty)',
       previewWhatIf: 'Live preview with unsaved budget settings',
+      lastSent: 'Last request as sent · {{time}}. Type to see the live preview of your draft.',
       history: 'Sent build · {{time}}',
-      backToPreview: 'Back to live preview'
+      backToPreview: 'Back to live preview',
+      backToLastSent: 'Back to the last sent request'
     },
     tabs: {
       label: 'Inspector views',

@@ -119,6 +119,7 @@ export const zhCN: Translation = {
     },
     versions: {
       label: '这条回复的各个版本',
+      turnLabel: '这条消息的各个版本',
       previous: '上一个版本',
       next: '下一个版本',
       position: '{{n}} / {{m}}'
@@ -155,9 +156,6 @@ export const zhCN: Translation = {
     editResend: '保存并重新发送',
     superseded: '已被新的回复取代',
     branchedAway: '较早版本',
-    showHidden_one: '显示 {{count}} 个较早版本',
-    showHidden_other: '显示 {{count}} 个较早版本',
-    hideHidden: '隐藏较早版本',
     modelLabel: '模型',
     modelDefault: '默认（{{model}}）',
     modelNone: '未选择模型',
@@ -269,10 +267,12 @@ export const zhCN: Translation = {
     failed: '检查器无法加载：{{message}}',
     source: {
       preview: '草稿的实时预览',
-      previewEmpty: '下一次请求的预览（草稿为空）。上次发送的请求在“历史”中。',
+      previewEmpty: '下一次请求的预览（草稿为空）',
       previewWhatIf: '实时预览（预算设置尚未保存）',
+      lastSent: '上次发送的请求 · {{time}}。输入内容即可看到草稿的实时预览。',
       history: '已发送的构建 · {{time}}',
-      backToPreview: '返回实时预览'
+      backToPreview: '返回实时预览',
+      backToLastSent: '返回上次发送的请求'
     },
     tabs: {
       label: '检查器视图',

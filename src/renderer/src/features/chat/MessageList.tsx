@@ -1,11 +1,15 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useVirtualizer } from '@tanstack/react-virtual'
+import type { Message } from '@shared/domain'
 import { MessageView } from './MessageView'
-import { ReplyTail } from './ReplyTail'
+import { ReplyErrorView, ReplyTail } from './ReplyTail'
+import { placeErrors } from './replyErrors'
 import { VersionSwitcher } from './VersionSwitcher'
-import { useChatStore } from './chatStore'
-import { rowsOf, type MessageRow } from './replyVersions'
+import { useChatStore, type ReplyError } from './chatStore'
+import { rowsOf, shownTurn, type MessageRow } from './replyVersions'
+
+const NO_ERRORS: ReplyError[] = []
 
 /** A typical short message; real heights are measured as rows render. */
 const ESTIMATED_ROW_PX = 96
@@ -32,15 +36,7 @@ export function MessageList() {
   const older = useChatStore((state) => state.older)
   const waiting = useChatStore((state) => state.status !== 'ready' || state.older === 'loading')
   const live = useChatStore((state) => (threadId ? state.streams[threadId] : undefined))
-  const hasTail = useChatStore((state) =>
-    threadId
-      ? Boolean(
-          state.streams[threadId] ||
-          state.replyErrors[threadId] ||
-          state.retries[threadId] !== undefined
-        )
-      : false
-  )
+  const errors = useChatStore((state) => (threadId && state.replyErrors[threadId]) || NO_ERRORS)
   const busy = useChatStore((state) =>
     threadId ? Boolean(state.streams[threadId]) || state.sendingThreadId === threadId : false
   )
@@ -48,10 +44,27 @@ export function MessageList() {
   const last = messages.at(-1)
   const lastReplyId = last?.role === 'assistant' && last.reply ? last.id : null
   const scrollRef = useRef<HTMLDivElement>(null)
-  // Regenerated replies share one row, with a switcher between their versions.
-  const rows = useMemo(() => rowsOf(messages), [messages])
+  // Regenerated replies and edited turns share one row, with a switcher between versions.
+  const allRows = useMemo(() => rowsOf(messages), [messages])
+  // Each error card stays with its turn; one whose message is not loaded yet ends the list.
+  const placed = useMemo(() => placeErrors(allRows, errors, messages), [allRows, errors, messages])
+  const hasTail = useChatStore((state) =>
+    threadId
+      ? Boolean(state.streams[threadId]) ||
+        placed.tail.length > 0 ||
+        state.retries[threadId] !== undefined
+      : false
+  )
   // The version a reader picked per row (by its current message); absent: the current one.
   const [picked, setPicked] = useState<Record<number, number>>({})
+  // An earlier version of an edited turn stands for the conversation from there on: what
+  // followed the edit is not part of it.
+  const rows = useMemo(() => {
+    const cut = allRows.findIndex(
+      (row) => row.kind === 'turn' && (picked[row.message.id] ?? Infinity) < row.versions.length - 1
+    )
+    return cut < 0 ? allRows : allRows.slice(0, cut + 1)
+  }, [allRows, picked])
 
   const getItemKey = useCallback((index: number) => rows[index]?.message.id ?? 'tail', [rows])
 
@@ -75,14 +88,12 @@ export function MessageList() {
 
   useLayoutEffect(() => {
     if (reveal && reveal.threadId === threadId) {
-      const index = rows.findIndex((row) =>
-        row.versions.some((version) => version.id === reveal.messageId)
-      )
+      const holds = (version: Message[]) => version.some((m) => m.id === reveal.messageId)
+      const index = rows.findIndex((row) => row.versions.some(holds))
       const row = rows[index]
-      // A hit in an earlier version of a reply opens that version.
-      if (row && row.message.id !== reveal.messageId) {
-        const version = row.versions.findIndex((version) => version.id === reveal.messageId)
-        setPicked((current) => ({ ...current, [row.message.id]: version }))
+      // A hit in an earlier version opens that version.
+      if (row && !holds(row.versions.at(-1)!)) {
+        setPicked((current) => ({ ...current, [row.message.id]: row.versions.findIndex(holds) }))
       }
       // A message not loaded yet is being fetched (chatStore): scroll once it is here.
       if (index < 0 && waiting) return
@@ -135,7 +146,7 @@ export function MessageList() {
                   role="listitem"
                   style={{ transform: `translateY(${row.start}px)` }}
                 >
-                  <ReplyTail threadId={threadId} />
+                  <ReplyTail threadId={threadId} errors={placed.tail} current={placed.current} />
                 </div>
               )
             }
@@ -160,6 +171,13 @@ export function MessageList() {
                   lastReplyId={lastReplyId}
                   busy={busy}
                 />
+                {placed.byRow.get(entry.message.id)?.map((error) => (
+                  <ReplyErrorView
+                    key={error.streamId}
+                    error={error}
+                    current={error === placed.current}
+                  />
+                ))}
               </div>
             )
           })}
@@ -193,17 +211,27 @@ function VersionedMessage({
   busy
 }: VersionedMessageProps) {
   const index = Math.min(shown, row.versions.length - 1)
-  const message = row.versions[index] ?? row.message
+  const earlierTurn = row.kind === 'turn' && index < row.versions.length - 1
+  const version = row.versions[index] ?? [row.message]
   return (
     <>
-      <MessageView
-        message={message}
-        highlighted={message.id === highlightedId}
-        isLastReply={message.id === lastReplyId}
-        busy={busy}
-      />
+      {(earlierTurn ? shownTurn(version) : version).map((message) => (
+        <MessageView
+          key={message.id}
+          message={message}
+          highlighted={message.id === highlightedId}
+          isLastReply={message.id === lastReplyId}
+          busy={busy}
+          earlierVersion={earlierTurn}
+        />
+      ))}
       {row.versions.length > 1 && (
-        <VersionSwitcher index={index} count={row.versions.length} onChange={onPick} />
+        <VersionSwitcher
+          of={row.kind}
+          index={index}
+          count={row.versions.length}
+          onChange={onPick}
+        />
       )}
     </>
   )

@@ -22,6 +22,8 @@ interface MessageViewProps {
   isLastReply?: boolean
   /** A reply is streaming or a send is on its way: no regenerate or resend meanwhile. */
   busy?: boolean
+  /** Part of an earlier version of an edited turn: kept, sent back then, not any more. */
+  earlierVersion?: boolean
 }
 
 /** Memoized: a row re-renders only when its message or highlight changes, not on every scroll. */
@@ -29,7 +31,8 @@ export const MessageView = memo(function MessageView({
   message,
   highlighted,
   isLastReply = false,
-  busy = false
+  busy = false,
+  earlierVersion = false
 }: MessageViewProps) {
   const { t, i18n } = useTranslation()
   const [editing, setEditing] = useState<string | null>(null)
@@ -63,7 +66,11 @@ export const MessageView = memo(function MessageView({
             {t(REPLY_BADGES[reply.status])}
           </span>
         )}
-        {superseded ? (
+        {earlierVersion ? (
+          <span className="message__not-sent" data-testid="earlier-version-label">
+            {t('chat.branchedAway')}
+          </span>
+        ) : superseded ? (
           <span className="message__not-sent" data-testid="superseded-label">
             {t('chat.superseded')}
           </span>
@@ -107,7 +114,7 @@ export const MessageView = memo(function MessageView({
             {t('chat.regenerate')}
           </button>
         )}
-        {message.role === 'user' && editing === null && (
+        {message.role === 'user' && editing === null && !earlierVersion && (
           <button
             type="button"
             className="button message__action"

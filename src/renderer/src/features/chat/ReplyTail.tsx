@@ -6,12 +6,21 @@ import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { MarkdownContent } from './MarkdownContent'
 import { useChatStore, type ReplyError } from './chatStore'
 
-/** What follows the last stored message: the reply streaming in, a retry notice, an error. */
-export function ReplyTail({ threadId }: { threadId: string }) {
+interface ReplyTailProps {
+  threadId: string
+  /** Errors whose turn is not in the list (yet). */
+  errors: readonly ReplyError[]
+  current: ReplyError | null
+}
+
+/**
+ * What follows the last stored message: the reply streaming in, a retry notice, and the error
+ * of a turn whose message the list does not hold yet.
+ */
+export function ReplyTail({ threadId, errors, current }: ReplyTailProps) {
   const { t } = useTranslation()
   const formatNumber = useFormatNumber()
   const live = useChatStore((state) => state.streams[threadId])
-  const error = useChatStore((state) => state.replyErrors[threadId])
   const retryBudget = useChatStore((state) => state.retries[threadId])
 
   return (
@@ -38,12 +47,18 @@ export function ReplyTail({ threadId }: { threadId: string }) {
           </div>
         </article>
       )}
-      {error && <ReplyErrorView error={error} />}
+      {errors.map((error) => (
+        <ReplyErrorView key={error.streamId} error={error} current={error === current} />
+      ))}
     </div>
   )
 }
 
-function ReplyErrorView({ error }: { error: ReplyError }) {
+/**
+ * A failed reply, under the turn it belongs to. Only the last turn's (`current`) offers its
+ * action or counts down: retrying regenerates the thread's last reply, not an earlier one.
+ */
+export function ReplyErrorView({ error, current }: { error: ReplyError; current: boolean }) {
   const { t } = useTranslation()
   const regenerate = useChatStore((state) => state.regenerate)
   const showProviders = useProvidersStore((state) => state.show)
@@ -54,18 +69,19 @@ function ReplyErrorView({ error }: { error: ReplyError }) {
 
   // A rate limit counts down the provider's delay, then retries by itself.
   useEffect(() => {
-    if (kind !== 'rate_limit') return
+    if (kind !== 'rate_limit' || !current) return
     if (secondsLeft <= 0) {
       void regenerate()
       return
     }
     const timer = setTimeout(() => setSecondsLeft((left) => left - 1), 1000)
     return () => clearTimeout(timer)
-  }, [kind, secondsLeft, regenerate])
+  }, [kind, secondsLeft, regenerate, current])
 
   if (kind === 'aborted') return null
 
   const action = (() => {
+    if (!current) return null
     switch (kind) {
       case 'auth':
         return (
@@ -114,7 +130,13 @@ function ReplyErrorView({ error }: { error: ReplyError }) {
   })()
 
   return (
-    <div className="reply-error" role="alert" data-testid="reply-error" data-kind={kind}>
+    <div
+      className="reply-error"
+      role="alert"
+      data-testid="reply-error"
+      data-kind={kind}
+      data-after-id={error.afterId ?? undefined}
+    >
       <Icon name="alert" />
       <div className="reply-error__body">
         <span className="reply-error__title">

@@ -1,17 +1,24 @@
 import { useTranslation } from 'react-i18next'
 
 interface VersionSwitcherProps {
+  /** What has versions: a regenerated reply, or a message edited and resent. */
+  of: 'reply' | 'turn'
   /** 0-based index of the version shown. */
   index: number
   count: number
   onChange: (index: number) => void
 }
 
-/** ‹ n/m › between the versions of a regenerated reply; every version stays stored. */
-export function VersionSwitcher({ index, count, onChange }: VersionSwitcherProps) {
+/** ‹ n/m › between the versions of a regenerated reply or an edited message; all stay stored. */
+export function VersionSwitcher({ of, index, count, onChange }: VersionSwitcherProps) {
   const { t } = useTranslation()
   return (
-    <div className="version-switcher" role="group" aria-label={t('chat.versions.label')}>
+    <div
+      className="version-switcher"
+      data-of={of}
+      role="group"
+      aria-label={t(of === 'turn' ? 'chat.versions.turnLabel' : 'chat.versions.label')}
+    >
       <button
         type="button"
         className="icon-button version-switcher__step"

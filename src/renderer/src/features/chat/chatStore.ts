@@ -4,6 +4,8 @@ import type { Message, MessagePage, SendOutcome } from '@shared/domain'
 import type { ProviderErrorInfo } from '@shared/providers'
 import { call, describeError } from '@renderer/lib/call'
 import { latestRequest } from '@renderer/lib/latestRequest'
+import { anchorErrors, errorsBeforeLastTurn } from './replyErrors'
+import { withMessage } from './threadMessages'
 
 /** How long a message reached from search stays highlighted. */
 export const HIGHLIGHT_MS = 2500
@@ -22,6 +24,11 @@ export interface ReplyError {
   error: ProviderErrorInfo
   /** The partial reply stored before the error, if any. */
   messageId: number | null
+  /**
+   * The message the card follows: the partial reply, or the last message of the failed turn.
+   * Null while the send that failed has not answered yet (the card then ends the list).
+   */
+  afterId: number | null
 }
 
 export type MessageFlags = Partial<Pick<Message, 'pinned' | 'excluded' | 'summaryExempt'>>
@@ -54,8 +61,11 @@ interface ChatState {
   flagError: string | null
   /** Streaming replies per thread (one at a time per thread). */
   streams: Record<string, LiveStream>
-  /** The last failed reply per thread, shown inline until the next send. */
-  replyErrors: Record<string, ReplyError>
+  /**
+   * Failed replies per thread, oldest first. Each stays with the turn that failed; only a
+   * retry of that turn (regenerate) replaces it.
+   */
+  replyErrors: Record<string, ReplyError[]>
   /** A context-length retry per thread: the budget the rebuilt request got. */
   retries: Record<string, number>
 
@@ -210,16 +220,36 @@ export const useChatStore = create<ChatState>()((set, get) => {
     ended.add(streamId)
   }
 
-  /** A new turn is on its way: lock the composer and forget the last turn's error and retry. */
-  const beginTurn = (threadId: string): void =>
-    set((state) => ({
-      sendingThreadId: threadId,
-      sendError: null,
-      replyErrors: withoutThread(state.replyErrors, threadId),
-      retries: withoutThread(state.retries, threadId)
-    }))
+  /**
+   * A new turn is on its way: lock the composer and forget the last turn's retry notice. A
+   * retry of the last turn also replaces its error; earlier turns keep theirs.
+   */
+  const beginTurn = (threadId: string, retry: boolean): void =>
+    set((state) => {
+      const errors = anchorErrors(state.replyErrors[threadId], state.messages)
+      return {
+        sendingThreadId: threadId,
+        sendError: null,
+        replyErrors: {
+          ...state.replyErrors,
+          [threadId]: retry ? errorsBeforeLastTurn(errors, state.messages) : errors
+        },
+        retries: withoutThread(state.retries, threadId)
+      }
+    })
 
-  const applyOutcome = (threadId: string, outcome: SendOutcome) =>
+  /** The send (or retry) answered: an error that came first now knows where it belongs. */
+  const anchorPending = (state: ChatState, threadId: string): Partial<ChatState> =>
+    state.threadId === threadId && state.replyErrors[threadId]
+      ? {
+          replyErrors: {
+            ...state.replyErrors,
+            [threadId]: anchorErrors(state.replyErrors[threadId], state.messages)
+          }
+        }
+      : {}
+
+  const applyOutcome = (threadId: string, outcome: SendOutcome) => {
     set((state) => {
       const stillOpen = state.threadId === threadId
       return {
@@ -229,15 +259,15 @@ export const useChatStore = create<ChatState>()((set, get) => {
             ? withStream(state.streams, threadId, outcome.streamId)
             : state.streams,
         ...(stillOpen && {
-          messages: state.messages.some((message) => message.id === outcome.message.id)
-            ? state.messages
-            : [...state.messages, outcome.message],
+          messages: withMessage(state.messages, outcome.message),
           lastOutcome: outcome.status,
           buildError: outcome.buildError,
           safetyNet: safetyNetCodes(outcome.build)
         })
       }
     })
+    set((state) => anchorPending(state, threadId))
+  }
 
   return {
     threadId: null,
@@ -261,17 +291,9 @@ export const useChatStore = create<ChatState>()((set, get) => {
 
     watch() {
       const upsert = (threadId: string, message: Message) =>
-        set((state) => {
-          if (state.threadId !== threadId) return {}
-          const exists = state.messages.some((candidate) => candidate.id === message.id)
-          return {
-            messages: exists
-              ? state.messages.map((candidate) =>
-                  candidate.id === message.id ? message : candidate
-                )
-              : [...state.messages, message]
-          }
-        })
+        set((state) =>
+          state.threadId === threadId ? { messages: withMessage(state.messages, message) } : {}
+        )
       const stops = [
         window.api.on('chat:delta', ({ threadId, messageId, delta }) =>
           set((state) => {
@@ -301,19 +323,26 @@ export const useChatStore = create<ChatState>()((set, get) => {
         window.api.on('chat:error', ({ threadId, streamId, error, message }) => {
           if (message) upsert(threadId, message)
           if (get().streams[threadId]?.streamId !== streamId) streamEnded(streamId)
-          set((state) => ({
-            streams:
-              state.streams[threadId]?.streamId === streamId
-                ? withoutThread(state.streams, threadId)
-                : state.streams,
-            replyErrors:
-              error.kind === 'aborted' && !message
-                ? withoutThread(state.replyErrors, threadId)
-                : {
-                    ...state.replyErrors,
-                    [threadId]: { streamId, error, messageId: message?.id ?? null }
-                  }
-          }))
+          set((state) => {
+            // Before the send answers, the list may not hold the turn's message yet.
+            const settled = state.threadId === threadId && state.sendingThreadId !== threadId
+            const afterId = message?.id ?? (settled ? (state.messages.at(-1)?.id ?? null) : null)
+            return {
+              streams:
+                state.streams[threadId]?.streamId === streamId
+                  ? withoutThread(state.streams, threadId)
+                  : state.streams,
+              ...(!(error.kind === 'aborted' && !message) && {
+                replyErrors: {
+                  ...state.replyErrors,
+                  [threadId]: [
+                    ...(state.replyErrors[threadId] ?? []),
+                    { streamId, error, messageId: message?.id ?? null, afterId }
+                  ]
+                }
+              })
+            }
+          })
         }),
         // A tool-loop step was stored: the text streamed so far belongs to it, not to the reply.
         window.api.on('tools:step', ({ threadId, streamId, message }) => {
@@ -350,12 +379,13 @@ export const useChatStore = create<ChatState>()((set, get) => {
     async regenerate() {
       const { threadId, streams, sendingThreadId } = get()
       if (!threadId || streams[threadId] || sendingThreadId) return false
-      beginTurn(threadId)
+      beginTurn(threadId, true)
       try {
         const { streamId } = await call(window.api.chat.regenerate({ threadId }))
         set((state) => ({
           sendingThreadId: null,
-          streams: withStream(state.streams, threadId, streamId)
+          streams: withStream(state.streams, threadId, streamId),
+          ...anchorPending(state, threadId)
         }))
         return true
       } catch (error) {
@@ -367,7 +397,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
     async editResend(messageId, content) {
       const { threadId, streams, sendingThreadId } = get()
       if (!threadId || streams[threadId] || sendingThreadId) return false
-      set({ sendingThreadId: threadId, sendError: null })
+      beginTurn(threadId, false)
       try {
         const outcome = await call(window.api.messages.editResend({ id: messageId, content }))
         applyOutcome(threadId, outcome)
@@ -423,7 +453,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
       // Appending to a list that has not loaded would show a thread with its history missing.
       if (!threadId || sendingThreadId || status !== 'ready') return false
       if (get().streams[threadId]) return false
-      beginTurn(threadId)
+      beginTurn(threadId, false)
       try {
         const outcome = await call(window.api.messages.send({ threadId, content }))
         set((state) => ({ drafts: { ...state.drafts, [threadId]: '' } }))

@@ -5,10 +5,10 @@ import {
   type StoredBuild,
   type WarningCode
 } from '@shared/context'
+import { defaultView, type DefaultSource } from '@renderer/features/inspector/inspectorStore'
 
-/** Where the gauge's numbers come from: the draft's preview, the last sent build, or the
- * preview of an empty draft (nothing typed, nothing sent yet). */
-export type GaugeSource = 'draft' | 'sent' | 'next'
+/** Where the gauge's numbers come from: the inspector's default view, the same rule. */
+export type GaugeSource = DefaultSource
 
 /** From this share of the safety limit on, the gauge warns that the net is close. */
 export const NEAR_SAFETY_SHARE = 0.9
@@ -49,21 +49,17 @@ export interface GaugeReading {
 }
 
 /**
- * Picks what the gauge shows and reads it: while the user types, the live preview (the very
- * build the inspector shows); with an empty draft, the last build that was sent, or else the
- * preview of the next request. Nothing is recomputed: every number is the build's own.
+ * Reads what the gauge shows, chosen as the inspector chooses (`defaultView`). Nothing is
+ * recomputed: every number is the build's own.
  */
 export function readGauge(
   draft: string,
   preview: BuiltContext | null,
   lastSent: StoredBuild | null
 ): GaugeReading | null {
-  const typing = draft.trim() !== ''
-  const source: GaugeSource | null =
-    typing && preview ? 'draft' : lastSent ? 'sent' : preview ? 'next' : null
-  if (source === null) return null
-  const build = source === 'sent' ? lastSent : null
-  const context = build ? build.context : (preview as BuiltContext)
+  const shown = defaultView(draft, preview, lastSent)
+  if (!shown) return null
+  const { source, context, build } = shown
   const { tokenStats, metadata, trace } = context
   const safetyLimit = Math.floor(tokenStats.contextWindow * SAFETY_SHARE)
   const codes = metadata.warnings.map((warning) => warning.code)

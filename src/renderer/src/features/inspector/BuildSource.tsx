@@ -1,20 +1,20 @@
 import { useTranslation } from 'react-i18next'
 import { Icon } from '@renderer/components/Icon'
 import { formatFullTime } from '@renderer/lib/formatTime'
-import { useChatStore } from '@renderer/features/chat/chatStore'
-import { selectSelectedBuild, useInspectorStore } from './inspectorStore'
+import { selectSelectedBuild, selectSentBuild, useInspectorStore } from './inspectorStore'
 import { isEmptyPatch } from './whatIf'
 
-/** Says whether the panel shows the live preview of the draft or a build that was sent. */
+/**
+ * Says what the panel shows: a sent build chosen in History, the last request as sent (the
+ * default while the draft is empty), or the live preview of the draft.
+ */
 export function BuildSource() {
   const { t, i18n } = useTranslation()
   const selected = useInspectorStore(selectSelectedBuild)
+  const sent = useInspectorStore(selectSentBuild)
   const trying = useInspectorStore((state) => !isEmptyPatch(state.whatIf))
+  const draftEmpty = useInspectorStore((state) => state.draft.trim() === '')
   const showPreview = useInspectorStore((state) => state.showPreview)
-  // With nothing typed the preview is of the next request, not the last one sent: it says so.
-  const draftEmpty = useChatStore((state) =>
-    state.threadId ? (state.drafts[state.threadId] ?? '').trim() === '' : true
-  )
 
   if (selected) {
     return (
@@ -31,8 +31,17 @@ export function BuildSource() {
           onClick={showPreview}
         >
           <Icon name="back" />
-          {t('inspector.source.backToPreview')}
+          {draftEmpty ? t('inspector.source.backToLastSent') : t('inspector.source.backToPreview')}
         </button>
+      </div>
+    )
+  }
+  if (sent) {
+    return (
+      <div className="build-source" data-testid="inspector-source" data-source="sent">
+        <span className="build-source__label">
+          {t('inspector.source.lastSent', { time: formatFullTime(sent.createdAt, i18n.language) })}
+        </span>
       </div>
     )
   }

@@ -6,7 +6,7 @@ import { call, describeError } from '@renderer/lib/call'
 import { formatCost } from '@renderer/lib/formatCost'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { useCostReport } from './costReportStore'
-import { selectSelectedBuild, useInspectorStore } from './inspectorStore'
+import { selectSentBuild, useInspectorStore } from './inspectorStore'
 import './costExplain.css'
 
 /**
@@ -17,7 +17,7 @@ import './costExplain.css'
 export function CostExplain({ threadId }: { threadId: string }) {
   const { t } = useTranslation()
   const state = useCostReport(threadId)
-  const selected = useInspectorStore(selectSelectedBuild)
+  const selected = useInspectorStore(selectSentBuild)
   if (state.status === 'loading') return null
   if (state.status === 'error') {
     return <p className="cost-explain__error">{t('cost.failed', { message: state.message })}</p>

@@ -17,7 +17,7 @@ import { ReplyUsage, SummaryCard } from './ReplyUsage'
 import { SectionLegend } from './SectionLegend'
 import { SummaryHistory } from '@renderer/features/summaries/SummaryHistory'
 import { TraceList } from './TraceList'
-import { selectShownBuild, useInspectorStore } from './inspectorStore'
+import { selectSentBuild, selectShownBuild, useInspectorStore } from './inspectorStore'
 import { usePanelWidth } from './usePanelWidth'
 import { useSectionFocus } from './useSectionFocus'
 import { watchInspector } from './watchInspector'
@@ -75,7 +75,8 @@ function InspectorBody() {
   const threadId = useInspectorStore((state) => state.threadId)
   const build = useInspectorStore(selectShownBuild)
   const preview = useInspectorStore((state) => state.preview)
-  const fromHistory = useInspectorStore((state) => state.selectedBuildId !== null)
+  // A sent build is a record: its items offer no pin or exclude.
+  const isRecord = useInspectorStore((state) => selectSentBuild(state) !== null)
   const historyCount = useInspectorStore((state) => state.builds.length)
   const error = useInspectorStore((state) => state.error)
   const [tab, setTab] = useState<InspectorTab>('items')
@@ -127,7 +128,7 @@ function InspectorBody() {
         id={idOf(tab).panel}
         aria-labelledby={idOf(tab).tab}
       >
-        {tab === 'items' && listed && <TraceList build={listed} editable={!fromHistory} />}
+        {tab === 'items' && listed && <TraceList build={listed} editable={!isRecord} />}
         {tab === 'payload' && listed && <PayloadView messages={listed.messages} />}
         {tab === 'settings' && <ConfigEditor stats={preview?.tokenStats ?? null} />}
         {tab === 'history' && <BuildHistory />}

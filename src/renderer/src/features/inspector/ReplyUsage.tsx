@@ -5,14 +5,14 @@ import { useChatStore } from '@renderer/features/chat/chatStore'
 import { call, describeError } from '@renderer/lib/call'
 import { latestRequest } from '@renderer/lib/latestRequest'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
-import { selectSelectedBuild, useInspectorStore } from './inspectorStore'
+import { selectSentBuild, useInspectorStore } from './inspectorStore'
 import { replyFor } from './replyFor'
 
 /** Estimated vs actual prompt tokens, and cache reads/writes, of a sent request. */
 export function ReplyUsage() {
   const { t } = useTranslation()
   const formatNumber = useFormatNumber()
-  const stored = useInspectorStore(selectSelectedBuild)
+  const stored = useInspectorStore(selectSentBuild)
   const messages = useChatStore((state) => state.messages)
   const reply = replyFor(messages, stored?.messageId ?? null)
   const info = reply?.reply

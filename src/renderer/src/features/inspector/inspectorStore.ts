@@ -233,10 +233,48 @@ export const useInspectorStore = create<InspectorState>()((set, get) => {
   }
 })
 
-/** The build the panel shows: the chosen sent build, or else the live preview. */
+/** Where the numbers shown by default come from (no sent build chosen). */
+export type DefaultSource = 'draft' | 'sent' | 'next'
+
+export interface DefaultView {
+  source: DefaultSource
+  context: BuiltContext
+  /** The stored build, when the view is the last one sent. */
+  build: StoredBuild | null
+}
+
+/**
+ * What the gauge and the inspector show unless a sent build is chosen: while the user types,
+ * the live preview of the draft; with an empty draft, the last request as it was sent, or,
+ * before anything was sent, the preview of the next request. One rule for both, so the two
+ * never show different totals.
+ */
+export function defaultView(
+  draft: string,
+  preview: BuiltContext | null,
+  lastSent: StoredBuild | null
+): DefaultView | null {
+  if (draft.trim() !== '' && preview) return { source: 'draft', context: preview, build: null }
+  if (lastSent) return { source: 'sent', context: lastSent.context, build: lastSent }
+  return preview ? { source: 'next', context: preview, build: null } : null
+}
+
+/** The inspector's default view; settings being tried out only show in a preview. */
+function inspectorDefault(state: InspectorState): DefaultView | null {
+  const lastSent = isEmptyPatch(state.whatIf) ? (state.builds[0] ?? null) : null
+  return defaultView(state.draft, state.preview, lastSent)
+}
+
+/** The build the panel shows: the chosen sent build, or else the default view. */
 export function selectShownBuild(state: InspectorState): BuiltContext | null {
-  if (state.selectedBuildId === null) return state.preview
+  if (state.selectedBuildId === null) return inspectorDefault(state)?.context ?? null
   return state.builds.find((build) => build.id === state.selectedBuildId)?.context ?? null
+}
+
+/** The sent build the panel shows (chosen in History, or the last one by default), if any. */
+export function selectSentBuild(state: InspectorState): StoredBuild | null {
+  if (state.selectedBuildId === null) return inspectorDefault(state)?.build ?? null
+  return selectSelectedBuild(state)
 }
 
 export function selectSelectedBuild(state: InspectorState): StoredBuild | null {
