@@ -76,7 +76,7 @@ const FALLBACK: GateCalibration = {
   memory: { gate: 0.6, belowBest: Infinity, cap: Infinity },
   thread: { gate: 0.6, belowBest: Infinity, cap: Infinity },
   message: { gate: 0.6, belowBest: Infinity, cap: 30 },
-  messageInConversation: { gate: 0.6, belowBest: Infinity, cap: 12 },
+  messageInConversation: { gate: 0.6, belowBest: Infinity, cap: 8 },
   offsets: { chinese: 0, crossLingual: 0 },
   strongMargin: 0.1
 }
