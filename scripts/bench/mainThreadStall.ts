@@ -20,7 +20,17 @@ import { benchServices } from './benchServices'
 import { openDatabase } from '../../src/main/store/database'
 import { seededRandom, syntheticText } from './syntheticThread'
 
-export const INPUT_KINDS = ['base64', 'minified JS', 'Chinese', 'mixed', 'letters only'] as const
+export const INPUT_KINDS = [
+  'base64',
+  'minified JS',
+  'Chinese',
+  'mixed',
+  'letters only',
+  'one letter repeated',
+  'one Chinese character repeated',
+  'repeated trigram',
+  'digits'
+] as const
 export type InputKind = (typeof INPUT_KINDS)[number]
 
 export interface Stall {
@@ -71,6 +81,16 @@ export function hugeInput(kind: InputKind, chars: number, seed = 5): string {
         out += `const v${Math.floor(random() * 100)} = await build(${JSON.stringify({ ok: true, n: Math.floor(random() * 1e6) })})\n`
       }
       return out.slice(0, chars)
+    // Pasted progress bars, padding and repeated tails (issue #22): the worst case for a
+    // trigram phrase query, once the paste is stored and the next search meets it.
+    case 'one letter repeated':
+      return 'a'.repeat(chars)
+    case 'one Chinese character repeated':
+      return '哈'.repeat(chars)
+    case 'repeated trigram':
+      return 'abc'.repeat(Math.ceil(chars / 3)).slice(0, chars)
+    case 'digits':
+      return '1234567890'.repeat(Math.ceil(chars / 10)).slice(0, chars)
     case 'letters only':
       // Lower case only: one pre-tokenizer piece (a change of case would start a new one).
       while (out.length < chars) out += pick('abcdefghijklmnopqrstuvwxyz')

@@ -61,8 +61,6 @@ describe('recall terms of any input', () => {
     for (const kind of INPUT_KINDS) {
       expectBounded(recallTerms(hugeInput(kind, 2_000_000)))
     }
-    expectBounded(recallTerms('abc'.repeat(700_000)))
-    expectBounded(recallTerms('1234567890'.repeat(200_000)))
   })
 
   it('come from the whole text, not only its head', () => {
