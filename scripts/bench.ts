@@ -54,7 +54,7 @@ import { historyImportFigures, type HistoryImportFigures } from './bench/history
 import { memorySearchFigures, type MemorySearchFigures } from './bench/memorySearch'
 import type { Timing } from './bench/timing'
 import { wholeTurnFigures, wholeTurnReport } from './bench/wholeTurn'
-import { cacheReplayFigures, cacheReplayReport } from './bench/cacheReplay'
+import { cacheReplayFigures, cacheReplayReport, type Dialect } from './bench/cacheReplay'
 
 const ROOT = resolve(dirname(process.argv[1] ?? '.'), '../..')
 const DEFAULT_JSON = join(ROOT, '.cache/bench/latest.json')
@@ -72,6 +72,7 @@ interface Options {
   /** The cache replay's budgets and window policies, when not the run's defaults. */
   cacheBudgets: (number | 'default')[] | null
   cachePolicies: ('chunked' | 'sliding')[] | null
+  cacheProviders: Dialect[] | null
 }
 
 function parseArgs(argv: string[]): Options {
@@ -81,6 +82,7 @@ function parseArgs(argv: string[]): Options {
   let json = DEFAULT_JSON
   let cacheBudgets: Options['cacheBudgets'] = null
   let cachePolicies: Options['cachePolicies'] = null
+  let cacheProviders: Options['cacheProviders'] = null
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '--quick') quick = true
@@ -96,13 +98,14 @@ function parseArgs(argv: string[]): Options {
     } else if (arg?.startsWith('--json=')) json = resolve(arg.slice('--json='.length))
     else if (arg === '--budgets') cacheBudgets = parseBudgets(argv[++i])
     else if (arg === '--policies') cachePolicies = parsePolicies(argv[++i])
+    else if (arg === '--providers') cacheProviders = parseProviders(argv[++i])
     else {
       throw new Error(
-        `unknown option ${arg}; use --quick, --json <path>, --skip-embedding, --only <section>, --budgets <8000,default> and --policies <chunked,sliding> (cache replay)`
+        `unknown option ${arg}; use --quick, --json <path>, --skip-embedding, --only <section>, --budgets <8000,default>, --policies <chunked,sliding> and --providers <openai,anthropic> (cache replay)`
       )
     }
   }
-  return { quick, json, skipEmbedding, only, cacheBudgets, cachePolicies }
+  return { quick, json, skipEmbedding, only, cacheBudgets, cachePolicies, cacheProviders }
 }
 
 /** The cache replay's budgets: numbers of tokens, or `default` for the configuration's own. */
@@ -122,6 +125,15 @@ function parsePolicies(value: string | undefined): ('chunked' | 'sliding')[] {
   return (value ?? '').split(',').map((part) => {
     if (part !== 'chunked' && part !== 'sliding') {
       throw new Error(`--policies takes chunked and/or sliding, not "${part}"`)
+    }
+    return part
+  })
+}
+
+function parseProviders(value: string | undefined): Dialect[] {
+  return (value ?? '').split(',').map((part) => {
+    if (part !== 'openai' && part !== 'anthropic') {
+      throw new Error(`--providers takes openai and/or anthropic, not "${part}"`)
     }
     return part
   })
@@ -669,10 +681,10 @@ async function turnFigures(quick: boolean) {
 
 /**
  * The prompt cache on the real send path: a LoCoMo conversation replayed through the app at
- * 8,000 and 32,000 tokens and the default budget, chunked against sliding (issue #17). Without
+ * 8,000 and 32,000 tokens and the default budget, chunked against sliding, as OpenAI and as Anthropic cache (issue #17). Without
  * ../shared/benchdata it says so and skips.
  */
-async function cacheFigures({ quick, cacheBudgets, cachePolicies }: Options) {
+async function cacheFigures({ quick, cacheBudgets, cachePolicies, cacheProviders }: Options) {
   const locomoPath = join(ROOT, '../shared/benchdata/locomo/locomo10.json')
   const { modelsRoot, workerPath } = await modelsAndWorker()
   const rows = await cacheReplayFigures({
@@ -682,6 +694,7 @@ async function cacheFigures({ quick, cacheBudgets, cachePolicies }: Options) {
     turns: quick ? 60 : 240,
     budgets: cacheBudgets ?? (quick ? [8000, 32000] : [8000, 32000, 'default']),
     policies: cachePolicies ?? (quick ? ['chunked'] : ['chunked', 'sliding']),
+    dialects: cacheProviders ?? ['openai', 'anthropic'],
     progress
   })
   if (!rows) progress(`cache replay skipped: ${locomoPath} is not here`)

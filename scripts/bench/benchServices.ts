@@ -23,15 +23,16 @@ export function benchServices(
   })
 }
 
-/** Points the default model at a local OpenAI-compatible bench server. */
+/** Points the default model at a local bench server (OpenAI-compatible unless `kind` says). */
 export function defaultToLocalServer(
   services: Services,
   baseUrl: string,
   model: { id: string; contextWindow: number; maxOutput: number },
-  name = 'Bench server'
+  name = 'Bench server',
+  kind: 'openai-compatible' | 'anthropic' = 'openai-compatible'
 ): void {
   const provider = services.providers.create({
-    kind: 'openai-compatible',
+    kind,
     name,
     baseUrl,
     models: [model]

@@ -36,10 +36,10 @@ import { ThreadRepository } from '../../src/main/store/threadRepository'
 import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
 import { modelSpec } from '../../src/main/workers/embeddingModels'
 import { benchServices, defaultToLocalServer } from './benchServices'
+import { anthropicCache, openaiCache, type Served } from './promptCacheEmulation'
 
 const MODEL_ID = 'gpt-4o'
-const MIN_CACHED = 1024
-const CACHE_STEP = 128
+const ANTHROPIC_MODEL_ID = 'claude-sonnet-4-5'
 const SUMMARY_HEAD = 'You write the checkpoint summary'
 
 interface Turn {
@@ -94,76 +94,41 @@ function readLocomo(path: string): {
 }
 
 type RequestKind = 'turn' | 'summary' | 'extraction'
+export type Dialect = 'openai' | 'anthropic'
 
-interface Served {
+interface ServedRequest extends Served {
   kind: RequestKind
-  prompt: number
-  cached: number
-}
-
-/** Tokens of a request's messages as one sequence: role and content of each, in order. */
-function promptTokens(messages: { role: string; content?: unknown }[]): number[] {
-  const tokens: number[] = []
-  for (const m of messages) {
-    const content = typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')
-    tokens.push(...encode(`<|${m.role}|>`), ...encode(content))
-  }
-  return tokens
-}
-
-function commonPrefix(a: readonly number[], b: readonly number[]): number {
-  const n = Math.min(a.length, b.length)
-  let i = 0
-  while (i < n && a[i] === b[i]) i++
-  return i
 }
 
 /**
- * An OpenAI-compatible server that answers every request from a script: a turn with the next
- * reply of the conversation, a summary with a short checkpoint, an extraction with nothing, and
- * notes the cached tokens OpenAI's prefix caching would report.
+ * A server that answers every request from a script, as OpenAI's chat completions or
+ * Anthropic's messages: a turn with the next reply of the conversation, a summary with a short
+ * checkpoint, an extraction with nothing; and notes the cached tokens that provider's prompt
+ * cache would report (promptCacheEmulation.ts).
  */
-async function startCachingServer(nextReply: () => string) {
-  const seen: number[][] = []
-  const served: Served[] = []
+async function startCachingServer(dialect: Dialect, nextReply: () => string) {
+  const served: ServedRequest[] = []
+  const cache = dialect === 'openai' ? openaiCache() : anthropicCache()
   const server: Server = createServer((request, response) => {
     const parts: Buffer[] = []
     request.on('data', (part: Buffer) => parts.push(part))
     request.on('end', () => {
       const raw = Buffer.concat(parts).toString('utf8')
-      const body = JSON.parse(raw) as { messages: { role: string; content?: unknown }[] }
       const kind: RequestKind = raw.includes(EXTRACTION_PROMPT_HEAD)
         ? 'extraction'
         : raw.includes(SUMMARY_HEAD)
           ? 'summary'
           : 'turn'
-      const tokens = promptTokens(body.messages)
-      const longest = seen.reduce(
-        (best, earlier) => Math.max(best, commonPrefix(earlier, tokens)),
-        0
-      )
-      const cached = longest >= MIN_CACHED ? Math.floor(longest / CACHE_STEP) * CACHE_STEP : 0
-      seen.push(tokens)
-      served.push({ kind, prompt: tokens.length, cached })
+      const usage = (cache as (body: unknown) => Served)(JSON.parse(raw))
+      served.push({ kind, ...usage })
       const text =
         kind === 'extraction'
           ? '{"memories":[]}'
           : kind === 'summary'
             ? '## Goal\nThe user talks about their week.\n## Critical context\n- Recent plans.'
             : nextReply()
-      const event = (delta: object, finish: string | null, usage?: object) =>
-        `data: ${JSON.stringify({ id: 'replay', object: 'chat.completion.chunk', created: 0, model: MODEL_ID, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage && { usage }) })}\n\n`
       response.writeHead(200, { 'content-type': 'text/event-stream' })
-      response.write(event({ role: 'assistant', content: text }, null))
-      response.write(
-        event({}, 'stop', {
-          prompt_tokens: tokens.length,
-          completion_tokens: encode(text).length,
-          total_tokens: tokens.length + encode(text).length,
-          prompt_tokens_details: { cached_tokens: cached }
-        })
-      )
-      response.end('data: [DONE]\n\n')
+      response.end(dialect === 'openai' ? openaiStream(text, usage) : anthropicStream(text, usage))
     })
   })
   server.keepAliveTimeout = 120_000
@@ -176,12 +141,67 @@ async function startCachingServer(nextReply: () => string) {
   }
 }
 
+function openaiStream(text: string, usage: Served): string {
+  const event = (delta: object, finish: string | null, extra?: object) =>
+    `data: ${JSON.stringify({ id: 'replay', object: 'chat.completion.chunk', created: 0, model: MODEL_ID, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`
+  const completion = encode(text).length
+  return [
+    event({ role: 'assistant', content: text }, null),
+    event({}, 'stop', {
+      usage: {
+        prompt_tokens: usage.prompt,
+        completion_tokens: completion,
+        total_tokens: usage.prompt + completion,
+        prompt_tokens_details: { cached_tokens: usage.cached }
+      }
+    }),
+    'data: [DONE]\n\n'
+  ].join('')
+}
+
+function anthropicStream(text: string, usage: Served): string {
+  const event = (name: string, data: object) =>
+    `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`
+  return [
+    event('message_start', {
+      message: {
+        id: 'replay',
+        type: 'message',
+        role: 'assistant',
+        model: ANTHROPIC_MODEL_ID,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: {
+          // Anthropic's input_tokens leaves out what was read from or written to the cache.
+          input_tokens: usage.prompt - usage.cached - usage.written,
+          cache_read_input_tokens: usage.cached,
+          cache_creation_input_tokens: usage.written,
+          output_tokens: 1
+        }
+      }
+    }),
+    event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+    event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
+    event('content_block_stop', { index: 0 }),
+    event('message_delta', {
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: encode(text).length }
+    }),
+    event('message_stop', {})
+  ].join('')
+}
+
 export interface ReplayRow {
   budget: number | 'default'
   policy: 'chunked' | 'sliding'
+  /** Whose prompt cache the server emulates (and whose API the app talks to). */
+  dialect: Dialect
   turns: number
   /** Cached prompt tokens / prompt tokens, over the conversation's own requests. */
   cachedShare: number
+  /** Anthropic: prompt tokens written to the cache / prompt tokens (billed at 1.25×). */
+  writtenShare: number
   promptTokens: number
   /** Recalled tokens sent per turn, on average (the retrieved section). */
   retrievedPerTurn: number
@@ -199,6 +219,7 @@ export interface ReplayOptions {
   turns: number
   budgets: readonly (number | 'default')[]
   policies?: readonly ('chunked' | 'sliding')[]
+  dialects?: readonly Dialect[]
   progress?: (line: string) => void
 }
 
@@ -263,22 +284,29 @@ async function replayOne(
   turns: readonly Turn[],
   budget: number | 'default',
   policy: 'chunked' | 'sliding',
+  dialect: Dialect,
   options: ReplayOptions
 ): Promise<ReplayRow> {
   const dir = mkdtempSync(join(tmpdir(), 'cache-replay-'))
   const path = join(dir, 'store.sqlite')
   copyFileSync(seeded, path)
   let next = 0
-  const server = await startCachingServer(() => turns[next - 1]?.reply ?? 'Sure.')
+  const server = await startCachingServer(dialect, () => turns[next - 1]?.reply ?? 'Sure.')
   const db = openDatabase(path)
   const services = await servicesOn(db, path, options)
   try {
     await services.memory.warmedUp()
+    // The same window either way, so each budget means the same for both providers.
     defaultToLocalServer(
       services,
       server.v1,
-      { id: MODEL_ID, contextWindow: 128_000, maxOutput: 4_096 },
-      'Replay server'
+      {
+        id: dialect === 'openai' ? MODEL_ID : ANTHROPIC_MODEL_ID,
+        contextWindow: 128_000,
+        maxOutput: 4_096
+      },
+      'Replay server',
+      dialect === 'openai' ? 'openai-compatible' : 'anthropic'
     )
     const thread = services.threads.create('Replayed conversation')
     const patch: ContextConfigPatch = {
@@ -301,21 +329,27 @@ async function replayOne(
       }
 
       await services.chat.settled(thread.id)
-      if (next % 40 === 0) options.progress?.(`${policy} ${budget}: turn ${next}/${turns.length}`)
+      if (next % 40 === 0) {
+        options.progress?.(`${dialect} ${policy} ${budget}: turn ${next}/${turns.length}`)
+      }
     }
     await services.chat.settled()
     const mine = server.served.filter((s) => s.kind === 'turn')
     const rest = server.served.filter((s) => s.kind !== 'turn')
-    const share = (list: Served[]) => {
+    const share = (list: ServedRequest[]) => {
       const prompt = list.reduce((sum, s) => sum + s.prompt, 0)
       return prompt === 0 ? 0 : list.reduce((sum, s) => sum + s.cached, 0) / prompt
     }
+    const promptOf = (list: ServedRequest[]) => list.reduce((sum, s) => sum + s.prompt, 0)
+    const writtenOf = (list: ServedRequest[]) => list.reduce((sum, s) => sum + s.written, 0)
     return {
       budget,
       policy,
+      dialect,
       turns: mine.length,
       cachedShare: Math.round(share(mine) * 1000) / 1000,
-      promptTokens: mine.reduce((sum, s) => sum + s.prompt, 0),
+      writtenShare: Math.round((writtenOf(mine) / Math.max(1, promptOf(mine))) * 1000) / 1000,
+      promptTokens: promptOf(mine),
       retrievedPerTurn: Math.round(retrieved / Math.max(1, turns.length)),
       recalledPerTurn: {
         memories: Math.round(groups.memories / Math.max(1, turns.length)),
@@ -342,9 +376,12 @@ export async function cacheReplayFigures(options: ReplayOptions): Promise<Replay
     options.progress?.(`indexing ${haystack.length} threads of other conversations`)
     const seeded = await seedHaystack(dir, haystack, options)
     const rows: ReplayRow[] = []
+    const replayed = turns.slice(0, options.turns)
     for (const budget of options.budgets) {
-      for (const policy of options.policies ?? ['chunked', 'sliding']) {
-        rows.push(await replayOne(seeded, turns.slice(0, options.turns), budget, policy, options))
+      for (const dialect of options.dialects ?? ['openai', 'anthropic']) {
+        for (const policy of options.policies ?? ['chunked', 'sliding']) {
+          rows.push(await replayOne(seeded, replayed, budget, policy, dialect, options))
+        }
       }
     }
     return rows
@@ -358,13 +395,15 @@ export function cacheReplayReport(
   table: (header: string[], rows: string[][]) => string
 ): string {
   return [
-    'Prompt cache on the real send path (OpenAI-style prefix caching; recall, summaries and extraction on)',
+    'Prompt cache on the real send path (OpenAI prefix caching, Anthropic breakpoints; recall, summaries and extraction on)',
     table(
       [
         'budget',
+        'provider',
         'window',
         'turns',
         'cached share',
+        'written share',
         'prompt tokens',
         'retrieved / turn (memories · this thread · other threads)',
         'summaries',
@@ -372,9 +411,11 @@ export function cacheReplayReport(
       ],
       rows.map((r) => [
         String(r.budget),
+        r.dialect,
         r.policy,
         String(r.turns),
         r.cachedShare.toFixed(3),
+        r.dialect === 'anthropic' ? r.writtenShare.toFixed(3) : '-',
         r.promptTokens.toLocaleString('en-US'),
         `${r.retrievedPerTurn} (${r.recalledPerTurn.memories} · ${r.recalledPerTurn.thisThread} · ${r.recalledPerTurn.otherThreads})`,
         String(r.summaries),
