@@ -126,15 +126,17 @@ describe('the per-model rank floor in builds', () => {
     const query = 'Which package manager should the build use?'
     const refs = (hits: MemorySearchHit[]) => hits.map((h) => [h.ref, h.matchedBy])
 
-    const small = await services.memory.search(query, { fillBudget: true, limit: 20 })
+    // A loaded machine must not push the query past its deadline into words only.
+    const timeoutMs = 30_000
+    const small = await services.memory.search(query, { fillBudget: true, limit: 20, timeoutMs })
     expect(refs(small.hits)).toEqual([
       [`memory:${server.memory.id}`, expect.arrayContaining(['text'])],
       [`memory:${pnpm.memory.id}`, ['nearest']]
     ])
     // Room for hundreds of items, or an interactive search: the vector list's word counts.
     for (const result of [
-      await services.memory.search(query, { fillBudget: true, limit: 200 }),
-      await services.memory.search(query)
+      await services.memory.search(query, { fillBudget: true, limit: 200, timeoutMs }),
+      await services.memory.search(query, { timeoutMs })
     ]) {
       expect(result.hits.find((h) => h.id === pnpm.memory.id)?.matchedBy).toContain('vector')
     }
