@@ -5,11 +5,10 @@
  * against a local server that computes what a provider's prompt cache would serve. `ctx
  * simulate` replays the builder alone; this is what reaches the provider.
  *
- * The server caches as OpenAI's automatic prefix caching does: a request's cached tokens are
- * its longest common prefix with any earlier request, counted in 128-token steps from 1,024
- * (o200k tokens of each message's role and content, in order). Background requests (summary,
- * extraction) go through it too and are reported apart. Anthropic's explicit breakpoints are
- * not emulated here (docs/PERFORMANCE.md, "Prompt cache on the real path").
+ * The server speaks OpenAI's chat completions or Anthropic's messages, and caches as that
+ * provider does (promptCacheEmulation.ts: OpenAI's automatic prefix caching, Anthropic's
+ * explicit breakpoints). Background requests (summary, extraction) go through it too and are
+ * reported apart (docs/CONTEXT.md, "Prompt caching").
  *
  * Each message is sent as typed: the draft's query vector is embedded first, as the
  * inspector's preview does while the user types.
