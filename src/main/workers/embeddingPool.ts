@@ -111,6 +111,13 @@ export class EmbeddingPool implements Embedder {
     return this.query.onStatus(listener)
   }
 
+  /** Resolves once the query worker and every indexing worker have loaded (bench, tests). */
+  async indexingReady(): Promise<void> {
+    await this.query.ready()
+    // The constructor's resize ran first (registered first): the indexing workers exist.
+    await Promise.all(this.lanes.map((lane) => lane.client.ready()))
+  }
+
   /** Indexing workers now running (retiring ones excluded). */
   indexingLanes(): number {
     return this.lanes.filter((lane) => !lane.retiring).length
