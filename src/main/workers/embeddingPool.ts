@@ -6,6 +6,9 @@
  * worker until the pass ends, so a query sent to a busy worker waits for the whole batch.
  *
  * - Queries go to the query worker at once, never behind background work.
+ * - Indexing workers start when background work arrives and stop after a few idle minutes:
+ *   each holds its own copy of the model (about 0.45 GB for e5), which a store with nothing
+ *   left to index should not pay for.
  * - Background texts are batched by length (lengthBatches.ts) and handed to idle indexing
  *   workers, longest first so the last batches to finish are short ones.
  * - While a query is being embedded, and for a moment after (the turn is built and sent
@@ -42,6 +45,8 @@ export interface EmbeddingPoolOptions {
   now?: () => number
 }
 
+/** Idle indexing workers stop after this long without background work. */
+const IDLE_STOP_MS = 5 * 60_000
 /** Covers the build and the request after a turn's last query (about 100 ms here, idle). */
 const TURN_HOLD_MS = 750
 /**
@@ -83,6 +88,9 @@ export class EmbeddingPool implements Embedder {
   private queriesRunning = 0
   private heldUntil = 0
   private holdTimer: ReturnType<typeof setTimeout> | null = null
+  private idleTimer: ReturnType<typeof setTimeout> | null = null
+  /** An indexing worker could not load or kept crashing: the query worker indexes instead. */
+  private lanesFailed = false
   private closed = false
   private readonly now: () => number
 
@@ -91,11 +99,11 @@ export class EmbeddingPool implements Embedder {
     this.wanted = Math.max(1, options.indexingThreads)
     this.query = options.lane('query', null)
     this.fallback = { client: this.query, busy: false, retiring: false }
-    // The indexing workers load after the query worker, so the first search is not slowed by
+    // Indexing workers load after the query worker, so the first search is not slowed by
     // several models loading at once, and read the folder it read (a download happens once).
     this.query
       .ready()
-      .then(() => this.resize())
+      .then(() => this.pump())
       .catch(() => {})
   }
 
@@ -111,10 +119,10 @@ export class EmbeddingPool implements Embedder {
     return this.query.onStatus(listener)
   }
 
-  /** Resolves once the query worker and every indexing worker have loaded (bench, tests). */
+  /** Starts the indexing workers now and resolves once all have loaded (bench, tests). */
   async indexingReady(): Promise<void> {
     await this.query.ready()
-    // The constructor's resize ran first (registered first): the indexing workers exist.
+    this.resize()
     await Promise.all(this.lanes.map((lane) => lane.client.ready()))
   }
 
@@ -126,7 +134,7 @@ export class EmbeddingPool implements Embedder {
   /** The user changed the setting: start or retire indexing workers (a running batch ends first). */
   setIndexingThreads(count: number): void {
     this.wanted = Math.max(1, count)
-    this.resize()
+    if (this.lanes.length > 0) this.resize()
   }
 
   embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
@@ -151,6 +159,8 @@ export class EmbeddingPool implements Embedder {
       }
       this.jobs.add(job)
       job.texts.forEach((_, index) => this.units.push({ job, index }))
+      if (this.idleTimer) clearTimeout(this.idleTimer)
+      this.idleTimer = null
       this.pump()
     })
   }
@@ -170,6 +180,7 @@ export class EmbeddingPool implements Embedder {
     if (this.closed) return
     this.closed = true
     if (this.holdTimer) clearTimeout(this.holdTimer)
+    if (this.idleTimer) clearTimeout(this.idleTimer)
     for (const job of [...this.jobs]) this.settle(job, new EmbeddingCancelledError())
     await Promise.all([this.query.close(), ...this.lanes.map((lane) => lane.client.close())])
   }
@@ -212,7 +223,7 @@ export class EmbeddingPool implements Embedder {
       lane.client
         .ready()
         .then(() => this.pump())
-        .catch(() => this.retire(lane))
+        .catch(() => this.failed(lane))
     }
     for (const lane of this.lanes.filter((l) => !l.retiring).slice(this.wanted)) {
       lane.retiring = true
@@ -224,29 +235,50 @@ export class EmbeddingPool implements Embedder {
     const at = this.lanes.indexOf(lane)
     if (at !== -1) this.lanes.splice(at, 1)
     void lane.client.close()
-    // A worker that failed to load leaves its share to the others (or to the query worker).
     this.pump()
   }
 
+  /** A worker that failed to load, or kept crashing, leaves indexing to the query worker. */
+  private failed(lane: Lane): void {
+    this.lanesFailed = true
+    this.retire(lane)
+  }
+
+  /** Once nothing is queued or running, the indexing workers stop after IDLE_STOP_MS. */
+  private stopWhenIdle(): void {
+    if (this.idleTimer || this.units.length > 0 || this.lanes.some((l) => l.busy)) return
+    if (this.lanes.length === 0) return
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null
+      for (const lane of [...this.lanes]) {
+        lane.retiring = true
+        if (!lane.busy) this.retire(lane)
+      }
+    }, IDLE_STOP_MS)
+    this.idleTimer.unref?.()
+  }
+
   /**
-   * Hands batches to idle workers. With no indexing worker left (none could start), the query
-   * worker indexes, as the single worker did before.
+   * Hands batches to idle workers, starting them if there is work and none runs. Should no
+   * indexing worker be able to run, the query worker indexes, as the single worker did.
    */
   private pump(): void {
     if (this.closed || this.held()) return
-    // A worker that kept crashing after it loaded (EmbeddingClient gave up on it).
     for (const lane of this.lanes.filter((l) => l.client.status().state === 'unavailable')) {
+      this.lanesFailed = true
       this.lanes.splice(this.lanes.indexOf(lane), 1)
       void lane.client.close()
     }
+    if (this.units.length > 0 && !this.lanesFailed) this.resize()
     const lanes =
-      this.lanes.length > 0
-        ? this.lanes.filter((l) => !l.retiring && l.client.status().state === 'ready')
-        : [this.fallback]
+      this.lanesFailed && this.lanes.length === 0
+        ? [this.fallback]
+        : this.lanes.filter((l) => !l.retiring && l.client.status().state === 'ready')
     for (const lane of lanes) {
-      if (this.units.length === 0) return
+      if (this.units.length === 0) break
       if (!lane.busy) this.runOn(lane)
     }
+    this.stopWhenIdle()
   }
 
   private runOn(lane: Lane): void {

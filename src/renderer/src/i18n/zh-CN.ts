@@ -555,6 +555,12 @@ export const zhCN: Translation = {
       memories_one: '已索引 {{done}} / {{count, number}} 条记忆',
       memories_other: '已索引 {{done}} / {{count, number}} 条记忆',
       indexing: '还有 {{count, number}} 项正在索引…',
+      indexingRate: '还有 {{count, number}} 项正在索引 · 每秒 {{rate}} 项 · {{left}}',
+      timeLeft: {
+        seconds: '约剩 {{count}} 秒',
+        minutes: '约剩 {{count}} 分钟',
+        hours: '约剩 {{count}} 小时'
+      },
       failed_one: '{{count, number}} 项无法生成向量，仍可通过全文检索找到。',
       failed_other: '{{count, number}} 项无法生成向量，仍可通过全文检索找到。',
       reembedding: '正在为新模型重新生成向量，尚未完成的条目只能按文字匹配。',
