@@ -66,7 +66,9 @@ export function createFakeMemoryApi(
       indexedMemories: 0,
       totalMessages: 0,
       totalMemories: 0,
-      reembedding: false
+      reembedding: false,
+      itemsPerSecond: null,
+      secondsLeft: null
     },
     warning: null
   }

@@ -589,6 +589,10 @@ export const zhCN: Translation = {
         '若各文件夹中都没有模型，则下载一次（约 {{mb}} MB，来自 Hugging Face；不会发送你的任何数据）',
       autoExtract:
         '每次回复后，由该对话的模型从你的消息中记下长期偏好和事实（向同一服务商多发一次简短请求）',
+      indexingThreadsLabel: '索引线程数',
+      indexingThreadsAuto: '自动：{{count}}（核心数的一半）',
+      indexingThreadsHint:
+        '在后台为消息和记忆生成向量所用的核心数。越多，大量历史记录越快完成索引；无论设多少，发送消息时索引都会暂停。每个线程在内存中各持有一份模型（约 {{mb}} MB）。',
       saved: '已保存，模型正在重新加载。',
       savedOther: '已保存。',
       failed: '无法保存模型设置：{{message}}',

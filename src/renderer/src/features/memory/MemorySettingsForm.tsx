@@ -8,12 +8,23 @@ import {
   EMBEDDING_MODEL_IDS,
   type EmbeddingModelId
 } from '@shared/embeddingModelIds'
+import {
+  defaultIndexingThreads,
+  indexingThreadsFor,
+  MAX_INDEXING_THREADS
+} from '@shared/indexingThreads'
 import { useMemoryStatusStore } from './memoryStatusStore'
 
 /** The i18n key of each model's name (ids hold dots and slashes, which keys cannot). */
 const MODEL_LABELS: Record<EmbeddingModelId, 'e5' | 'bge'> = {
   [E5_MODEL_ID]: 'e5',
   [BGE_MODEL_ID]: 'bge'
+}
+
+/** What one indexing thread's worker holds with the model loaded (docs/MEMORY.md, MB). */
+const WORKER_MB: Record<EmbeddingModelId, number> = {
+  [E5_MODEL_ID]: 450,
+  [BGE_MODEL_ID]: 150
 }
 
 /**
@@ -26,6 +37,8 @@ export function MemorySettingsForm() {
   const hintId = useId()
   const modelId = useId()
   const modelHintId = useId()
+  const threadsId = useId()
+  const threadsHintId = useId()
   const settings = useMemoryStatusStore((state) => state.settings)
   const error = useMemoryStatusStore((state) => state.settingsError)
   const saved = useMemoryStatusStore((state) => state.settingsSaved)
@@ -43,6 +56,13 @@ export function MemorySettingsForm() {
     ) : null
 
   const folder = draft ?? settings.modelFolder ?? ''
+  // The renderer's own count of logical cores: the same machine main runs on.
+  const cores = Math.max(1, navigator.hardwareConcurrency || 1)
+  const threadChoices = Array.from(
+    { length: Math.min(cores, MAX_INDEXING_THREADS) },
+    (_, i) => i + 1
+  )
+  const threads = settings.indexingThreads ?? null
   // The contract takes null, not an empty string, for "the default places".
   const saveFolder = async (value: string | null) => {
     if (await saveSettings({ modelFolder: value })) setDraft(null)
@@ -134,6 +154,37 @@ export function MemorySettingsForm() {
         />
         {t('memory.settings.autoExtract')}
       </label>
+      <label className="memory-settings__label" htmlFor={threadsId}>
+        {t('memory.settings.indexingThreadsLabel')}
+      </label>
+      <div className="memory-settings__row">
+        <select
+          id={threadsId}
+          className="memory-input"
+          data-testid="memory-indexing-threads"
+          aria-describedby={threadsHintId}
+          value={threads === null ? 'auto' : String(indexingThreadsFor(threads, cores))}
+          onChange={(event) =>
+            void saveSettings({
+              indexingThreads: event.target.value === 'auto' ? null : Number(event.target.value)
+            })
+          }
+        >
+          <option value="auto">
+            {t('memory.settings.indexingThreadsAuto', { count: defaultIndexingThreads(cores) })}
+          </option>
+          {threadChoices.map((count) => (
+            <option key={count} value={count}>
+              {count}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p id={threadsHintId} className="memory-settings__hint">
+        {t('memory.settings.indexingThreadsHint', {
+          mb: WORKER_MB[settings.embeddingModel as EmbeddingModelId] ?? WORKER_MB[E5_MODEL_ID]
+        })}
+      </p>
       {saved && !error && (
         <p className="memory-settings__hint" role="status">
           {t(saved === 'reloading' ? 'memory.settings.saved' : 'memory.settings.savedOther')}
