@@ -27,11 +27,14 @@ import type { ModelSource } from './embeddingModels'
 import type { EmbeddingClient } from './embeddingClient'
 import { lengthBatches, type LengthBatchLimits } from './lengthBatches'
 
+/** What the pool uses of a worker's client. */
+export type PoolWorker = Pick<
+  EmbeddingClient,
+  'ready' | 'status' | 'embed' | 'cancel' | 'close' | 'onStatus' | 'source'
+>
+
 /** Starts a worker: the query lane over the configured source, indexing lanes over its folder. */
-export type LaneFactory = (
-  lane: 'query' | 'indexing',
-  source: ModelSource | null
-) => EmbeddingClient
+export type LaneFactory = (lane: 'query' | 'indexing', source: ModelSource | null) => PoolWorker
 
 export interface EmbeddingPoolOptions {
   lane: LaneFactory
@@ -71,13 +74,13 @@ interface Unit {
 }
 
 interface Lane {
-  client: EmbeddingClient
+  client: PoolWorker
   busy: boolean
   retiring: boolean
 }
 
 export class EmbeddingPool implements Embedder {
-  private readonly query: EmbeddingClient
+  private readonly query: PoolWorker
   private readonly lanes: Lane[] = []
   private readonly units: Unit[] = []
   /** Background jobs not yet answered (queued or in a worker). */
