@@ -246,7 +246,8 @@ export function createFakeMemoryApi(
         modelFolder: patch.modelFolder ?? null,
         embeddingModel: patch.embeddingModel ?? DEFAULT_EMBEDDING_MODEL_ID,
         allowDownload: patch.allowDownload ?? true,
-        autoExtract: patch.autoExtract ?? true
+        autoExtract: patch.autoExtract ?? true,
+        indexingThreads: patch.indexingThreads ?? null
       })
   }
 
