@@ -5,7 +5,8 @@
  * query needs a worker that is not in the middle of a batch: ONNX Runtime's `run` blocks its
  * worker until the pass ends, so a query sent to a busy worker waits for the whole batch.
  *
- * - Queries go to the query worker at once, never behind background work.
+ * - Queries go to the query worker at once, never behind background work; so does text
+ *   embedded as a query in the background (a warm-up), since it readies that worker.
  * - Indexing workers start when background work arrives and stop after a few idle minutes:
  *   each holds its own copy of the model (about 0.45 GB for e5), which a store with nothing
  *   left to index should not pay for.
@@ -142,6 +143,9 @@ export class EmbeddingPool implements Embedder {
 
   embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (options.priority === 'query') return this.embedQuery(texts, options)
+    // A search query embedded ahead of need (the start-up warm-up) warms the worker that
+    // will embed the real ones; it waits behind them there, like any background work.
+    if (options.role === 'query') return this.query.embed(texts, options)
     if (this.status().state === 'unavailable') {
       return Promise.reject(new EmbedderUnavailableError(this.status().error ?? 'unavailable'))
     }

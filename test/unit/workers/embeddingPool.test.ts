@@ -180,6 +180,14 @@ describe('EmbeddingPool', () => {
     await expect(background).resolves.toHaveLength(1)
   })
 
+  it('warms the query worker with queries embedded in the background, without holding indexing', async () => {
+    const { pool: p, workers, indexing } = pool(1, { autoFinish: true })
+    await p.embed(['warm-up'], { priority: 'background', role: 'query' })
+    expect(workers.find((w) => w.lane === 'query')?.calls).toEqual([['warm-up']])
+    await p.embed(['m'])
+    expect(indexing()[0]?.calls).toEqual([['m']])
+  })
+
   it('cancels a tag: queued texts are dropped, a running batch is let finish', async () => {
     const { pool: p, indexing } = pool(1)
     const doomed = p.embed(['a'.repeat(30), 'b'.repeat(30)], { tag: 'gone' })
