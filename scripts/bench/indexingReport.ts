@@ -9,7 +9,7 @@ import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
 import { modelSpec } from '../../src/main/workers/embeddingModels'
 import { EmbeddingPool } from '../../src/main/workers/embeddingPool'
 import { indexingThroughputFigures, type IndexingFigures } from './indexingThroughput'
-import { turnDuringIndexing, type TurnDuringIndexing } from './indexingTurn'
+import { PAUSE_MS, turnDuringIndexing, type TurnDuringIndexing } from './indexingTurn'
 
 type Table = (headers: string[], rows: (string | number)[][]) => string
 
@@ -79,9 +79,16 @@ export function indexingReport(figures: IndexingBenchFigures, table: Table): str
       ])
     ),
     '',
-    `A chat turn while indexing runs (send → request received, pasted, short thread, p50 / p95 over ${figures.turn[0]?.idle.runs} sends each; a ${PAUSE_NOTE}; load average ${figures.turnLoad.before.toFixed(1)} → ${figures.turnLoad.after.toFixed(1)})`,
+    `A chat turn while indexing runs (send → request received, pasted, short thread, p50 / p95 over ${figures.turn[0]?.idle.runs} sends each; ${PAUSE_MS} ms between sends, a quick reader's pace; idle: the same sends once the backlog is indexed; load average ${figures.turnLoad.before.toFixed(1)} → ${figures.turnLoad.after.toFixed(1)})`,
     table(
-      ['embedder', 'idle', 'while indexing', 'p50 vs idle', 'indexed meanwhile', 'backlog left'],
+      [
+        'embedder',
+        'idle',
+        'while indexing',
+        'p50 vs idle',
+        'indexed meanwhile',
+        'backlog left after'
+      ],
       figures.turn.map((row) => [
         row.label,
         `${ms(row.idle.p50)} / ${ms(row.idle.p95)}`,
@@ -93,5 +100,3 @@ export function indexingReport(figures: IndexingBenchFigures, table: Table): str
     )
   ].join('\n')
 }
-
-const PAUSE_NOTE = '400 ms pause between sends, as a reader would leave'

@@ -46,13 +46,15 @@ export interface EmbeddingPoolOptions {
   batches?: LengthBatchLimits
   /** Background texts waiting at most; more is refused with `EmbeddingQueueFullError`. */
   maxQueued?: number
-  now?: () => number
 }
 
 /** Idle indexing workers stop after this long without background work. */
 const IDLE_STOP_MS = 5 * 60_000
-/** Covers the build and the request after a turn's last query (about 100 ms here, idle). */
-const TURN_HOLD_MS = 750
+/**
+ * Covers the build and the request after a turn's last query (under 100 ms here, idle; the
+ * previews while the user types hold it too).
+ */
+const TURN_HOLD_MS = 400
 /**
  * About one 512-token window of mixed Chinese and English per pass: a 500-token message goes
  * alone, short lines go together (where batching pays: the per-pass overhead dominates them).
@@ -90,16 +92,13 @@ export class EmbeddingPool implements Embedder {
   private readonly fallback: Lane
   private wanted: number
   private queriesRunning = 0
-  private heldUntil = 0
   private holdTimer: ReturnType<typeof setTimeout> | null = null
   private idleTimer: ReturnType<typeof setTimeout> | null = null
   /** An indexing worker could not load or kept crashing: the query worker indexes instead. */
   private lanesFailed = false
   private closed = false
-  private readonly now: () => number
 
   constructor(private readonly options: EmbeddingPoolOptions) {
-    this.now = options.now ?? Date.now
     this.wanted = Math.max(1, options.indexingThreads)
     this.query = options.lane('query', null)
     this.fallback = { client: this.query, busy: false, retiring: false }
@@ -204,7 +203,6 @@ export class EmbeddingPool implements Embedder {
 
   /** No new batch until the turn that asked the query has been built and sent. */
   private holdBackground(): void {
-    this.heldUntil = this.now() + (this.options.turnHoldMs ?? TURN_HOLD_MS)
     if (this.holdTimer) clearTimeout(this.holdTimer)
     this.holdTimer = setTimeout(() => {
       this.holdTimer = null
@@ -213,8 +211,9 @@ export class EmbeddingPool implements Embedder {
     this.holdTimer.unref?.()
   }
 
+  /** The timer itself is the hold: a clock compared with it could read it as not yet over. */
   private held(): boolean {
-    return this.queriesRunning > 0 || this.now() < this.heldUntil
+    return this.queriesRunning > 0 || this.holdTimer !== null
   }
 
   private resize(): void {
