@@ -7,14 +7,14 @@
  * idle, over the same store (so recall searches as much in both). Each embedder is measured so:
  * the previous release's single worker, and the pool at 1 and 2 indexing workers.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { E5_MODEL_ID } from '@shared/embeddingModelIds'
 import type { Embedder } from '../../src/main/workers/embedder'
 import { modelSpec } from '../../src/main/workers/embeddingModels'
 import { openDatabase } from '../../src/main/store/database'
-import { benchServices, defaultToLocalServer } from './benchServices'
+import { benchServices, closeBenchSession, defaultToLocalServer } from './benchServices'
 import { realisticMessages } from './embedding'
 import { summarize, type Timing } from './timing'
 import { startProvider, type ProviderServer } from './wholeTurn'
@@ -101,11 +101,7 @@ export async function turnDuringIndexing(
       pendingAfter: after
     }
   } finally {
-    await services.chat.settled()
-    await services.memoryModel.stop()
-    db.close()
-    await server.close()
-    rmSync(dir, { recursive: true, force: true })
+    await closeBenchSession(services, db, server, dir)
   }
 }
 

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { realisticMessages } from '../../scripts/bench/embedding'
 import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
 import { EmbeddingPool } from '../../src/main/workers/embeddingPool'
-import { e5Model, prepareEmbeddings } from '../support/embeddings'
-import { memoryServicesIn, type MemoryTestServices } from '../support/memoryServices'
+import { e5Model } from '../support/embeddings'
+import { useMemoryServices } from '../support/memoryServices'
 import { useTempDir } from '../support/tempDir'
 
 /**
@@ -14,7 +14,7 @@ import { useTempDir } from '../support/tempDir'
  * (How much faster: `npm run bench -- --only indexing`; no test here times anything.)
  */
 
-const tempDir = useTempDir()
+const memory = useMemoryServices(useTempDir())
 const model = e5Model()
 const THREAD = '00000000-0000-4000-8000-0000000000aa'
 const phrases = (
@@ -22,15 +22,6 @@ const phrases = (
     sentences: string[]
   }
 ).sentences
-let workerPath: string
-const open: MemoryTestServices[] = []
-
-beforeAll(async () => {
-  workerPath = await prepareEmbeddings()
-}, 300_000)
-afterEach(async () => {
-  for (const setup of open.splice(0)) await setup.close()
-})
 
 /** The app's pool over the test model; `texts` counts the passages each worker embedded. */
 function pool(indexingThreads: number, texts: Map<string, number>): EmbeddingPool {
@@ -40,7 +31,7 @@ function pool(indexingThreads: number, texts: Map<string, number>): EmbeddingPoo
     lane: (lane) => {
       const name = lane === 'query' ? 'query' : `indexing ${++lanes}`
       const client = new EmbeddingClient({
-        workerPath,
+        workerPath: memory.workerPath(),
         spec: model.spec,
         source: { kind: 'folder', root: model.root, name: model.name },
         threads: 1,
@@ -58,11 +49,7 @@ function pool(indexingThreads: number, texts: Map<string, number>): EmbeddingPoo
 
 /** A store whose messages the services index with `embedder`; resolves with each vector. */
 async function indexed(embedder: EmbeddingPool, messages: string[]) {
-  const setup = memoryServicesIn(tempDir(), {
-    embeddings: () => ({ embedder, spec: model.spec })
-  })
-  open.push(setup)
-  const { db, services } = setup
+  const { db, services } = memory.withEmbeddings(() => ({ embedder, spec: model.spec }))
   db.prepare(
     "INSERT INTO threads (id, title, created_at, updated_at) VALUES (?, 'chat', 0, 0)"
   ).run(THREAD)

@@ -358,33 +358,16 @@ describe('memory status', () => {
     )
     expect(screen.getByTestId('memory-status-panel')).toHaveTextContent('about 3 min left')
 
-    act(() =>
-      backend.emit(
-        'memory:status',
-        status({
-          index: {
-            ...backend.memory.status.index,
-            pendingMessages: 90_000,
-            itemsPerSecond: 14.2,
-            secondsLeft: 6_340
-          }
-        })
+    const indexing = (index: Partial<MemoryStatus['index']>) =>
+      act(() =>
+        backend.emit(
+          'memory:status',
+          status({ index: { ...backend.memory.status.index, ...index } })
+        )
       )
-    )
+    indexing({ pendingMessages: 90_000, itemsPerSecond: 14.2, secondsLeft: 6_340 })
     expect(line).toHaveTextContent('Indexing 90,000 more · 14 per second · about 2 h left')
-    act(() =>
-      backend.emit(
-        'memory:status',
-        status({
-          index: {
-            ...backend.memory.status.index,
-            pendingMessages: 5,
-            itemsPerSecond: 7,
-            secondsLeft: 1
-          }
-        })
-      )
-    )
+    indexing({ pendingMessages: 5, itemsPerSecond: 7, secondsLeft: 1 })
     expect(line).toHaveTextContent('Indexing 5 more · 7.0 per second · about 1 s left')
     await act(() => i18n.changeLanguage('zh-CN'))
     expect(line).toHaveTextContent('还有 5 项正在索引 · 每秒 7.0 项 · 约剩 1 秒')

@@ -13,6 +13,7 @@ import {
   indexingThreadsFor,
   MAX_INDEXING_THREADS
 } from '@shared/indexingThreads'
+import { HintedSelect } from './HintedSelect'
 import { useMemoryStatusStore } from './memoryStatusStore'
 
 /** The i18n key of each model's name (ids hold dots and slashes, which keys cannot). */
@@ -35,10 +36,6 @@ export function MemorySettingsForm() {
   const { t } = useTranslation()
   const folderId = useId()
   const hintId = useId()
-  const modelId = useId()
-  const modelHintId = useId()
-  const threadsId = useId()
-  const threadsHintId = useId()
   const settings = useMemoryStatusStore((state) => state.settings)
   const error = useMemoryStatusStore((state) => state.settingsError)
   const saved = useMemoryStatusStore((state) => state.settingsSaved)
@@ -76,30 +73,19 @@ export function MemorySettingsForm() {
         void saveFolder(folder.trim() || null)
       }}
     >
-      <label className="memory-settings__label" htmlFor={modelId}>
-        {t('memory.settings.modelLabel')}
-      </label>
-      <div className="memory-settings__row">
-        <select
-          id={modelId}
-          className="memory-input"
-          data-testid="memory-embedding-model"
-          aria-describedby={modelHintId}
-          value={settings.embeddingModel}
-          onChange={(event) =>
-            void saveSettings({ embeddingModel: event.target.value as EmbeddingModelId })
-          }
-        >
-          {EMBEDDING_MODEL_IDS.map((id) => (
-            <option key={id} value={id}>
-              {t(`memory.settings.models.${MODEL_LABELS[id]}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <p id={modelHintId} className="memory-settings__hint">
-        {t('memory.settings.modelHint')}
-      </p>
+      <HintedSelect
+        label={t('memory.settings.modelLabel')}
+        hint={t('memory.settings.modelHint')}
+        testId="memory-embedding-model"
+        value={settings.embeddingModel}
+        onChange={(value) => void saveSettings({ embeddingModel: value as EmbeddingModelId })}
+      >
+        {EMBEDDING_MODEL_IDS.map((id) => (
+          <option key={id} value={id}>
+            {t(`memory.settings.models.${MODEL_LABELS[id]}`)}
+          </option>
+        ))}
+      </HintedSelect>
       <label className="memory-settings__label" htmlFor={folderId}>
         {t('memory.settings.folderLabel')}
       </label>
@@ -154,37 +140,26 @@ export function MemorySettingsForm() {
         />
         {t('memory.settings.autoExtract')}
       </label>
-      <label className="memory-settings__label" htmlFor={threadsId}>
-        {t('memory.settings.indexingThreadsLabel')}
-      </label>
-      <div className="memory-settings__row">
-        <select
-          id={threadsId}
-          className="memory-input"
-          data-testid="memory-indexing-threads"
-          aria-describedby={threadsHintId}
-          value={threads === null ? 'auto' : String(indexingThreadsFor(threads, cores))}
-          onChange={(event) =>
-            void saveSettings({
-              indexingThreads: event.target.value === 'auto' ? null : Number(event.target.value)
-            })
-          }
-        >
-          <option value="auto">
-            {t('memory.settings.indexingThreadsAuto', { count: defaultIndexingThreads(cores) })}
-          </option>
-          {threadChoices.map((count) => (
-            <option key={count} value={count}>
-              {count}
-            </option>
-          ))}
-        </select>
-      </div>
-      <p id={threadsHintId} className="memory-settings__hint">
-        {t('memory.settings.indexingThreadsHint', {
+      <HintedSelect
+        label={t('memory.settings.indexingThreadsLabel')}
+        hint={t('memory.settings.indexingThreadsHint', {
           mb: WORKER_MB[settings.embeddingModel as EmbeddingModelId] ?? WORKER_MB[E5_MODEL_ID]
         })}
-      </p>
+        testId="memory-indexing-threads"
+        value={threads === null ? 'auto' : String(indexingThreadsFor(threads, cores))}
+        onChange={(value) =>
+          void saveSettings({ indexingThreads: value === 'auto' ? null : Number(value) })
+        }
+      >
+        <option value="auto">
+          {t('memory.settings.indexingThreadsAuto', { count: defaultIndexingThreads(cores) })}
+        </option>
+        {threadChoices.map((count) => (
+          <option key={count} value={count}>
+            {count}
+          </option>
+        ))}
+      </HintedSelect>
       {saved && !error && (
         <p className="memory-settings__hint" role="status">
           {t(saved === 'reloading' ? 'memory.settings.saved' : 'memory.settings.savedOther')}
