@@ -1,9 +1,9 @@
 /**
  * The embedder the app uses: one worker for queries and a user-set number of indexing workers
- * (issue #25). On this 2-core machine one ONNX session per worker, one thread each, scaled
- * better than one session with two intra-op threads (docs/MEMORY.md, "Indexing"), and a
- * query needs a worker that is not in the middle of a batch: ONNX Runtime's `run` blocks its
- * worker until the pass ends, so a query sent to a busy worker waits for the whole batch.
+ * (issue #25). Workers rather than intra-op threads: two one-thread sessions indexed faster
+ * than one two-thread session on our 2-core machine (docs/MEMORY.md, "Indexing"); and a query
+ * needs a worker that is not in the middle of a batch: ONNX Runtime's `run` blocks its worker
+ * until the pass ends, so a query sent to a busy worker waits for the whole batch.
  *
  * - Queries go to the query worker at once, never behind background work; so does text
  *   embedded as a query in the background (a warm-up), since it readies that worker.
