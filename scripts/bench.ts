@@ -55,12 +55,13 @@ import { memorySearchFigures, type MemorySearchFigures } from './bench/memorySea
 import type { Timing } from './bench/timing'
 import { wholeTurnFigures, wholeTurnReport } from './bench/wholeTurn'
 import { cacheReplayFigures, cacheReplayReport, type Dialect } from './bench/cacheReplay'
+import { indexingFigures, indexingReport } from './bench/indexingReport'
 
 const ROOT = resolve(dirname(process.argv[1] ?? '.'), '../..')
 const DEFAULT_JSON = join(ROOT, '.cache/bench/latest.json')
 
 /** Sections `--only` can run alone. */
-const ONLY_SECTIONS = ['memory-search', 'history', 'turn', 'cache'] as const
+const ONLY_SECTIONS = ['memory-search', 'history', 'turn', 'cache', 'indexing'] as const
 type OnlySection = (typeof ONLY_SECTIONS)[number]
 
 interface Options {
@@ -197,6 +198,15 @@ async function main(): Promise<void> {
     writeResult(options, { cache }, started)
     return
   }
+  if (options.only === 'indexing') {
+    const indexing = await indexingFigures(
+      { ...(await modelsAndWorker()), ...options, phrases: phrases() },
+      progress
+    )
+    console.log(indexingReport(indexing, table))
+    writeResult(options, { indexing }, started)
+    return
+  }
   if (options.only === 'history') {
     const history = await historyFigures(options.quick)
     printHistory(history)
@@ -264,6 +274,12 @@ async function main(): Promise<void> {
   )
   // Needs the embedding model: the turn is measured as a user meets it, model loaded.
   const turn = options.skipEmbedding ? null : await turnFigures(options.quick)
+  const indexing = options.skipEmbedding
+    ? null
+    : await indexingFigures(
+        { ...(await modelsAndWorker()), ...options, phrases: phrases() },
+        progress
+      )
 
   const config = DEFAULT_CONTEXT_CONFIG
   const runs = builderRuns(options.quick)
@@ -537,6 +553,7 @@ async function main(): Promise<void> {
   const history = await historyFigures(options.quick)
   printHistory(history)
   if (turn) console.log(`\n${wholeTurnReport(turn, table)}`)
+  if (indexing) console.log(`\n${indexingReport(indexing, table)}`)
 
   const result = {
     history,
@@ -550,7 +567,8 @@ async function main(): Promise<void> {
     tools,
     chunking,
     attachedFile: files,
-    turn
+    turn,
+    indexing
   }
   writeResult(options, result, started)
 }

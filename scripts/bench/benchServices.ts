@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs'
 import type Database from 'better-sqlite3'
 import {
   createServices,
@@ -38,4 +39,18 @@ export function defaultToLocalServer(
     models: [model]
   })
   services.settings.update({ defaultModel: { providerId: provider.id, modelId: model.id } })
+}
+
+/** Ends a bench session: the turn's background work, the model, the store, the server, the folder. */
+export async function closeBenchSession(
+  services: Services,
+  db: Database.Database,
+  server: { close(): Promise<void> },
+  dir: string
+): Promise<void> {
+  await services.chat.settled()
+  await services.memoryModel.stop()
+  db.close()
+  await server.close()
+  rmSync(dir, { recursive: true, force: true })
 }

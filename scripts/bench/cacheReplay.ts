@@ -34,7 +34,7 @@ import { MessageRepository } from '../../src/main/store/messageRepository'
 import { ThreadRepository } from '../../src/main/store/threadRepository'
 import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
 import { modelSpec } from '../../src/main/workers/embeddingModels'
-import { benchServices, defaultToLocalServer } from './benchServices'
+import { benchServices, closeBenchSession, defaultToLocalServer } from './benchServices'
 import { anthropicCache, openaiCache, type Served } from './promptCacheEmulation'
 
 const MODEL_ID = 'gpt-4o'
@@ -359,11 +359,7 @@ async function replayOne(
       summaries: rest.filter((s) => s.kind === 'summary').length
     }
   } finally {
-    await services.chat.settled()
-    await services.memoryModel.stop()
-    db.close()
-    await server.close()
-    rmSync(dir, { recursive: true, force: true })
+    await closeBenchSession(services, db, server, dir)
   }
 }
 

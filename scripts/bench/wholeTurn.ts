@@ -89,7 +89,7 @@ export interface TurnFigures {
   open: { firstPage: Timing; pageSize: number }
 }
 
-interface ProviderServer {
+export interface ProviderServer {
   v1: string
   /** Receipt times of each request's full body (performance.now) and its size. */
   received: { at: number; bytes: number }[]
@@ -100,7 +100,7 @@ const chunk = (delta: object, extra: object = {}) =>
   `data: ${JSON.stringify({ id: 'bench', object: 'chat.completion.chunk', created: 0, model: MODEL_ID, choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`
 
 /** A local OpenAI-compatible server: reads the whole body, notes when it arrived, streams "ok". */
-async function startProvider(): Promise<ProviderServer> {
+export async function startProvider(): Promise<ProviderServer> {
   const received: ProviderServer['received'] = []
   const server: Server = createServer((request: IncomingMessage, response) => {
     const parts: Buffer[] = []

@@ -3,12 +3,15 @@
  * download through Electron's network stack. The services only see an EmbedderFactory.
  */
 import { existsSync } from 'node:fs'
+import { cpus } from 'node:os'
 import { join } from 'node:path'
 import { app, net, utilityProcess } from 'electron'
 import type { MemorySettings } from '@shared/domain'
+import { indexingThreadsFor } from '@shared/indexingThreads'
 import type { EmbedderFactory } from './services/memory/memoryModels'
 import { EmbeddingClient } from './workers/embeddingClient'
 import { utilityProcessHost } from './workers/embeddingHost'
+import { EmbeddingPool } from './workers/embeddingPool'
 import {
   DEFAULT_MODEL_ENDPOINT,
   downloadModel,
@@ -37,28 +40,37 @@ export const electronEmbeddings =
     if (!existsSync(workerPath)) return null
     console.info(`[memory] embedding model ${located.spec.id} from ${located.origin}`)
     const { spec, source } = located
-    const embedder = new EmbeddingClient({
-      workerPath,
-      spec,
-      source,
-      // A native crash in ONNX Runtime ends the utility process, not the app; it is restarted.
-      ...(typeof utilityProcess?.fork === 'function' && {
-        host: utilityProcessHost((path, args, options) => utilityProcess.fork(path, args, options))
-      }),
-      ...(source.kind === 'hub' && {
-        download: async (signal, onProgress) => {
-          await downloadModel({
-            modelId: spec.id,
-            files: modelFiles(spec),
-            root: source.cacheDir,
-            endpoint: modelEndpoint(settings),
-            fetch: downloadFetch,
-            signal,
-            onProgress
-          })
-          return { kind: 'folder', root: source.cacheDir, name: spec.id }
-        }
-      })
+    // A native crash in ONNX Runtime ends a utility process, not the app; it is restarted.
+    const host =
+      typeof utilityProcess?.fork === 'function'
+        ? utilityProcessHost((path, args, options) => utilityProcess.fork(path, args, options))
+        : undefined
+    const embedder = new EmbeddingPool({
+      indexingThreads: indexingThreadsFor(settings.indexingThreads, cpus().length),
+      lane: (lane, loaded) =>
+        new EmbeddingClient({
+          workerPath,
+          spec,
+          source: loaded ?? source,
+          ...(host && { host }),
+          // Indexing workers: one ONNX thread each, at a lower priority (embeddingPool.ts).
+          ...(lane === 'indexing' && { threads: 1, lowPriority: true }),
+          ...(lane === 'query' &&
+            source.kind === 'hub' && {
+              download: async (signal, onProgress) => {
+                await downloadModel({
+                  modelId: spec.id,
+                  files: modelFiles(spec),
+                  root: source.cacheDir,
+                  endpoint: modelEndpoint(settings),
+                  fetch: downloadFetch,
+                  signal,
+                  onProgress
+                })
+                return { kind: 'folder', root: source.cacheDir, name: spec.id }
+              }
+            })
+        })
     })
     return { embedder, spec }
   }

@@ -52,6 +52,7 @@ import {
 } from './summaryCompression'
 import type { ThreadCostReport } from './costReport'
 import { EMBEDDING_MODEL_IDS } from './embeddingModelIds'
+import { MAX_INDEXING_THREADS } from './indexingThreads'
 import { MAX_FILE_BYTES, type AttachOutcome, type AttachmentView, type PickOutcome } from './files'
 import type { ExportOutcome, ImportDone, ImportProgress, StartImportResult } from './history'
 import {
@@ -368,7 +369,8 @@ export const contract = {
           .nullable()
           .optional(),
         autoExtract: z.boolean().optional(),
-        embeddingModel: z.enum(EMBEDDING_MODEL_IDS).optional()
+        embeddingModel: z.enum(EMBEDDING_MODEL_IDS).optional(),
+        indexingThreads: z.number().int().min(1).max(MAX_INDEXING_THREADS).nullable().optional()
       })
     )
   },

@@ -449,6 +449,10 @@ export interface MemoryStatus {
     totalMemories: number
     /** A model change is being re-embedded into a new space. */
     reembedding: boolean
+    /** Items embedded per second over the last batches; null before any were. */
+    itemsPerSecond: number | null
+    /** Pending items at that rate; null while it is unknown or nothing is pending. */
+    secondsLeft: number | null
   }
   /** Why recall is degraded, if it is (shown by the inspector). */
   warning: MemoryWarning | null
@@ -472,4 +476,9 @@ export interface MemorySettings {
    * and facts (one short extra request per turn, to the provider that answered).
    */
   autoExtract: boolean
+  /**
+   * Workers that embed messages and memories in the background, one core each; null: half the
+   * cores, at least one. Capped at the machine's cores (shared/indexingThreads.ts).
+   */
+  indexingThreads?: number | null
 }

@@ -201,7 +201,8 @@ describe('the memory channels', () => {
         embeddingModel: 'Xenova/multilingual-e5-small',
         allowDownload: true,
         modelMirror: null,
-        autoExtract: true
+        autoExtract: true,
+        indexingThreads: null
       }
     })
     // A download mirror is an http(s) address, or null for the hub.
@@ -223,6 +224,17 @@ describe('the memory channels', () => {
       ok: false,
       error: { code: 'invalid_input' }
     })
+    // Indexing workers: 1-16 or null (half the cores), nothing else.
+    expect(await registry.invoke('memory:updateSettings', { indexingThreads: 2 })).toMatchObject({
+      ok: true,
+      data: { indexingThreads: 2 }
+    })
+    for (const indexingThreads of [0, 17, 2.5, '2']) {
+      expect(await registry.invoke('memory:updateSettings', { indexingThreads })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input' }
+      })
+    }
     // Only the models the app knows can be chosen; the stored choice is kept on a refusal.
     expect(
       await registry.invoke('memory:updateSettings', { embeddingModel: 'someone/else' })

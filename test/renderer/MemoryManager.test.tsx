@@ -344,6 +344,63 @@ describe('memory status', () => {
     )
   })
 
+  it('shows the indexing rate and the time left once the indexer has measured them', async () => {
+    Object.assign(backend.memory.status.index, {
+      totalMessages: 3_000,
+      pendingMessages: 1_200,
+      itemsPerSecond: 6.84,
+      secondsLeft: 176
+    })
+    await openManager()
+    const line = screen.getByTestId('memory-status')
+    await vi.waitFor(() =>
+      expect(line).toHaveTextContent('Indexing 1,200 more · 6.8 per second · about 3 min left')
+    )
+    expect(screen.getByTestId('memory-status-panel')).toHaveTextContent('about 3 min left')
+
+    const indexing = (index: Partial<MemoryStatus['index']>) =>
+      act(() =>
+        backend.emit(
+          'memory:status',
+          status({ index: { ...backend.memory.status.index, ...index } })
+        )
+      )
+    indexing({ pendingMessages: 90_000, itemsPerSecond: 14.2, secondsLeft: 6_340 })
+    expect(line).toHaveTextContent('Indexing 90,000 more · 14 per second · about 2 h left')
+    indexing({ pendingMessages: 5, itemsPerSecond: 7, secondsLeft: 1 })
+    expect(line).toHaveTextContent('Indexing 5 more · 7.0 per second · about 1 s left')
+    await act(() => i18n.changeLanguage('zh-CN'))
+    expect(line).toHaveTextContent('还有 5 项正在索引 · 每秒 7.0 项 · 约剩 1 秒')
+  })
+
+  it('sets the indexing threads: automatic is half the cores, each count up to the cores', async () => {
+    vi.spyOn(navigator, 'hardwareConcurrency', 'get').mockReturnValue(4)
+    const { user } = await openManager()
+    await user.click(screen.getByText('Model settings'))
+    const select = await screen.findByTestId('memory-indexing-threads')
+    expect(select).toHaveValue('auto')
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent)
+    ).toEqual(['Automatic: 2 (half the cores)', '1', '2', '3', '4'])
+    expect(screen.getByText(/about 450 MB/)).toBeInTheDocument()
+
+    await user.selectOptions(select, '3')
+    await vi.waitFor(() =>
+      expect(callsTo('memory:updateSettings')).toEqual([{ indexingThreads: 3 }])
+    )
+    expect(await screen.findByText('Saved.')).toBeInTheDocument()
+    expect(select).toHaveValue('3')
+    await user.selectOptions(select, 'auto')
+    await vi.waitFor(() =>
+      expect(callsTo('memory:updateSettings')).toEqual([
+        { indexingThreads: 3 },
+        { indexingThreads: null }
+      ])
+    )
+  })
+
   it('saves the model folder and the download switch', async () => {
     const { user } = await openManager()
     await user.click(screen.getByText('Model settings'))

@@ -66,6 +66,9 @@ export function useMemoryServices(tempDir: () => string): {
   /** With bge-small-zh-v1.5 unless another model is given (e.g. `e5Model()`). */
   withModel(model?: TestModel): Promise<MemoryTestServices>
   withoutModel(): MemoryTestServices
+  /** With an embedder the test makes over the bundled worker (`workerPath`). */
+  withEmbeddings(embeddings: EmbedderFactory): MemoryTestServices
+  workerPath(): string
 } {
   let workerPath = ''
   const open: MemoryTestServices[] = []
@@ -87,6 +90,8 @@ export function useMemoryServices(tempDir: () => string): {
       await setup.services.memoryIndexer.drained()
       return setup
     },
-    withoutModel: () => track(memoryServicesIn(tempDir()))
+    withoutModel: () => track(memoryServicesIn(tempDir())),
+    withEmbeddings: (embeddings) => track(memoryServicesIn(tempDir(), { embeddings })),
+    workerPath: () => workerPath
   }
 }

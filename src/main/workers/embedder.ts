@@ -52,6 +52,8 @@ export interface Embedder {
   /** Drops queued work with this tag; its promises reject with `EmbeddingCancelledError`. */
   cancel(tag: string): number
   onStatus(listener: (status: EmbedderStatus) => void): () => void
+  /** How many background workers embed (the `indexingThreads` setting); absent: one, fixed. */
+  setIndexingThreads?(count: number): void
   close(): Promise<void>
 }
 

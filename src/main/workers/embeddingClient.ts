@@ -40,6 +40,8 @@ export interface EmbeddingClientOptions {
   /** Texts waiting at most; more is refused with `EmbeddingQueueFullError`. */
   maxQueued?: number
   threads?: number
+  /** A background indexing lane: its worker runs at a lower OS priority than the app. */
+  lowPriority?: boolean
 }
 
 interface Job {
@@ -72,6 +74,8 @@ export class EmbeddingClient implements Embedder {
   private readonly readyPromise: Promise<{ modelId: string; dimension: number }>
   private readonly cancelDownload = new AbortController()
   private current: EmbedderStatus
+  /** Where the model was read from, once known (a hub source becomes its download folder). */
+  private loadedFrom: ModelSource | null = null
   private nextId = 1
   private queuedTexts = 0
   private closed = false
@@ -132,10 +136,12 @@ export class EmbeddingClient implements Embedder {
     resolve: (loaded: { modelId: string; dimension: number }) => void,
     reject: (error: Error) => void
   ): void {
+    this.loadedFrom = source
     const init: WorkerInit = {
       spec: this.options.spec,
       source,
-      threads: this.options.threads ?? Math.max(1, Math.floor(cpus().length / 2))
+      threads: this.options.threads ?? Math.max(1, Math.floor(cpus().length / 2)),
+      lowPriority: this.options.lowPriority ?? false
     }
     const host = (this.options.host ?? workerThreadHost)(this.options.workerPath, init)
     this.host = host
@@ -199,6 +205,11 @@ export class EmbeddingClient implements Embedder {
 
   status(): EmbedderStatus {
     return this.current
+  }
+
+  /** The folder the worker loads from (after a download: where it went); null before. */
+  source(): ModelSource | null {
+    return this.loadedFrom
   }
 
   ready(): Promise<{ modelId: string; dimension: number }> {

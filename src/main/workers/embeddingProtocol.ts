@@ -6,6 +6,8 @@ export interface WorkerInit {
   source: ModelSource
   /** ONNX Runtime intra-op threads; the main process keeps at least one core. */
   threads: number
+  /** Background indexing: the worker lowers its own scheduling priority (embeddingPool.ts). */
+  lowPriority?: boolean
 }
 
 /** In a utility process (no workerData) the init comes as the first message. */

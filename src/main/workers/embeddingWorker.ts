@@ -7,6 +7,7 @@
  * messages are the same. Everything it reads comes from its init; it writes nothing but the
  * model cache when the source is the hub.
  */
+import { getPriority, setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers'
 import { center, cjkWeight, meanOf, REFERENCE_EN, REFERENCE_ZH } from './centering'
@@ -148,8 +149,28 @@ function initReceived(): Promise<WorkerInit> {
   })
 }
 
+/** Ten nice levels below the app: the chat, its query worker and other apps come first. */
+const INDEXING_NICE = 10
+
+/**
+ * An indexing worker gives the CPU to everything else first. Relative to the app's own
+ * priority (a worker inherits it), so an app started at a raised priority keeps its order.
+ * `setPriority(0, …)` changes the calling thread on Linux (where the session's one intra-op
+ * thread is this thread) and the whole process elsewhere, which is only right in a utility
+ * process, not a worker thread of the app's own process.
+ */
+function lowerPriority(): void {
+  if (!init.lowPriority || (!utilityPort && process.platform !== 'linux')) return
+  try {
+    setPriority(0, Math.min(19, getPriority(0) + INDEXING_NICE))
+  } catch {
+    // Not allowed here (a sandbox): indexing runs at normal priority, as before.
+  }
+}
+
 async function main(): Promise<void> {
   init = await initReceived()
+  lowerPriority()
   let extractor: FeatureExtractionPipeline
   let means: { en: Float32Array; zh: Float32Array } | null = null
   let dimension: number

@@ -66,7 +66,9 @@ export function createFakeMemoryApi(
       indexedMemories: 0,
       totalMessages: 0,
       totalMemories: 0,
-      reembedding: false
+      reembedding: false,
+      itemsPerSecond: null,
+      secondsLeft: null
     },
     warning: null
   }
@@ -244,7 +246,8 @@ export function createFakeMemoryApi(
         modelFolder: patch.modelFolder ?? null,
         embeddingModel: patch.embeddingModel ?? DEFAULT_EMBEDDING_MODEL_ID,
         allowDownload: patch.allowDownload ?? true,
-        autoExtract: patch.autoExtract ?? true
+        autoExtract: patch.autoExtract ?? true,
+        indexingThreads: patch.indexingThreads ?? null
       })
   }
 

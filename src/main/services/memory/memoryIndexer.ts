@@ -3,6 +3,7 @@ import { EmbeddingCancelledError, type Embedder } from '../../workers/embedder'
 import { spaceKey, type EmbeddingModelSpec } from '../../workers/embeddingModels'
 import type { EmbeddingQueueRepository, QueuedItem } from '../../store/embeddingQueueRepository'
 import type { VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
+import { IndexingRate } from './indexingRate'
 
 /** The model that searches and indexing use, once its vector space is active. */
 export interface ActiveModel {
@@ -18,7 +19,10 @@ export interface MemoryIndexerDeps {
   log: (message: string, error: unknown) => void
   /** Called when progress or the model's state changed (throttled by the caller's needs). */
   changed: () => void
-  /** Texts per embedding call. Small, so a query never waits long behind indexing. */
+  /**
+   * Items read from the queue per round. The embedder batches them by length over its
+   * workers; enough that several workers stay busy to the end of a round.
+   */
   batchSize?: number
   /** How often an idle indexer looks at the queue again (new messages also wake it). */
   idleMs?: number
@@ -42,9 +46,10 @@ export class MemoryIndexer {
   private idle = false
   private readonly batchSize: number
   private readonly idleMs: number
+  private readonly rate = new IndexingRate()
 
   constructor(private readonly deps: MemoryIndexerDeps) {
-    this.batchSize = deps.batchSize ?? 16
+    this.batchSize = deps.batchSize ?? 32
     this.idleMs = deps.idleMs ?? 1_000
   }
 
@@ -60,6 +65,7 @@ export class MemoryIndexer {
       spec
     }
     this.runtime = runtime
+    this.rate.reset()
     embedder.onStatus(() => this.deps.changed())
     embedder
       .ready()
@@ -93,6 +99,11 @@ export class MemoryIndexer {
 
   embedder(): Embedder | null {
     return this.runtime?.embedder ?? null
+  }
+
+  /** Items embedded per second lately, and the time `pending` items will take at that rate. */
+  throughput(pending: number): { itemsPerSecond: number | null; secondsLeft: number | null } {
+    return { itemsPerSecond: this.rate.perSecond(), secondsLeft: this.rate.secondsLeft(pending) }
   }
 
   start(): void {
@@ -147,15 +158,20 @@ export class MemoryIndexer {
         await this.sleep()
         continue
       }
-      await this.index(model, items)
+      const started = this.deps.now()
+      const written = await this.index(model, items)
+      this.rate.record(written, this.deps.now() - started)
       this.deps.changed()
       await yieldToEvents()
     }
     this.markIdle()
   }
 
-  /** One embedding call per thread, so deleting a thread can cancel just its part. */
-  private async index(model: ActiveModel, items: QueuedItem[]): Promise<void> {
+  /**
+   * One embedding call per thread, so deleting a thread can cancel just its part. Resolves
+   * with how many items got their vector.
+   */
+  private async index(model: ActiveModel, items: QueuedItem[]): Promise<number> {
     const groups = new Map<string, QueuedItem[]>()
     for (const item of items) {
       const tag = item.threadId ?? 'memories'
@@ -171,7 +187,8 @@ export class MemoryIndexer {
       }))
     )
     // A model switched mid-batch: these vectors belong to the old space, drop them.
-    if (this.active()?.space.id !== model.space.id) return
+    if (this.active()?.space.id !== model.space.id) return 0
+    let written = 0
     for (const [index, result] of results.entries()) {
       const group = [...groups.values()][index] as QueuedItem[]
       if (result.status === 'rejected') {
@@ -190,11 +207,13 @@ export class MemoryIndexer {
         const memories = rows.filter((r) => r.kind === 'memory')
         if (messages.length > 0) this.deps.vectors.putMessages(model.space, messages)
         if (memories.length > 0) this.deps.vectors.putMemories(model.space, memories)
+        written += rows.length
       } catch (error) {
         this.deps.log('writing vectors failed', error)
         this.deps.queue.failed(group)
       }
     }
+    return written
   }
 
   private markIdle(): void {

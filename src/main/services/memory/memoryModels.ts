@@ -1,5 +1,7 @@
+import { cpus } from 'node:os'
 import type { MemorySettings } from '@shared/domain'
 import { DEFAULT_EMBEDDING_MODEL_ID } from '@shared/embeddingModelIds'
+import { indexingThreadsFor } from '@shared/indexingThreads'
 import type { SettingsRepository } from '../../store/settingsRepository'
 import type { Embedder } from '../../workers/embedder'
 import type { EmbeddingModelSpec } from '../../workers/embeddingModels'
@@ -13,7 +15,8 @@ export const DEFAULT_MEMORY_SETTINGS: MemorySettings = {
   embeddingModel: DEFAULT_EMBEDDING_MODEL_ID,
   allowDownload: true,
   modelMirror: null,
-  autoExtract: true
+  autoExtract: true,
+  indexingThreads: null
 }
 
 /**
@@ -60,6 +63,8 @@ export class MemoryModelManager {
       next.modelMirror !== previous.modelMirror
     ) {
       await this.reload()
+    } else if (next.indexingThreads !== previous.indexingThreads) {
+      this.current?.setIndexingThreads?.(indexingThreadsFor(next.indexingThreads, cpus().length))
     }
     return next
   }

@@ -271,7 +271,8 @@ export class MemoryService {
         indexedMemories: indexed.memories,
         totalMessages: totals.messages,
         totalMemories: totals.memories,
-        reembedding: this.deps.vectors.retired().length > 0
+        reembedding: this.deps.vectors.retired().length > 0,
+        ...this.deps.indexer.throughput(queued.messages + queued.memories)
       },
       warning: active ? null : this.hybrid.unavailableWarning()
     }

@@ -578,6 +578,12 @@ export const en = {
       memories_one: '{{done}} of {{count, number}} memory indexed',
       memories_other: '{{done}} of {{count, number}} memories indexed',
       indexing: 'Indexing {{count, number}} more…',
+      indexingRate: 'Indexing {{count, number}} more · {{rate}} per second · {{left}}',
+      timeLeft: {
+        seconds: 'about {{count}} s left',
+        minutes: 'about {{count}} min left',
+        hours: 'about {{count}} h left'
+      },
       failed_one: '{{count, number}} item could not be embedded; full text still finds it.',
       failed_other: '{{count, number}} items could not be embedded; full text still finds them.',
       reembedding:
@@ -613,6 +619,10 @@ export const en = {
         'Download the model once if no folder has it (about {{mb}} MB from Hugging Face; nothing of yours is sent)',
       autoExtract:
         "After each reply, let the thread's model note lasting preferences and facts from your message (one short extra request to the same provider)",
+      indexingThreadsLabel: 'Indexing threads',
+      indexingThreadsAuto: 'Automatic: {{count}} (half the cores)',
+      indexingThreadsHint:
+        'How many cores embed messages and memories in the background. More indexes a large history sooner; indexing pauses while a message is being sent, either way. Each thread holds its own copy of the model in memory (about {{mb}} MB).',
       saved: 'Saved. The model is reloading.',
       savedOther: 'Saved.',
       failed: 'Could not save the model settings: {{message}}',

@@ -555,6 +555,12 @@ export const zhCN: Translation = {
       memories_one: '已索引 {{done}} / {{count, number}} 条记忆',
       memories_other: '已索引 {{done}} / {{count, number}} 条记忆',
       indexing: '还有 {{count, number}} 项正在索引…',
+      indexingRate: '还有 {{count, number}} 项正在索引 · 每秒 {{rate}} 项 · {{left}}',
+      timeLeft: {
+        seconds: '约剩 {{count}} 秒',
+        minutes: '约剩 {{count}} 分钟',
+        hours: '约剩 {{count}} 小时'
+      },
       failed_one: '{{count, number}} 项无法生成向量，仍可通过全文检索找到。',
       failed_other: '{{count, number}} 项无法生成向量，仍可通过全文检索找到。',
       reembedding: '正在为新模型重新生成向量，尚未完成的条目只能按文字匹配。',
@@ -583,6 +589,10 @@ export const zhCN: Translation = {
         '若各文件夹中都没有模型，则下载一次（约 {{mb}} MB，来自 Hugging Face；不会发送你的任何数据）',
       autoExtract:
         '每次回复后，由该对话的模型从你的消息中记下长期偏好和事实（向同一服务商多发一次简短请求）',
+      indexingThreadsLabel: '索引线程数',
+      indexingThreadsAuto: '自动：{{count}}（核心数的一半）',
+      indexingThreadsHint:
+        '在后台为消息和记忆生成向量所用的核心数。越多，大量历史记录越快完成索引；无论设多少，发送消息时索引都会暂停。每个线程在内存中各持有一份模型（约 {{mb}} MB）。',
       saved: '已保存，模型正在重新加载。',
       savedOther: '已保存。',
       failed: '无法保存模型设置：{{message}}',

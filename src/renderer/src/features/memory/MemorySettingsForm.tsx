@@ -8,12 +8,24 @@ import {
   EMBEDDING_MODEL_IDS,
   type EmbeddingModelId
 } from '@shared/embeddingModelIds'
+import {
+  defaultIndexingThreads,
+  indexingThreadsFor,
+  MAX_INDEXING_THREADS
+} from '@shared/indexingThreads'
+import { HintedSelect } from './HintedSelect'
 import { useMemoryStatusStore } from './memoryStatusStore'
 
 /** The i18n key of each model's name (ids hold dots and slashes, which keys cannot). */
 const MODEL_LABELS: Record<EmbeddingModelId, 'e5' | 'bge'> = {
   [E5_MODEL_ID]: 'e5',
   [BGE_MODEL_ID]: 'bge'
+}
+
+/** What one indexing thread's worker holds with the model loaded (docs/MEMORY.md, MB). */
+const WORKER_MB: Record<EmbeddingModelId, number> = {
+  [E5_MODEL_ID]: 450,
+  [BGE_MODEL_ID]: 150
 }
 
 /**
@@ -24,8 +36,6 @@ export function MemorySettingsForm() {
   const { t } = useTranslation()
   const folderId = useId()
   const hintId = useId()
-  const modelId = useId()
-  const modelHintId = useId()
   const settings = useMemoryStatusStore((state) => state.settings)
   const error = useMemoryStatusStore((state) => state.settingsError)
   const saved = useMemoryStatusStore((state) => state.settingsSaved)
@@ -43,6 +53,13 @@ export function MemorySettingsForm() {
     ) : null
 
   const folder = draft ?? settings.modelFolder ?? ''
+  // The renderer's own count of logical cores: the same machine main runs on.
+  const cores = Math.max(1, navigator.hardwareConcurrency || 1)
+  const threadChoices = Array.from(
+    { length: Math.min(cores, MAX_INDEXING_THREADS) },
+    (_, i) => i + 1
+  )
+  const threads = settings.indexingThreads ?? null
   // The contract takes null, not an empty string, for "the default places".
   const saveFolder = async (value: string | null) => {
     if (await saveSettings({ modelFolder: value })) setDraft(null)
@@ -56,30 +73,19 @@ export function MemorySettingsForm() {
         void saveFolder(folder.trim() || null)
       }}
     >
-      <label className="memory-settings__label" htmlFor={modelId}>
-        {t('memory.settings.modelLabel')}
-      </label>
-      <div className="memory-settings__row">
-        <select
-          id={modelId}
-          className="memory-input"
-          data-testid="memory-embedding-model"
-          aria-describedby={modelHintId}
-          value={settings.embeddingModel}
-          onChange={(event) =>
-            void saveSettings({ embeddingModel: event.target.value as EmbeddingModelId })
-          }
-        >
-          {EMBEDDING_MODEL_IDS.map((id) => (
-            <option key={id} value={id}>
-              {t(`memory.settings.models.${MODEL_LABELS[id]}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <p id={modelHintId} className="memory-settings__hint">
-        {t('memory.settings.modelHint')}
-      </p>
+      <HintedSelect
+        label={t('memory.settings.modelLabel')}
+        hint={t('memory.settings.modelHint')}
+        testId="memory-embedding-model"
+        value={settings.embeddingModel}
+        onChange={(value) => void saveSettings({ embeddingModel: value as EmbeddingModelId })}
+      >
+        {EMBEDDING_MODEL_IDS.map((id) => (
+          <option key={id} value={id}>
+            {t(`memory.settings.models.${MODEL_LABELS[id]}`)}
+          </option>
+        ))}
+      </HintedSelect>
       <label className="memory-settings__label" htmlFor={folderId}>
         {t('memory.settings.folderLabel')}
       </label>
@@ -134,6 +140,26 @@ export function MemorySettingsForm() {
         />
         {t('memory.settings.autoExtract')}
       </label>
+      <HintedSelect
+        label={t('memory.settings.indexingThreadsLabel')}
+        hint={t('memory.settings.indexingThreadsHint', {
+          mb: WORKER_MB[settings.embeddingModel as EmbeddingModelId] ?? WORKER_MB[E5_MODEL_ID]
+        })}
+        testId="memory-indexing-threads"
+        value={threads === null ? 'auto' : String(indexingThreadsFor(threads, cores))}
+        onChange={(value) =>
+          void saveSettings({ indexingThreads: value === 'auto' ? null : Number(value) })
+        }
+      >
+        <option value="auto">
+          {t('memory.settings.indexingThreadsAuto', { count: defaultIndexingThreads(cores) })}
+        </option>
+        {threadChoices.map((count) => (
+          <option key={count} value={count}>
+            {count}
+          </option>
+        ))}
+      </HintedSelect>
       {saved && !error && (
         <p className="memory-settings__hint" role="status">
           {t(saved === 'reloading' ? 'memory.settings.saved' : 'memory.settings.savedOther')}

@@ -17,6 +17,25 @@ export function downloadPercent(progress: MemoryStatus['model']['progress']): nu
 export const pendingItems = (status: MemoryStatus): number =>
   status.index.pendingMessages + status.index.pendingMemories
 
+/** The time left in the largest unit that keeps it a small number, rounded up. */
+export function timeLeft(seconds: number): { key: 'seconds' | 'minutes' | 'hours'; count: number } {
+  if (seconds < 90) return { key: 'seconds', count: Math.max(1, Math.ceil(seconds)) }
+  if (seconds < 90 * 60) return { key: 'minutes', count: Math.ceil(seconds / 60) }
+  return { key: 'hours', count: Math.ceil(seconds / 3600) }
+}
+
+/** "Indexing 1,200 more", with the rate and the time left once the indexer has measured them. */
+function indexingText(status: MemoryStatus, pending: number, t: ReturnType<typeof looseT>): string {
+  const { itemsPerSecond: rate, secondsLeft } = status.index
+  if (!rate || secondsLeft === null) return t('memory.status.indexing', { count: pending })
+  const left = timeLeft(secondsLeft)
+  return t('memory.status.indexingRate', {
+    count: pending,
+    rate: rate < 10 ? rate.toFixed(1) : Math.round(rate),
+    left: t(`memory.status.timeLeft.${left.key}`, { count: left.count })
+  })
+}
+
 /** One line for the sidebar and the manager's headline. */
 export function summarizeStatus(
   status: MemoryStatus,
@@ -28,7 +47,7 @@ export function summarizeStatus(
     case 'ready': {
       const pending = pendingItems(status)
       return pending > 0
-        ? { tone: 'busy', text: t('memory.status.indexing', { count: pending }) }
+        ? { tone: 'busy', text: indexingText(status, pending, t) }
         : { tone: 'ok', text: t('memory.status.ready') }
     }
     case 'loading':
