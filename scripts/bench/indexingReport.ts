@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --only indexing` (issue #25): indexing throughput at 1 and 2 workers beside
+ * `npm run bench -- --only indexing` (issue #21): indexing throughput at 1 and 2 workers beside
  * the previous release's single worker and the model's ceiling on this CPU, and a chat turn's
  * latency idle vs while indexing runs.
  */

@@ -1,5 +1,5 @@
 /**
- * Indexing throughput at 1 and 2 workers (issue #25), multilingual-e5-small through the app's
+ * Indexing throughput at 1 and 2 workers (issue #21), multilingual-e5-small through the app's
  * EmbeddingPool, on realistic 200-500-token messages queued as the indexer queues them:
  *
  * - before: the single EmbeddingClient of the previous release (one ONNX thread, batches of up

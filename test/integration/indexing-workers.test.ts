@@ -9,7 +9,7 @@ import { useMemoryServices } from '../support/memoryServices'
 import { useTempDir } from '../support/tempDir'
 
 /**
- * Issue #25 on the real multilingual-e5-small: several indexing workers fill a store with the
+ * Issue #21 on the real multilingual-e5-small: several indexing workers fill a store with the
  * vectors one worker gives, and a query is answered while a batch runs instead of after it.
  * (How much faster: `npm run bench -- --only indexing`; no test here times anything.)
  */

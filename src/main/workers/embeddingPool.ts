@@ -1,6 +1,6 @@
 /**
  * The embedder the app uses: one worker for queries and a user-set number of indexing workers
- * (issue #25). Workers rather than intra-op threads: two one-thread sessions indexed faster
+ * (issue #21). Workers rather than intra-op threads: two one-thread sessions indexed faster
  * than one two-thread session on our 2-core machine (docs/MEMORY.md, "Indexing"); and a query
  * needs a worker that is not in the middle of a batch: ONNX Runtime's `run` blocks its worker
  * until the pass ends, so a query sent to a busy worker waits for the whole batch.

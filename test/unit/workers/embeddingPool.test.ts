@@ -6,7 +6,7 @@ import { EmbeddingPool, type PoolWorker } from '../../../src/main/workers/embedd
 import { lengthBatches } from '../../../src/main/workers/lengthBatches'
 
 /**
- * Issue #25: background texts batched by length, several indexing workers, queries on a
+ * Issue #21: background texts batched by length, several indexing workers, queries on a
  * worker of their own, background work held while a turn runs. Workers here are fakes whose
  * batches end when the test says so.
  */
