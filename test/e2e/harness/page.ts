@@ -13,10 +13,18 @@ export const byTestId = (testId: string, attributes: Record<string, string | num
     .map(([name, value]) => `[data-${name}="${value}"]`)
     .join('')}`
 
-/** Waits for running animations and transitions, so a screenshot shows the resting state. */
+/**
+ * Waits for running animations and transitions, so a screenshot shows the resting state. A
+ * transition that a newer one replaces (light to dark and back) is cancelled, and its
+ * `finished` rejects with an AbortError: that one is over too.
+ */
 export const animationsDone = (page: Page) =>
   page.evaluate(() =>
-    Promise.all((globalThis as AnimatedGlobals).document.getAnimations().map((a) => a.finished))
+    Promise.all(
+      (globalThis as AnimatedGlobals).document
+        .getAnimations()
+        .map((a) => a.finished.catch(() => undefined))
+    )
   )
 
 /** True when the element's box lies (at least partly) inside the scrolled container. */
