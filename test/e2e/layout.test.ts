@@ -166,6 +166,27 @@ describe('layout', () => {
             false
           )
         }
+        // Each message's "You"/"Assistant" and time stay whole inside the chat column.
+        const list = (await page.getByTestId('message-list').boundingBox())!
+        for (const label of await page
+          .locator('.message__meta > .message__role, .message__meta > time')
+          .all()) {
+          const box = (await label.boundingBox())!
+          const text = await label.innerText()
+          expect(box.x, `"${text}" cut off at ${width}px`).toBeGreaterThanOrEqual(list.x)
+          expect(box.x + box.width, `"${text}" cut off at ${width}px`).toBeLessThanOrEqual(
+            list.x + list.width + 0.5
+          )
+          expect(box.height, `"${text}" wraps at ${width}px`).toBeLessThan(24)
+        }
+        // The context gauge's parts stay inside it (its window size was cut off at 900 px).
+        const gauge = (await page.getByTestId('gauge-button').boundingBox())!
+        for (const part of await page.getByTestId('gauge-button').locator(':scope > *').all()) {
+          const box = (await part.boundingBox())!
+          expect(box.x + box.width, `a gauge part cut off at ${width}px`).toBeLessThanOrEqual(
+            gauge.x + gauge.width + 0.5
+          )
+        }
         await window.screenshot(
           join(SCREENSHOTS, `header-${width}-inspector-${inspectorOpen ? 'open' : 'closed'}.png`)
         )
