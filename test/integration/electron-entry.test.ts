@@ -3,79 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { endpoints } from '@shared/contract'
-import type { IpcResult } from '@shared/result'
 
 /** Electron is replaced at the edge only: everything behind ipcMain is the real app. */
-const electron = vi.hoisted(() => {
-  type Handler = (event: unknown, input: unknown) => Promise<IpcResult<unknown>>
-  const handlers = new Map<string, Handler>()
-  const windows: { url: string; icon?: string; webPreferences: Record<string, unknown> }[] = []
-  let ready!: () => void
-  const readyPromise = new Promise<void>((resolve) => (ready = resolve))
-  class BrowserWindow {
-    static getAllWindows = () => []
-    webPreferences: Record<string, unknown>
-    icon?: string
-    webContents = {
-      setWindowOpenHandler: () => {},
-      on: () => {},
-      once: () => {},
-      send: () => {},
-      getURL: () => ''
-    }
-    constructor(options: { icon?: string; webPreferences: Record<string, unknown> }) {
-      this.webPreferences = options.webPreferences
-      this.icon = options.icon
-    }
-    once() {}
-    show() {}
-    isDestroyed = () => false
-    isVisible = () => true
-    loadURL(url: string) {
-      windows.push({ url, icon: this.icon, webPreferences: this.webPreferences })
-      return Promise.resolve()
-    }
-  }
-  return {
-    handlers,
-    windows,
-    ready,
-    module: {
-      app: {
-        isPackaged: false,
-        getPath: () => tmpdir(),
-        setPath: vi.fn(),
-        commandLine: { appendSwitch: vi.fn() },
-        releaseSingleInstanceLock: vi.fn(),
-        getAppPath: () => tmpdir(),
-        getVersion: () => '0.0.0-test',
-        getLocale: () => 'zh-CN',
-        requestSingleInstanceLock: () => true,
-        on: () => {},
-        quit: vi.fn(),
-        exit: vi.fn(),
-        whenReady: () => readyPromise
-      },
-      BrowserWindow,
-      ipcMain: { handle: (channel: string, fn: Handler) => handlers.set(channel, fn) },
-      dialog: { showMessageBoxSync: vi.fn(() => 0), showErrorBox: vi.fn() },
-      session: {
-        defaultSession: {
-          setPermissionRequestHandler: () => {},
-          setPermissionCheckHandler: () => {}
-        }
-      },
-      shell: { openExternal: vi.fn() },
-      safeStorage: {
-        isEncryptionAvailable: () => false,
-        getSelectedStorageBackend: () => 'basic_text'
-      },
-      // No model here: the first-run download must fail at once, never reach the hub.
-      net: { fetch: () => Promise.reject(new Error('no network in this test')) },
-      // Without utilityProcess.fork the embedding worker runs in a thread.
-      utilityProcess: {}
-    }
-  }
+const electron = await vi.hoisted(async () => {
+  const { fakeElectron } = await import('../support/fakeElectron')
+  return fakeElectron({ locale: 'zh-CN' })
 })
 vi.mock('electron', () => electron.module)
 

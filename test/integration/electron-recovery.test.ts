@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import Database from 'better-sqlite3'
 import { describe, expect, it, vi } from 'vitest'
 import type { AppInfo } from '@shared/domain'
@@ -8,78 +7,10 @@ import { leafPages, populatedStore, storedMessages, zeroPage } from '../support/
 import { useTempDir } from '../support/tempDir'
 
 /** Electron is replaced at the edge only: the dialogs answer as a user would. */
-const electron = vi.hoisted(() => {
-  type Handler = (event: unknown, input: unknown) => Promise<IpcResult<unknown>>
-  const handlers = new Map<string, Handler>()
-  const windows: string[] = []
-  let ready!: () => void
-  const readyPromise = new Promise<void>((resolve) => (ready = resolve))
-  const asked: { message: string; detail: string; buttons: string[] }[] = []
-  class BrowserWindow {
-    static getAllWindows = () => []
-    webContents = { setWindowOpenHandler: () => {}, on: () => {}, once: () => {}, send: () => {} }
-    once() {}
-    show() {}
-    isDestroyed = () => false
-    isVisible = () => true
-    loadURL(url: string) {
-      windows.push(url)
-      return Promise.resolve()
-    }
-  }
-  // The first button is the recovery (or Continue) in every dialog these tests meet.
-  const answer = (options: { message: string; detail: string; buttons: string[] }) => {
-    asked.push({ message: options.message, detail: options.detail, buttons: options.buttons })
-    return 0
-  }
-  return {
-    handlers,
-    windows,
-    asked,
-    ready,
-    module: {
-      app: {
-        isPackaged: false,
-        getPath: () => tmpdir(),
-        setPath: vi.fn(),
-        commandLine: { appendSwitch: vi.fn() },
-        releaseSingleInstanceLock: vi.fn(),
-        getAppPath: () => tmpdir(),
-        getVersion: () => '0.0.0-test',
-        getLocale: () => 'en-US',
-        requestSingleInstanceLock: () => true,
-        on: () => {},
-        quit: vi.fn(),
-        relaunch: vi.fn(),
-        exit: vi.fn(),
-        whenReady: () => readyPromise
-      },
-      BrowserWindow,
-      ipcMain: { handle: (channel: string, fn: Handler) => handlers.set(channel, fn) },
-      dialog: {
-        showErrorBox: vi.fn(),
-        showMessageBoxSync: vi.fn(answer),
-        showMessageBox: vi.fn(async (options: Parameters<typeof answer>[0]) => ({
-          response: answer(options)
-        }))
-      },
-      session: {
-        defaultSession: {
-          setPermissionRequestHandler: () => {},
-          setPermissionCheckHandler: () => {}
-        }
-      },
-      shell: { openExternal: vi.fn() },
-      safeStorage: {
-        isEncryptionAvailable: () => false,
-        getSelectedStorageBackend: () => 'basic_text'
-      },
-      // No model here: the first-run download must fail at once, never reach the hub.
-      net: { fetch: () => Promise.reject(new Error('no network in this test')) },
-      // Without utilityProcess.fork the embedding worker runs in a thread.
-      utilityProcess: {}
-    }
-  }
+// The first button is the recovery (or Continue) in every dialog these tests meet.
+const electron = await vi.hoisted(async () => {
+  const { fakeElectron } = await import('../support/fakeElectron')
+  return fakeElectron({ locale: 'en-US' })
 })
 vi.mock('electron', () => electron.module)
 
@@ -101,7 +32,7 @@ describe('the Electron entry with a damaged store', () => {
     expect(electron.asked[1]?.message).toBe('Recovery finished.')
     expect(electron.asked[1]?.detail).toMatch(/Recovered: 3 conversations, \d+ messages/)
     expect(electron.asked[1]?.detail).toMatch(/Could not be read: \d+ messages/)
-    const trusted = { senderFrame: { url: electron.windows[0] } }
+    const trusted = { senderFrame: { url: electron.windows[0]?.url } }
     const invoke = (channel: string, input?: unknown) =>
       electron.handlers.get(channel)?.(trusted, input) as Promise<IpcResult<unknown>>
     const info = (await invoke('app:info')) as { ok: true; data: AppInfo }
