@@ -30,7 +30,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { DEFAULT_CONTEXT_CONFIG } from '@shared/contextConfig'
+import { DEFAULT_CONTEXT_CONFIG, type ContextConfigPatch } from '@shared/contextConfig'
 import { EMBEDDING_MODEL_IDS } from '@shared/embeddingModelIds'
 import { BUILDER_SIZES, builderFigures, builderRuns } from './bench/builderLatency'
 import {
@@ -47,6 +47,7 @@ import {
 } from './bench/fileChunks'
 import { INPUT_KINDS, stallFigures, type StallFigures } from './bench/mainThreadStall'
 import { preparedModel } from './preparedModels'
+import { parseConfigPatch } from './configPatchFlag'
 import { tokenizerAccuracy, tokenizerFigures } from './bench/tokenizerThroughput'
 import { vectorSearchFigures } from './bench/vectorSearch'
 import { chunkingFigures, toolFigures } from './bench/toolsAndFiles'
@@ -74,6 +75,8 @@ interface Options {
   cacheBudgets: (number | 'default')[] | null
   cachePolicies: ('chunked' | 'sliding')[] | null
   cacheProviders: Dialect[] | null
+  /** A context config patch every replayed thread starts with (a what-if). */
+  cacheConfig: ContextConfigPatch | null
 }
 
 function parseArgs(argv: string[]): Options {
@@ -84,6 +87,7 @@ function parseArgs(argv: string[]): Options {
   let cacheBudgets: Options['cacheBudgets'] = null
   let cachePolicies: Options['cachePolicies'] = null
   let cacheProviders: Options['cacheProviders'] = null
+  let cacheConfig: Options['cacheConfig'] = null
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '--quick') quick = true
@@ -100,13 +104,23 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--budgets') cacheBudgets = parseBudgets(argv[++i])
     else if (arg === '--policies') cachePolicies = parsePolicies(argv[++i])
     else if (arg === '--providers') cacheProviders = parseProviders(argv[++i])
+    else if (arg === '--config') cacheConfig = parseConfigPatch(argv[++i] ?? '')
     else {
       throw new Error(
-        `unknown option ${arg}; use --quick, --json <path>, --skip-embedding, --only <section>, --budgets <8000,default>, --policies <chunked,sliding> and --providers <openai,anthropic> (cache replay)`
+        `unknown option ${arg}; use --quick, --json <path>, --skip-embedding, --only <section>, --budgets <8000,default>, --policies <chunked,sliding> and --providers <openai,anthropic> and --config <context config patch> (cache replay)`
       )
     }
   }
-  return { quick, json, skipEmbedding, only, cacheBudgets, cachePolicies, cacheProviders }
+  return {
+    quick,
+    json,
+    skipEmbedding,
+    only,
+    cacheBudgets,
+    cachePolicies,
+    cacheProviders,
+    cacheConfig
+  }
 }
 
 /** The cache replay's budgets: numbers of tokens, or `default` for the configuration's own. */
@@ -702,7 +716,13 @@ async function turnFigures(quick: boolean) {
  * 8,000 and 32,000 tokens and the default budget, chunked against sliding, as OpenAI and as Anthropic cache (issue #17). Without
  * ../shared/benchdata it says so and skips.
  */
-async function cacheFigures({ quick, cacheBudgets, cachePolicies, cacheProviders }: Options) {
+async function cacheFigures({
+  quick,
+  cacheBudgets,
+  cachePolicies,
+  cacheProviders,
+  cacheConfig
+}: Options) {
   const locomoPath = join(ROOT, '../shared/benchdata/locomo/locomo10.json')
   const { modelsRoot, workerPath } = await modelsAndWorker()
   const rows = await cacheReplayFigures({
@@ -713,6 +733,7 @@ async function cacheFigures({ quick, cacheBudgets, cachePolicies, cacheProviders
     budgets: cacheBudgets ?? (quick ? [8000, 32000] : [8000, 32000, 'default']),
     policies: cachePolicies ?? (quick ? ['chunked'] : ['chunked', 'sliding']),
     dialects: cacheProviders ?? ['openai', 'anthropic'],
+    ...(cacheConfig && { config: cacheConfig }),
     progress
   })
   if (!rows) progress(`cache replay skipped: ${locomoPath} is not here`)

@@ -27,7 +27,8 @@ import {
 } from 'node:fs'
 import { cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { ContextConfigPatchSchema, type ContextConfigPatch } from '@shared/contextConfig'
+import type { ContextConfigPatch } from '@shared/contextConfig'
+import { parseConfigPatch } from './configPatchFlag'
 import { EmbeddingClient } from '../src/main/workers/embeddingClient'
 import { DEFAULT_MODEL_ID, modelSpec } from '../src/main/workers/embeddingModels'
 import { MODEL_NAMES, modelByName, preparedModel } from './preparedModels'
@@ -262,15 +263,11 @@ async function run(flags: Map<string, string | true>): Promise<void> {
   let configPatch: ContextConfigPatch | undefined
   const config = stringFlag(flags, 'config')
   if (config !== undefined) {
-    let value: unknown
     try {
-      value = JSON.parse(config)
+      configPatch = parseConfigPatch(config)
     } catch (error) {
-      throw new CliError(`--config is not JSON: ${(error as Error).message}`, 2)
+      throw new CliError((error as Error).message, 2)
     }
-    const parsed = ContextConfigPatchSchema.safeParse(value)
-    if (!parsed.success) throw new CliError(`--config: ${parsed.error.message}`, 2)
-    configPatch = parsed.data
   }
 
   // A folder holds several datasets (the dev set: one per person), evaluated apart, reported together.

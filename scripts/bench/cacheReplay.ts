@@ -219,6 +219,8 @@ export interface ReplayOptions {
   budgets: readonly (number | 'default')[]
   policies?: readonly ('chunked' | 'sliding')[]
   dialects?: readonly Dialect[]
+  /** Applied to the replayed thread before its budget and window policy (a what-if). */
+  config?: ContextConfigPatch
   progress?: (line: string) => void
 }
 
@@ -309,7 +311,8 @@ async function replayOne(
     )
     const thread = services.threads.create('Replayed conversation')
     const patch: ContextConfigPatch = {
-      window: { policy },
+      ...options.config,
+      window: { ...options.config?.window, policy },
       ...(budget === 'default' ? {} : { totalBudget: budget })
     }
     services.context.updateConfig('thread', patch, thread.id)

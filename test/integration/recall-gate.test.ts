@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { BuiltContext } from '@shared/context'
+import { MessageRepository } from '../../src/main/store/messageRepository'
 import { e5Model } from '../support/embeddings'
 import { useMemoryServices, type MemoryTestServices } from '../support/memoryServices'
 import { useTempDir } from '../support/tempDir'
@@ -173,5 +174,30 @@ describe('the relevance gate in a running conversation', () => {
       'Which Lisbon neighbourhood did I say is quiet at night?'
     )
     expect(fromTrip(asked).length).toBeGreaterThan(0)
+  })
+
+  it('recalls this thread’s older turns however far below the best they score', async () => {
+    const { services, db } = await setup()
+    const biscuit = services.threads.create('Biscuit')
+    const messages = new MessageRepository(db)
+    const turn = (role: 'user' | 'assistant', content: string) =>
+      messages.append({ threadId: biscuit.id, role, content, tokenCount: 14, createdAt: 0 })
+    turn('user', 'What did the vet say about Biscuit’s weight?')
+    const answer = turn('assistant', 'He should lose two kilos before his next check-up in March.')
+    turn('user', 'I am repainting the kitchen this weekend, probably a pale green.')
+    turn('assistant', 'Pale green works well with white cabinets.')
+    await services.memoryIndexer.drained()
+    const question = 'Is my dog too heavy?'
+    const context = `Pale green works well with white cabinets.\n${question}`
+    for (const text of [question, context])
+      await services.memory.search(text, { timeoutMs: 30_000 })
+    const found = await services.memory.search(question, {
+      gate: {},
+      threadId: biscuit.id,
+      context
+    })
+    // The vet's answer shares no word with the question and scores far under the chat about
+    // paint the conversation just had; it is what the question needs.
+    expect(found.hits.map((h) => h.id)).toContain(answer.id)
   })
 })

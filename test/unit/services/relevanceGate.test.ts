@@ -85,6 +85,15 @@ describe('applyGate', () => {
     expect(out.rejected).toEqual([{ item: item('memory', 0.75), gate: 0.8 }])
   })
 
+  it('keeps this thread’s own older turns over the bar however far below the best they sit', () => {
+    // A question about the past often needs two turns of the thread, one far weaker than the
+    // other (LoCoMo's multi-hop questions); a margin below the best dropped the second.
+    const out = gate([item('thread', 0.92), item('thread', 0.56), item('memory', 0.92)], e5)
+    expect(out.passed).toContainEqual(item('thread', 0.56))
+    expect(out.gates.thread).toBe(e5.thread.gate)
+    expect(gate([item('memory', 0.92), item('memory', 0.56)], e5).passed).toHaveLength(1)
+  })
+
   it('passes at most the cap of a kind, most relevant first', () => {
     const out = gate([item('message', 0.7), item('message', 0.72), item('message', 0.71)])
     expect(out.passed.map((i) => i.relevance)).toEqual([0.72, 0.71])

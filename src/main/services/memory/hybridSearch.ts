@@ -412,7 +412,7 @@ export class HybridSearch {
       hits: options.fillBudget
         ? neighbours(top)
         : gate
-          ? neighbours(top.filter((hit) => isStrong(hit, gate.gates.message, calibration)))
+          ? neighbours(top.filter((hit) => isStrong(hit, gate.gates[kindOf(hit)], calibration)))
           : top,
       mode: vector ? 'hybrid' : 'text_only',
       warnings,
@@ -617,9 +617,12 @@ function withinCaps(
 }
 
 /**
- * A message far enough over its gate that the turns around it are worth sending too. (The gate
- * decides what is sent; what passes is still ordered by the fused ranks: ranking by relevance
- * instead cost LoCoMo's single thread 0.06 of recall at 4,000 tokens, docs/EVALUATION.md.)
+ * A message far enough over its own kind's gate (this thread's history, or other threads')
+ * that the turns around it are worth sending too. This thread's hits once answered to other
+ * threads' bar, so raising that bar in a running conversation took LoCoMo's neighbours with it
+ * (docs/EVALUATION.md). (The gate decides what is sent; what passes is still ordered by the
+ * fused ranks: ranking by relevance instead cost LoCoMo's single thread 0.06 of recall at
+ * 4,000 tokens.)
  */
 function isStrong(hit: MemorySearchHit, gate: number, calibration: GateCalibration): boolean {
   return hit.kind === 'message' && (hit.relevance ?? 0) >= gate + calibration.strongMargin

@@ -35,7 +35,10 @@ export interface GateCalibration {
   /**
    * Memories are what the user saved to be remembered: short (~25 tokens) and meant for
    * recall, so their bar is lower. So is this thread's own older history, which the window
-   * dropped for room, not for relevance. Messages of other threads are whole turns of other
+   * dropped for room, not for relevance; it has no margin below the best either, since a
+   * question about the past often needs turns far apart, one much weaker than the other, and
+   * at a budget the thread overflows the window fills whatever recall leaves (LoCoMo's single
+   * thread, docs/EVALUATION.md). Messages of other threads are whole turns of other
    * conversations, private to their thread: their bar is higher and capped.
    */
   memory: KindGate
@@ -65,7 +68,7 @@ const TEXT_WEIGHT = 0.1
 const CALIBRATIONS: Record<string, GateCalibration> = {
   [E5_MODEL_ID]: {
     memory: { gate: 0.54, belowBest: 0.14, cap: Infinity },
-    thread: { gate: 0.54, belowBest: 0.14, cap: Infinity },
+    thread: { gate: 0.54, belowBest: Infinity, cap: Infinity },
     message: { gate: 0.62, belowBest: 0.12, cap: 30 },
     messageInConversation: { gate: 0.66, belowBest: 0.08, cap: 8 },
     offsets: { chinese: 0.16, crossLingual: -0.02 },
