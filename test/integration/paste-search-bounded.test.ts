@@ -78,4 +78,34 @@ describe('a pasted text through send and preview, on a store of 10,000 messages'
     }
     console.log(stalls.join('\n'))
   }, 600_000)
+
+  it('recalls a stored 2,000,000-character paste as an excerpt, without holding the thread', async () => {
+    const { db, services } = servicesIn(tempDir())
+    const logs = services.threads.create('Build logs')
+    const head = 'Deploy failed: the staging database migration timed out after 300 seconds.\n'
+    const paste = head + hugeInput('mixed', 2_000_000 - head.length)
+    new MessageRepository(db).append({
+      threadId: logs.id,
+      role: 'user',
+      content: paste,
+      tokenCount: 600_000,
+      createdAt: 0
+    })
+    const fresh = services.threads.create()
+    const question = 'Why did the staging database migration time out?'
+    let built: Awaited<ReturnType<typeof services.context.preview>> | undefined
+    const stall = await longestStall(async () => {
+      built = await services.context.preview(fresh.id, question)
+    })
+    const recalled = built!.trace.filter(
+      (t) => t.section === 'retrieved' && t.decision === 'included'
+    )
+    // Found, and sent as the part the gate judged: about 8,000 characters, not 2 M.
+    expect(recalled.map((t) => t.preview)).toEqual([expect.stringContaining('Deploy failed')])
+    expect(built!.tokenStats.sections.retrieved.used).toBeLessThan(8_000)
+    const sent = built!.messages.map((m) => (typeof m.content === 'string' ? m.content : ''))
+    expect(sent.join('\n')).toMatch(/more characters not recalled\]/u)
+    // Counting the whole paste for the recalled section held the main thread for 11 s.
+    expect(stall).toBeLessThan(250)
+  }, 120_000)
 })

@@ -56,8 +56,12 @@ function line(candidate: MemoryCandidate, group: RecalledGroup): string {
 
 /** The first characters of an item, whitespace collapsed: what the inspector lists it by. */
 export function previewOf(content: string): string {
-  const text = normalized(content)
-  return text.length <= PREVIEW_CHARS ? text : `${text.slice(0, PREVIEW_CHARS - 1)}…`
+  // Collapse only what can be shown: the item may be a 2 M-character paste.
+  const read = PREVIEW_CHARS * 8
+  const text = normalized(content.slice(0, read))
+  return text.length <= PREVIEW_CHARS && content.length <= read
+    ? text
+    : `${text.slice(0, PREVIEW_CHARS - 1)}…`
 }
 
 /** Ranked by score (ties keep the search's order); repeats of an earlier item are duplicates. */

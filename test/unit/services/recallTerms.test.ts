@@ -2,9 +2,11 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   RECALL_SAMPLE_CHARS,
+  recalledExcerpt,
   recallQuery,
   recallSample
 } from '../../../src/main/context/recall/recallQuery'
+import { previewOf } from '../../../src/main/context/retrievedMemories'
 import { recallTerms } from '../../../src/main/services/memory/memoryRanking'
 import { isRepetitive, MAX_TERM_CHARS } from '../../../src/main/store/search/queryTerms'
 import { hugeInput, INPUT_KINDS } from '../../../scripts/bench/mainThreadStall'
@@ -104,5 +106,32 @@ describe('the recall sample of a long input', () => {
   it('is what the build’s recall query reads', () => {
     const text = `${'z'.repeat(RECALL_SAMPLE_CHARS)} tail words`
     expect(recallQuery(text, []).text).toBe(recallSample(text).trim())
+  })
+})
+
+describe('what a recalled item sends', () => {
+  it('is the item itself up to the sample’s length', () => {
+    const text = '我'.repeat(RECALL_SAMPLE_CHARS)
+    expect(recalledExcerpt(text)).toBe(text)
+  })
+
+  it('is the part the gate judged, and says how much was left out', () => {
+    const excerpt = recalledExcerpt(`${'x'.repeat(RECALL_SAMPLE_CHARS)}${'y'.repeat(1_992_000)}`)
+    expect(excerpt.startsWith('x'.repeat(RECALL_SAMPLE_CHARS))).toBe(true)
+    expect(excerpt).not.toContain('y')
+    expect(excerpt).toMatch(/\[…1,992,000 more characters not recalled\]$/u)
+  })
+
+  it('never splits a character made of two UTF-16 units', () => {
+    expect(recalledExcerpt(`a${'😀'.repeat(10_000)}`)).toMatch(/^a(?:😀)+ \[…/u)
+  })
+})
+
+describe('an item’s preview in the inspector', () => {
+  it('reads only its start, and says when there is more', () => {
+    expect(previewOf('  short \n text ')).toBe('short text')
+    const long = `${' \n'.repeat(1_000_000)}word`
+    expect(previewOf(long)).toBe('…')
+    expect(previewOf('a'.repeat(200))).toBe(`${'a'.repeat(119)}…`)
   })
 })

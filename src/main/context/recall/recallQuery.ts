@@ -32,6 +32,18 @@ export function recallSample(input: string): string {
   return parts.join('\n')
 }
 
+/**
+ * What a recalled item sends: what the gate judged it by (its first 8,000 characters,
+ * services/memory/memoryRanking.ts `signalText`) and a note of how much was left out. A stored
+ * 2 M-character paste recalled whole would hold the main thread for seconds while the builder
+ * counts it, and could never fit a budget anyway.
+ */
+export function recalledExcerpt(content: string): string {
+  if (content.length <= RECALL_SAMPLE_CHARS) return content
+  const kept = content.slice(0, atCodePoint(content, RECALL_SAMPLE_CHARS))
+  return `${kept} […${(content.length - kept.length).toLocaleString('en-US')} more characters not recalled]`
+}
+
 /** `index`, moved back off the second half of a surrogate pair. */
 function atCodePoint(text: string, index: number): number {
   const code = text.charCodeAt(index)

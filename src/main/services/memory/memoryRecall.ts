@@ -6,6 +6,7 @@ import type {
   MemorySearchOptions,
   MemorySearchOutcome
 } from '../../context/recall/memorySearch'
+import { recalledExcerpt } from '../../context/recall/recallQuery'
 import { previewOf } from '../../context/retrievedMemories'
 import type { MemoryService } from './memoryService'
 
@@ -36,7 +37,7 @@ export function originOf(hit: MemorySearchHit, threadId: string | undefined): Re
 export function toCandidate(hit: MemorySearchHit, threadId?: string): MemoryCandidate {
   return {
     id: hit.ref,
-    content: hit.content,
+    content: recalledExcerpt(hit.content),
     score: Math.round(hit.score * 1000) / 1000,
     source: sourceOf(hit),
     origin: originOf(hit, threadId),
