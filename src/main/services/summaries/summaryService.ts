@@ -25,24 +25,24 @@ import type {
   SummaryVersionKind,
   SummaryVersionView
 } from '@shared/summaryCompression'
-import { planManualCompression, TAIL_BUDGET_RATIO } from '../context/summary/manualCompression'
+import { planManualCompression, TAIL_BUDGET_RATIO } from '../../context/summary/manualCompression'
 import {
   FallbackSummarizer,
   SummarizerError,
   type Summarizer,
   type SummaryRequest
-} from '../context/summary/summarizer'
-import { planSummaryUpdate, windowStartSeq } from '../context/summary/summaryUpdate'
-import { o200kCounter, type TokenCounter } from '../context/tokenCounter'
-import type { SummaryRepository, SummaryWrite } from '../store/summaryRepository'
-import type { ChatTarget } from './chatService'
-import type { Publish } from './events'
-import { streamChat } from './providers/modelClient'
-import type { ProviderService } from './providers/providerService'
-import { ProviderError } from './providers/types'
-import { foldSummary, type FoldOutcome } from './summaries/foldSummary'
-import { SummaryAutomation } from './summaries/summaryAutomation'
-import type { ThreadMessageCache } from './threadMessageCache'
+} from '../../context/summary/summarizer'
+import { planSummaryUpdate, windowStartSeq } from '../../context/summary/summaryUpdate'
+import { o200kCounter, type TokenCounter } from '../../context/tokenCounter'
+import type { SummaryRepository, SummaryWrite } from '../../store/summaryRepository'
+import type { ChatTarget } from '../chatService'
+import type { Publish } from '../events'
+import { streamChat } from '../providers/modelClient'
+import type { ProviderService } from '../providers/providerService'
+import { ProviderError } from '../providers/types'
+import { foldSummary, type FoldOutcome } from './foldSummary'
+import { SummaryAutomation } from './summaryAutomation'
+import type { ThreadMessageCache } from '../threadMessageCache'
 
 /** Update once the unsummarized messages outside the window hold this many tokens. */
 export const SUMMARY_MIN_TOKENS = 2_000
