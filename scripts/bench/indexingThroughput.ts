@@ -16,7 +16,7 @@
 import { loadavg } from 'node:os'
 import { AutoTokenizer, env } from '@huggingface/transformers'
 import { E5_MODEL_ID } from '@shared/embeddingModelIds'
-import { o200kCounter } from '../../src/main/context/tokenCounter'
+import { o200kCounter } from '../../src/main/context/tokens/tokenCounter'
 import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
 import { modelSpec, withPrefix } from '../../src/main/workers/embeddingModels'
 import { EmbeddingPool } from '../../src/main/workers/embeddingPool'

@@ -8,7 +8,7 @@ import { DEFAULT_CONTEXT_CONFIG } from '@shared/contextConfig'
 import type { BuildRequest, ToolInput } from '@shared/context'
 import { chunkDocument, type DocumentKind } from '../../src/main/context/attachments/chunkDocument'
 import { buildContext } from '../../src/main/context/contextBuilder'
-import { tokenCounterFor } from '../../src/main/context/tokenCounter'
+import { tokenCounterFor } from '../../src/main/context/tokens/tokenCounter'
 import { syntheticThread } from './syntheticThread'
 import { time, type Timing } from './timing'
 

@@ -11,8 +11,8 @@ import {
   resolveContextConfig,
   type ContextConfig
 } from '@shared/contextConfig'
-import { countMessageTokens } from './messageTokens'
-import { tokenCounterFor } from './tokenCounter'
+import { countMessageTokens } from './tokens/messageTokens'
+import { tokenCounterFor } from './tokens/tokenCounter'
 import type { BuildRequest, ContextMessage } from '@shared/context'
 
 const ToolCallSchema = z.strictObject({

@@ -8,7 +8,7 @@ import { ActiveTaskTracker } from './activeTaskTracker'
 import { assembleContext } from './assembleContext'
 import { BudgetAllocator, BudgetTracker } from './budget'
 import type { ContextConfig } from '@shared/contextConfig'
-import { REPLY_PRIMING_TOKENS, TokenMeter } from './messageTokens'
+import { REPLY_PRIMING_TOKENS, TokenMeter } from './tokens/messageTokens'
 import { defaultOutputReserve, describeModel } from './modelCatalog'
 import { renderPinningBlock } from './pinningBlock'
 import {
@@ -20,12 +20,12 @@ import {
 } from './retrievedMemories'
 import { isEmptyReply, withoutEmptyReplies } from './emptyReplies'
 import { pinnedGroups, SlidingWindow, type PinnedGroup } from './slidingWindow'
-import { inputCountingReport } from './inputCounting'
+import { inputCountingReport } from './tokens/inputCounting'
 import { runSteps } from './steps'
 import { chunkTokens } from './windowCut'
 import { attachmentQuery, AttachmentsSection } from './attachmentsSection'
 import { measureTools, placeTools, toolsDemand, type ToolItem } from './toolsSection'
-import { tokenCounterFor } from './tokenCounter'
+import { tokenCounterFor } from './tokens/tokenCounter'
 import { summaryCoveredEnd } from './toolCallGroups'
 import type {
   BuildRequest,

@@ -11,8 +11,8 @@ import type { Message } from '@shared/domain'
 import { AppError } from '@shared/result'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
 import type { EngineRegistry } from '../context/engine/engineRegistry'
-import { estimateCounter, tokenCounterFor } from '../context/tokenCounter'
-import { countOf, type TokenIndex } from '../context/tokenIndex'
+import { estimateCounter, tokenCounterFor } from '../context/tokens/tokenCounter'
+import { countOf, type TokenIndex } from '../context/tokens/tokenIndex'
 import {
   inputAllowance,
   inputTokensOf,

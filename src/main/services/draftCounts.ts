@@ -6,8 +6,8 @@
  * is there, or after an edit far from the end, the preview uses the estimate and the build says
  * so (`input_estimated`); the send always counts exactly.
  */
-import { estimateCounter, type TokenCounter } from '../context/tokenCounter'
-import { reusableSlices, type TokenIndex } from '../context/tokenIndex'
+import { estimateCounter, type TokenCounter } from '../context/tokens/tokenCounter'
+import { reusableSlices, type TokenIndex } from '../context/tokens/tokenIndex'
 import { runSliced } from './slicedWork'
 
 /**

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { chunkDocument } from '../context/attachments/chunkDocument'
-import { o200kCounter } from '../context/tokenCounter'
+import { o200kCounter } from '../context/tokens/tokenCounter'
 import type { FileJob, FileJobResult } from './fileProtocol'
 
 interface TextItem {

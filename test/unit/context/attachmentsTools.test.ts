@@ -4,7 +4,7 @@ import { chunkDocument } from '../../../src/main/context/attachments/chunkDocume
 import { buildContext } from '../../../src/main/context/contextBuilder'
 import { prepareBuild } from '../../../src/main/context/buildInput'
 import { toolDefinitionJson } from '../../../src/main/context/toolsSection'
-import { o200kCounter } from '../../../src/main/context/tokenCounter'
+import { o200kCounter } from '../../../src/main/context/tokens/tokenCounter'
 import { overSafetyLimit } from '../../../src/main/context/windowSafetyNet'
 import { chat, config, request } from './threadBuilder'
 import { randomRequest } from './randomThreads'

@@ -5,8 +5,12 @@
  * only the summarizer call between them is not. The input is never modified.
  */
 import type { ProviderMessage } from '@shared/context'
-import { countMessageTokens, MESSAGE_FRAMING_TOKENS, REPLY_PRIMING_TOKENS } from '../messageTokens'
-import type { TokenCounter } from '../tokenCounter'
+import {
+  countMessageTokens,
+  MESSAGE_FRAMING_TOKENS,
+  REPLY_PRIMING_TOKENS
+} from '../tokens/messageTokens'
+import type { TokenCounter } from '../tokens/tokenCounter'
 import {
   fallbackSummary,
   isRetryableFailure,

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import type { ImportFormatName, ImportSummary } from '@shared/history'
-import { tokenCounterFor } from '../../context/tokenCounter'
+import { tokenCounterFor } from '../../context/tokens/tokenCounter'
 import {
   HistoryRepository,
   type ImportMemoryRow,

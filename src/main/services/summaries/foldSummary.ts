@@ -13,7 +13,7 @@ import {
   type SummaryRequest
 } from '../../context/summary/summarizer'
 import { toProviderMessage } from '../../context/summary/summaryUpdate'
-import type { TokenCounter } from '../../context/tokenCounter'
+import type { TokenCounter } from '../../context/tokens/tokenCounter'
 import { batchRoom, batchesWithin } from './summaryHeadroom'
 
 /** The longest summary asked for, as a share of the tokens it replaces. */

@@ -33,7 +33,7 @@ import {
   type SummaryRequest
 } from '../../context/summary/summarizer'
 import { planSummaryUpdate, windowStartSeq } from '../../context/summary/summaryUpdate'
-import { o200kCounter, type TokenCounter } from '../../context/tokenCounter'
+import { o200kCounter, type TokenCounter } from '../../context/tokens/tokenCounter'
 import type { SummaryRepository, SummaryWrite } from '../../store/summaryRepository'
 import type { ChatTarget } from '../chatService'
 import type { Publish } from '../events'

@@ -12,7 +12,7 @@
  * factor absorbs the systematic part once provider usage is known.
  */
 import type { TokenCount } from '@shared/context'
-import { runSteps, type Steps } from './steps'
+import { runSteps, type Steps } from '../steps'
 import type { TokenIndex } from './tokenIndex'
 
 /** Han ideographs, kana, hangul: o200k spends about 0.86 tokens on each. */

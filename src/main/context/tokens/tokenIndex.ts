@@ -5,7 +5,7 @@
  * a draft that grows at its end is counted from its last slice on.
  */
 import type { TokenCount } from '@shared/context'
-import type { EncodingName } from './modelCatalog'
+import type { EncodingName } from '../modelCatalog'
 
 export interface TokenIndex {
   encoding: EncodingName

@@ -1,8 +1,8 @@
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base'
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base'
 import type { TokenCount } from '@shared/context'
-import { encodingForModel, type EncodingName } from './modelCatalog'
-import { runSteps, type Steps } from './steps'
+import { encodingForModel, type EncodingName } from '../modelCatalog'
+import { runSteps, type Steps } from '../steps'
 import { DEFAULT_SLICES, textSlices } from './textSlices'
 import {
   countOf,
