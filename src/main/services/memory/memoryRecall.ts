@@ -6,7 +6,7 @@ import type {
   MemorySearchOptions,
   MemorySearchOutcome
 } from '../../context/recall/memorySearch'
-import { previewOf } from '../../context/retrievedMemories'
+import { previewOf } from '../../context/sections/retrievedMemories'
 import type { MemoryService } from './memoryService'
 
 /**

@@ -10,9 +10,9 @@
  * its content is not instructions, each part inside a fence longer than any backtick run in it,
  * so no text inside a file can close the frame or reach the system prompt or the pinning block.
  */
-import { chunkDocument, type DocumentKind } from './attachments/chunkDocument'
-import type { TokenMeter } from './tokens/messageTokens'
-import type { TokenCounter } from './tokens/tokenCounter'
+import { chunkDocument, type DocumentKind } from '../attachments/chunkDocument'
+import type { TokenMeter } from '../tokens/messageTokens'
+import type { TokenCounter } from '../tokens/tokenCounter'
 import type { AttachmentInput, ContextMessage, TraceEntry } from '@shared/context'
 
 /** Chunk size when the builder cuts a file itself; the service uses the same. */

@@ -5,7 +5,7 @@
  * in, so the definitions, which providers read before the messages, stay the same from turn to
  * turn and do not break the prompt cache.
  */
-import type { TokenMeter } from './tokens/messageTokens'
+import type { TokenMeter } from '../tokens/messageTokens'
 import type { ToolInput, TraceEntry } from '@shared/context'
 
 /** The definition as an OpenAI-compatible provider receives it; what the section counts. */

@@ -4,8 +4,8 @@
  * until a unit does not fit. It stops there rather than skipping ahead to smaller, older
  * messages, so the model sees a contiguous stretch of conversation with no silent gaps.
  */
-import type { TokenMeter } from './tokens/messageTokens'
-import { indexOfSeq, unitContaining, unitEndingAt } from './toolCallGroups'
+import type { TokenMeter } from '../tokens/messageTokens'
+import { indexOfSeq, unitContaining, unitEndingAt } from '../toolCallGroups'
 import { chunkedCut } from './windowCut'
 import type { CollapsedRange, ContextMessage, Decision, TraceEntry } from '@shared/context'
 

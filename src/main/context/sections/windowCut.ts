@@ -14,7 +14,7 @@
  * longer input or more memories this turn moves the cut only when it crosses a boundary.
  */
 import type { ContextMessage } from '@shared/context'
-import { unitEndingAt } from './toolCallGroups'
+import { unitEndingAt } from '../toolCallGroups'
 
 /**
  * Chunk size as a share of the total budget, measured with `npm run ctx -- simulate` over

@@ -8,7 +8,7 @@
  * memories (what the user saved), this thread's older messages, and messages from other
  * threads with their titles. A recalled message is never presented as a memory (issue #17).
  */
-import type { TokenMeter } from './tokens/messageTokens'
+import type { TokenMeter } from '../tokens/messageTokens'
 import type {
   ContextMessage,
   Decision,
