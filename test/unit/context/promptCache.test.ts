@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { fromOpenAi, OpenAiMessageSchema, toOpenAi } from '../../../src/main/context/openaiMessages'
+import {
+  fromOpenAi,
+  OpenAiMessageSchema,
+  toOpenAi
+} from '../../../src/main/context/cli/openaiMessages'
 import {
   anthropicCacheOptions,
   applyCacheBreakpoints,

@@ -5,9 +5,9 @@
  */
 import { z } from 'zod'
 import { formatIssues } from '@shared/contextConfig'
-import { fromOpenAi, OpenAiMessageSchema, toOpenAi, type OpenAiMessage } from '../openaiMessages'
+import { fromOpenAi, OpenAiMessageSchema, toOpenAi, type OpenAiMessage } from './openaiMessages'
 import { FallbackSummarizer } from '../summary/summarizer'
-import { CompressorEngine } from './compressorEngine'
+import { CompressorEngine } from '../compressor/compressorEngine'
 
 export const CompressInputSchema = z.strictObject({
   messages: z.array(OpenAiMessageSchema).min(1, { message: 'needs at least one message' }),

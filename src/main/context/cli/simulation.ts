@@ -7,10 +7,10 @@
  */
 import type { ContextConfigPatch } from '@shared/contextConfig'
 import type { BuiltContext } from '@shared/context'
-import { ActiveTaskTracker } from './activeTaskTracker'
-import { totalBudgetOf } from './budget'
+import { ActiveTaskTracker } from '../activeTaskTracker'
+import { totalBudgetOf } from '../budget'
 import { prepareBuild } from './buildInput'
-import { EngineRegistry } from './engine/engineRegistry'
+import { EngineRegistry } from '../engine/engineRegistry'
 
 export interface SimulationOptions {
   /** Overrides the document's total budget. */

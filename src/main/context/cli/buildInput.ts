@@ -4,15 +4,15 @@
  * active-task state derived from the user's messages.
  */
 import { z } from 'zod'
-import { ActiveTaskTracker } from './activeTaskTracker'
+import { ActiveTaskTracker } from '../activeTaskTracker'
 import {
   ContextConfigPatchSchema,
   formatIssues,
   resolveContextConfig,
   type ContextConfig
 } from '@shared/contextConfig'
-import { countMessageTokens } from './tokens/messageTokens'
-import { tokenCounterFor } from './tokens/tokenCounter'
+import { countMessageTokens } from '../tokens/messageTokens'
+import { tokenCounterFor } from '../tokens/tokenCounter'
 import type { BuildRequest, ContextMessage } from '@shared/context'
 
 const ToolCallSchema = z.strictObject({

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import type { ProviderMessage } from '@shared/context'
-import type { CacheControl, CachedProviderMessage } from './promptCache'
+import type { CacheControl, CachedProviderMessage } from '../promptCache'
 
 const TextPartSchema = z.object({ type: z.literal('text'), text: z.string() })
 
