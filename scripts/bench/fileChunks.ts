@@ -20,8 +20,8 @@ import { CHUNK_TOKENS, CHUNKER } from '../../src/main/services/files/fileService
 import { openDatabase } from '../../src/main/store/database'
 import { FileRepository } from '../../src/main/store/fileRepository'
 import { timeAsync, type Timing } from './timing'
-import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
-import { modelSpec } from '../../src/main/workers/embeddingModels'
+import { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
+import { modelSpec } from '../../src/main/workers/embedding/embeddingModels'
 import { DEFAULT_EMBEDDING_MODEL_ID } from '../../src/shared/embeddingModelIds'
 
 const HALF = 1024 * 1024

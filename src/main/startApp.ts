@@ -34,7 +34,7 @@ import { backupsDirFor } from './services/backup/backupFiles'
 import { backupBeforeMigration } from './services/backup/preMigrationBackup'
 import type { RestoreCheck } from './services/backup/restoreCheck'
 import type { Cipher } from './services/providers/secretStore'
-import { MessageVectorClient } from './workers/messageVectorClient'
+import { MessageVectorClient } from './workers/messageVector/messageVectorClient'
 
 /**
  * Everything after the bootstrap (index.ts): open the store, wire the services and IPC, open

@@ -48,7 +48,7 @@ import { HistoryService } from './history/historyService'
 import { inProcessImportRunner, type ImportRunner } from './history/importRunner'
 import { McpServerRepository } from '../store/mcpServerRepository'
 import { ToolService } from './tools/toolService'
-import type { MessageVectorClient } from '../workers/messageVectorClient'
+import type { MessageVectorClient } from '../workers/messageVector/messageVectorClient'
 import { workerMessageSearch } from './memory/messageVectorSearch'
 
 export interface Services {
@@ -112,7 +112,7 @@ export interface ServiceOptions {
   /** The built file worker (out/main/fileWorker.js): PDFs and chunking; without it PDFs are refused. */
   fileWorkerPath?: string | null
   /**
-   * The message vector worker (workers/messageVectorWorker.ts), which the caller starts and
+   * The message vector worker (workers/messageVector/messageVectorWorker.ts), which the caller starts and
    * closes; without it the nearest messages are searched on this thread.
    */
   messageVectors?: MessageVectorClient

@@ -21,7 +21,7 @@ import {
 } from '../../../src/main/services/createServices'
 import type { Publish } from '../../../src/main/services/events'
 import { openDatabase } from '../../../src/main/store/database'
-import { MessageVectorClient } from '../../../src/main/workers/messageVectorClient'
+import { MessageVectorClient } from '../../../src/main/workers/messageVector/messageVectorClient'
 import { prepareEmbeddings, testEmbeddings } from '../../support/embeddings'
 import { aesCipher } from '../../support/testCipher'
 

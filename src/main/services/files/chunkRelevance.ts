@@ -5,7 +5,7 @@
  * build still goes out at once.
  */
 import type { FileRepository, StoredChunk } from '../../store/fileRepository'
-import { EmbeddingCancelledError } from '../../workers/embedder'
+import { EmbeddingCancelledError } from '../../workers/embedding/embedder'
 import type { ActiveModel } from '../memory/memoryIndexer'
 import { withDeadline } from '../memory/hybridSearch'
 

@@ -17,7 +17,7 @@ export type ImportWorkerMessage =
   | { type: 'failed'; message: string }
 
 /**
- * Runs each import in a worker thread (workers/importWorker.ts) on a second connection to the
+ * Runs each import in a worker thread (workers/import/importWorker.ts) on a second connection to the
  * same WAL database: main only relays progress. Writes are one short transaction per
  * conversation, so the app's own writes wait at most that long for the lock (busy_timeout).
  */

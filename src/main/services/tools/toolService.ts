@@ -18,7 +18,7 @@ import {
   type ToolApprovalRequest,
   type ToolDescriptor
 } from '@shared/tools'
-import type { Embedder } from '../../workers/embedder'
+import type { Embedder } from '../../workers/embedding/embedder'
 import type { McpServerRecord, McpServerRepository } from '../../store/mcpServerRepository'
 import type { SettingsRepository } from '../../store/settingsRepository'
 import type { ThreadRepository } from '../../store/threadRepository'

@@ -1,5 +1,5 @@
 /** Messages between the main process and the message vector worker (messageVectorWorker.ts). */
-import type { IndexedVector, VectorHit, VectorSpace } from '../store/vectors/vectorStore'
+import type { IndexedVector, VectorHit, VectorSpace } from '../../store/vectors/vectorStore'
 
 export interface MessageVectorWorkerData {
   databasePath: string

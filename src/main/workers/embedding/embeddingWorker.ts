@@ -1,7 +1,7 @@
 /**
  * The embedding worker (built to out/main/embeddingWorker.js): loads a sentence-embedding
  * model with transformers.js and turns batches of text into mean-pooled (or CLS), unit-length
- * vectors, centred per language when the model's spec says so (workers/centering.ts).
+ * vectors, centred per language when the model's spec says so (workers/embedding/centering.ts).
  * Inference never runs on the Electron main thread or in the renderer. It runs in an Electron
  * utility process in the app and in a worker thread under plain Node (embeddingHost.ts); the
  * messages are the same. Everything it reads comes from its init; it writes nothing but the

@@ -51,7 +51,7 @@ export interface EmbeddingModelSpec {
    * last halves, measured better for e5 (docs/MEMORY.md, "Long messages").
    */
   longText: 'head' | 'head+tail'
-  /** Per-language centering (workers/centering.ts), or none. Part of the space's identity. */
+  /** Per-language centering (workers/embedding/centering.ts), or none. Part of the space's identity. */
   centering: 'lang-v1' | null
   /**
    * Text put before a search query and before a stored item (message, memory) when they are

@@ -5,10 +5,13 @@
  */
 import { createReadStream } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
-import { importHistory } from '../services/history/importHistory'
-import { READ_CHUNK_BYTES } from '../services/history/importRunner'
-import type { ImportWorkerData, ImportWorkerMessage } from '../services/history/workerImportRunner'
-import { openDatabase } from '../store/database'
+import { importHistory } from '../../services/history/importHistory'
+import { READ_CHUNK_BYTES } from '../../services/history/importRunner'
+import type {
+  ImportWorkerData,
+  ImportWorkerMessage
+} from '../../services/history/workerImportRunner'
+import { openDatabase } from '../../store/database'
 
 /**
  * Conversations are committed together (each in its own savepoint) for about this long, then

@@ -21,7 +21,7 @@ export interface EmbeddingClientOptions {
   spec: EmbeddingModelSpec
   source: ModelSource
   /**
-   * For a `hub` source: fetches the files into a folder first (workers/modelDownload.ts), in
+   * For a `hub` source: fetches the files into a folder first (workers/embedding/modelDownload.ts), in
    * this process, and returns that folder; the worker itself never touches the network.
    * Aborted by `close` (cancel); its error message is the status's error.
    */

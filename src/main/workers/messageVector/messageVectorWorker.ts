@@ -7,8 +7,8 @@
  * Writes stay on the main connection, which tells this worker what it wrote (`indexed`).
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { openDatabase } from '../store/database'
-import { VectorStore } from '../store/vectors/vectorStore'
+import { openDatabase } from '../../store/database'
+import { VectorStore } from '../../store/vectors/vectorStore'
 import type {
   FromVectorWorker,
   MessageVectorWorkerData,

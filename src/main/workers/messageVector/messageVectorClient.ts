@@ -3,7 +3,7 @@
  * in the order sent, so a vector written before a search is in the index the search reads.
  */
 import { Worker } from 'node:worker_threads'
-import type { IndexedVector, VectorHit, VectorSpace } from '../store/vectors/vectorStore'
+import type { IndexedVector, VectorHit, VectorSpace } from '../../store/vectors/vectorStore'
 import type {
   FromVectorWorker,
   MessageVectorWorkerData,

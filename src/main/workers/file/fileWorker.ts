@@ -5,8 +5,8 @@
  * the caller's timeout without touching anything else.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { chunkDocument } from '../context/attachments/chunkDocument'
-import { o200kCounter } from '../context/tokens/tokenCounter'
+import { chunkDocument } from '../../context/attachments/chunkDocument'
+import { o200kCounter } from '../../context/tokens/tokenCounter'
 import type { FileJob, FileJobResult } from './fileProtocol'
 
 interface TextItem {

@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import Database from 'better-sqlite3'
-import { quickCheck } from '../store/integrity'
+import { quickCheck } from '../../store/integrity'
 
 const { path, nativeBinding } = workerData as { path: string; nativeBinding?: string }
 let problems: string[]

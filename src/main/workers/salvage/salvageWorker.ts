@@ -4,8 +4,8 @@
  * Posts `{ report }` or `{ error }` and exits.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import type { OpenOptions } from '../store/database'
-import { salvageDatabase } from '../store/salvage'
+import type { OpenOptions } from '../../store/database'
+import { salvageDatabase } from '../../store/salvage'
 
 const { backupPath, targetPath, options } = workerData as {
   backupPath: string
