@@ -1,4 +1,5 @@
 import type { Message } from '@shared/domain'
+import { yieldToEventLoop } from '@shared/eventLoop'
 import { firstAtOrAfter } from '@shared/messagePages'
 import type { MessageRepository } from '../store/messageRepository'
 
@@ -61,7 +62,7 @@ export class ThreadMessageCache {
             if (!this.threads.has(threadId)) this.remember(threadId, withSums(partial))
             return this.get(threadId)
           }
-          await new Promise((resolve) => setImmediate(resolve))
+          await yieldToEventLoop()
         }
       } finally {
         this.loading.delete(threadId)

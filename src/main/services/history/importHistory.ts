@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type Database from 'better-sqlite3'
+import { yieldToEventLoop } from '@shared/eventLoop'
 import type { ImportFormatName, ImportSummary } from '@shared/history'
 import { tokenCounterFor } from '../../context/tokens/tokenCounter'
 import {
@@ -203,7 +204,7 @@ export async function importHistory(
         await new Promise<void>((resolve) => setTimeout(resolve, pauseMs))
         deadline = performance.now() + sliceMs
       } else if (performance.now() >= deadline) {
-        await new Promise<void>((resolve) => setImmediate(resolve))
+        await yieldToEventLoop()
         deadline = performance.now() + sliceMs
       }
     }
