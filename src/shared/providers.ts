@@ -46,7 +46,10 @@ export interface ProviderView extends Omit<ProviderRecord, 'apiKeyRef'> {
   apiKeyHint: string | null
 }
 
-/** Anthropic prompt-cache breakpoint, as the caching layout places it on a message. */
+/**
+ * Anthropic prompt-cache breakpoint, as the caching layout (main/context/promptCache.ts) places
+ * it on a message. The layout omits `ttl` for the default five minutes, as Anthropic's API does.
+ */
 export interface CacheControl {
   type: 'ephemeral'
   ttl?: '5m' | '1h'

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import type { ProviderMessage } from '@shared/context'
-import type { CacheControl, CachedProviderMessage } from '../promptCache'
+import type { CacheableMessage, CacheControl } from '@shared/providers'
 
 const TextPartSchema = z.object({ type: z.literal('text'), text: z.string() })
 
@@ -76,7 +76,7 @@ export function fromOpenAi(message: z.output<typeof OpenAiMessageSchema>): Provi
  * assistant message with tool calls (the Anthropic adapter moves it to the last tool_use block)
  * and for a blank tool result.
  */
-export function toOpenAi(message: CachedProviderMessage): OpenAiMessage {
+export function toOpenAi(message: CacheableMessage): OpenAiMessage {
   const calls = message.toolCalls ?? []
   const result: OpenAiMessage = {
     role: message.role,
