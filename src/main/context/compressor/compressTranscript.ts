@@ -42,16 +42,22 @@ export interface CompressionRequestOptions {
   previousSummary?: string | null
 }
 
-/** Summary budget (Hermes): 20 % of what it replaces, at least 2,000 tokens, at most 5 % of
+/** A compression's summary budget (Hermes): 20 % of what it replaces, at least 2,000 tokens, at most 5 % of
  * the window or 12,000. */
-export const SUMMARY_RATIO = 0.2
-export const SUMMARY_MIN_TOKENS = 2_000
-export const SUMMARY_MAX_TOKENS = 12_000
-export const SUMMARY_MAX_WINDOW_SHARE = 0.05
+export const COMPRESSION_SUMMARY_RATIO = 0.2
+export const COMPRESSION_SUMMARY_MIN_TOKENS = 2_000
+export const COMPRESSION_SUMMARY_MAX_TOKENS = 12_000
+export const COMPRESSION_SUMMARY_MAX_WINDOW_SHARE = 0.05
 
 export function summaryTokenBudget(contentTokens: number, contextLength: number): number {
-  const ceiling = Math.min(Math.floor(contextLength * SUMMARY_MAX_WINDOW_SHARE), SUMMARY_MAX_TOKENS)
-  const wanted = Math.max(SUMMARY_MIN_TOKENS, Math.floor(contentTokens * SUMMARY_RATIO))
+  const ceiling = Math.min(
+    Math.floor(contextLength * COMPRESSION_SUMMARY_MAX_WINDOW_SHARE),
+    COMPRESSION_SUMMARY_MAX_TOKENS
+  )
+  const wanted = Math.max(
+    COMPRESSION_SUMMARY_MIN_TOKENS,
+    Math.floor(contentTokens * COMPRESSION_SUMMARY_RATIO)
+  )
   return Math.max(1, Math.min(ceiling, wanted))
 }
 

@@ -45,9 +45,12 @@ import { SummaryAutomation } from './summaryAutomation'
 import type { ThreadMessageCache } from '../threadMessageCache'
 
 /** Update once the unsummarized messages outside the window hold this many tokens. */
-export const SUMMARY_MIN_TOKENS = 2_000
-/** The summary's target length. */
-export const SUMMARY_MAX_TOKENS = 1_200
+export const SUMMARY_UPDATE_MIN_TOKENS = 2_000
+/**
+ * The rolling summary's target length (a compression's summary has its own, larger budget:
+ * COMPRESSION_SUMMARY_MAX_TOKENS in context/compressor/compressTranscript.ts).
+ */
+export const ROLLING_SUMMARY_MAX_TOKENS = 1_200
 
 export interface SummaryServiceDeps {
   summaries: SummaryRepository
@@ -252,7 +255,7 @@ export class SummaryService {
   ): void {
     const stored = this.deps.summaries.get(threadId)
     const messages = this.deps.cache.get(threadId)
-    const minTokens = this.deps.minTokens ?? SUMMARY_MIN_TOKENS
+    const minTokens = this.deps.minTokens ?? SUMMARY_UPDATE_MIN_TOKENS
     const plan = planSummaryUpdate({
       messages,
       summary: stored && { content: stored.content, lastMessageSeq: stored.lastMessageSeq },
@@ -291,7 +294,7 @@ export class SummaryService {
       promise: foldSummary(this.summarizerFor(target), this.tokens, {
         previousSummary: work.previous,
         messages: work.messages,
-        maxTokens: SUMMARY_MAX_TOKENS,
+        maxTokens: ROLLING_SUMMARY_MAX_TOKENS,
         contextWindow: target?.model.contextWindow ?? null,
         mode: 'background',
         signal: controller.signal
@@ -370,7 +373,7 @@ export class SummaryService {
       summary: stored && { content: stored.content, lastMessageSeq: stored.lastMessageSeq },
       tailTokens: build
         ? Math.floor(build.tokenStats.budget * TAIL_BUDGET_RATIO)
-        : SUMMARY_MIN_TOKENS,
+        : SUMMARY_UPDATE_MIN_TOKENS,
       windowStartSeq: build ? windowStartSeq(build) : null
     })
     if (plan.nothing) {
@@ -387,7 +390,7 @@ export class SummaryService {
       previousSummary: stored?.content ?? null,
       messages: folded,
       focusTopic,
-      maxTokens: SUMMARY_MAX_TOKENS,
+      maxTokens: ROLLING_SUMMARY_MAX_TOKENS,
       contextWindow: options.target?.model.contextWindow ?? null,
       mode: 'now',
       signal: controller.signal
