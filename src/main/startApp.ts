@@ -32,7 +32,7 @@ import {
 } from './storeRecovery'
 import { backupsDirFor } from './services/backup/backupFiles'
 import { backupBeforeMigration } from './services/backup/preMigrationBackup'
-import type { RestoreCheck } from './services/backup/restoreCheck'
+import type { RestoreCheck } from './store/restoreCheck'
 import type { Cipher } from './services/providers/secretStore'
 import { MessageVectorClient } from './workers/messageVector/messageVectorClient'
 

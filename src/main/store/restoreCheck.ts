@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3'
-import { LATEST_VERSION } from '../../store/migrations'
+import { LATEST_VERSION } from './migrations'
 
 /** Tables every Context Lens database has had since its first schema. */
 const REQUIRED_TABLES = ['threads', 'messages', 'settings']
