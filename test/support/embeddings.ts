@@ -65,10 +65,7 @@ let importWorker: Promise<string> | undefined
 
 /** Bundles the history import worker as electron-vite emits out/main/importWorker.js. */
 export function prepareImportWorker(): Promise<string> {
-  importWorker ??= buildWorker('import/importWorker', [
-    'src/main/services/history',
-    'src/main/store'
-  ])
+  importWorker ??= buildWorker('import/importWorker', ['src/main/store', 'src/main/context/tokens'])
   return importWorker
 }
 

@@ -1,16 +1,13 @@
 /**
- * Imports one export file on its own connection, off the main thread (see
- * services/history/workerImportRunner.ts). Posts progress after each conversation, then the
- * summary; a `cancel` message stops it between conversations.
+ * Imports one export file on its own connection, off the main thread (see workerImportRunner.ts).
+ * Posts progress after each conversation, then the summary; a `cancel` message stops it between
+ * conversations.
  */
 import { createReadStream } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
-import { importHistory } from '../../services/history/importHistory'
-import { READ_CHUNK_BYTES } from '../../services/history/importRunner'
-import type {
-  ImportWorkerData,
-  ImportWorkerMessage
-} from '../../services/history/workerImportRunner'
+import { importHistory } from './importHistory'
+import { READ_CHUNK_BYTES } from './importRunner'
+import type { ImportWorkerData, ImportWorkerMessage } from './workerImportRunner'
 import { openDatabase } from '../../store/database'
 
 /**

@@ -17,8 +17,8 @@ export type ImportWorkerMessage =
   | { type: 'failed'; message: string }
 
 /**
- * Runs each import in a worker thread (workers/import/importWorker.ts) on a second connection to the
- * same WAL database: main only relays progress. Writes are one short transaction per
+ * Runs each import in a worker thread (importWorker.ts) on a second connection to the same WAL
+ * database: main only relays progress. Writes are one short transaction per
  * conversation, so the app's own writes wait at most that long for the lock (busy_timeout).
  */
 export function workerImportRunner(options: {
