@@ -83,7 +83,7 @@ export interface FileFigures {
   preview: PreviewFigures | null
 }
 
-export function documents(root: string): { kind: 'code' | 'markdown'; text: string }[] {
+function documents(root: string): { kind: 'code' | 'markdown'; text: string }[] {
   const code = corpus(filesUnder(join(root, 'src'), '.ts'), HALF)
   const markdown = corpus([join(root, 'README.md'), ...filesUnder(join(root, 'docs'), '.md')], HALF)
   return [

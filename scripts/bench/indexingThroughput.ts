@@ -24,7 +24,7 @@ import type { Embedder } from '../../src/main/workers/embedding/embedder'
 import { realisticMessages } from './embedding'
 import { summarize } from './timing'
 
-export interface IndexingRow {
+interface IndexingRow {
   label: string
   workers: number
   onnxThreads: number

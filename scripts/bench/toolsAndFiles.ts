@@ -15,7 +15,7 @@ import { time, type Timing } from './timing'
 const PARAMETER_NAMES = ['path', 'query', 'limit', 'recursive', 'encoding', 'pattern', 'branch']
 
 /** A tool like MCP servers list them: a sentence or two and two to five typed parameters. */
-export function syntheticTools(count: number): ToolInput[] {
+function syntheticTools(count: number): ToolInput[] {
   return Array.from({ length: count }, (_, i) => {
     const names = PARAMETER_NAMES.slice(0, 2 + (i % 4))
     return {

@@ -42,7 +42,7 @@ const MODEL_ID = 'gpt-4o'
 const SHORT_MESSAGES = 20
 
 /** One send, split into stages (ms). */
-export interface TurnSample {
+interface TurnSample {
   /** send → the provider server has the whole body. */
   total: number
   /** Counting and storing the message, per-thread state: up to the memory search. */
@@ -60,7 +60,7 @@ export interface TurnSample {
   bodyBytes: number
 }
 
-export interface StageFigures {
+interface StageFigures {
   runs: number
   total: Timing
   beforeSearch: Timing

@@ -104,7 +104,7 @@ export interface EvaluationResult {
 
 const INDEX_TIMEOUT_MS = 30 * 60_000
 
-export function messageText(message: EvalMessage, speakerPrefix: boolean): string {
+function messageText(message: EvalMessage, speakerPrefix: boolean): string {
   return speakerPrefix && message.name ? `${message.name}: ${message.content}` : message.content
 }
 

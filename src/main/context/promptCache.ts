@@ -30,7 +30,7 @@ export type CacheTtl = '5m' | '1h'
 
 export const MAX_CACHE_BREAKPOINTS = 4
 /** Markers in the rolling window after the system prompt. */
-export const ROLLING_BREAKPOINTS = 3
+const ROLLING_BREAKPOINTS = 3
 
 export interface CacheBreakpointOptions {
   /** From settings; default 5m. */
@@ -40,7 +40,7 @@ export interface CacheBreakpointOptions {
 }
 
 /** Anthropic's marker. `ttl` is omitted for the default five minutes, as Anthropic's API does. */
-export function cacheControlFor(ttl: CacheTtl = '5m'): CacheControl {
+function cacheControlFor(ttl: CacheTtl = '5m'): CacheControl {
   return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' }
 }
 

@@ -36,7 +36,7 @@ export function inputAllowance(context: BuiltContext): number | null {
   return allowance >= MIN_INPUT_TOKENS ? allowance : null
 }
 
-export const trimMarker = (omittedTokens: number): string =>
+const trimMarker = (omittedTokens: number): string =>
   `\n\n[… about ${omittedTokens} tokens of this message were left out here to fit the model's context window; the full text is stored …]\n\n`
 
 /**

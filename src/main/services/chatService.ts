@@ -28,7 +28,7 @@ import type { ToolRun } from './tools/toolService'
 import { toolMessages, type ToolExecutor } from './tools/toolMessages'
 
 /** The context-length retry rebuilds with this share of the failed build's budget. */
-export const RETRY_BUDGET_SHARE = 0.8
+const RETRY_BUDGET_SHARE = 0.8
 
 /**
  * A sent build is stored when the provider's response starts, or this long after the request

@@ -81,7 +81,7 @@ export interface ContextServiceDeps {
   probe?: TurnProbe
 }
 
-export interface ChatModelLimits {
+interface ChatModelLimits {
   model: string
   contextWindow: number
   outputReserve: number

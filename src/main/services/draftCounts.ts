@@ -14,7 +14,7 @@ import { runSliced } from './slicedWork'
  * Drafts up to this long, or tails after the reusable slices up to this long, are counted
  * exactly on every preview: at worst (Chinese) about 50 ms of work, spread over slices.
  */
-export const PREVIEW_EXACT_CHARS = 50_000
+const PREVIEW_EXACT_CHARS = 50_000
 /** Threads whose long draft keeps its index (each holds a reference to its draft). */
 const REMEMBERED_DRAFTS = 4
 

@@ -3,7 +3,7 @@ import type { SettingsRepository } from '../store/settingsRepository'
 
 const KEY = 'app'
 
-export const DEFAULT_SETTINGS: AppSettings = {
+const DEFAULT_SETTINGS: AppSettings = {
   locale: 'system',
   inspectorOpen: true,
   systemPrompt:

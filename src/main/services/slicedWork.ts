@@ -7,7 +7,7 @@ import { yieldToEventLoop } from '@shared/eventLoop'
 import type { Steps } from '../context/steps'
 
 /** The longest the main thread works before it yields; one step costs a few ms at most. */
-export const SLICE_MS = 8
+const SLICE_MS = 8
 
 export async function runSliced<T>(steps: Steps<T>, sliceMs = SLICE_MS): Promise<T> {
   let deadline = performance.now() + sliceMs

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3'
 
-export interface Migration {
+interface Migration {
   version: number
   name: string
   sql: string
@@ -51,7 +51,7 @@ function fitted(layer: string, section: 'attachments' | 'tools'): string {
  * Each runs inside one transaction together with the user_version bump, so a crash leaves the
  * database at the previous version, never half-migrated.
  */
-export const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'threads, messages, settings',

@@ -43,7 +43,7 @@ const PREVIEW_CHARS = 120
 /** The origin message's start, shown under a fork's title. */
 const ORIGIN_EXCERPT_CHARS = 80
 
-export function toThread(row: ThreadRow): Thread {
+function toThread(row: ThreadRow): Thread {
   return {
     id: row.id,
     title: row.title,

@@ -48,7 +48,7 @@ const CONTENT_TYPES: Record<string, string> = {
 let bridgeBundle: Promise<string> | undefined
 
 /** The IIFE that installs `window.api`; built once per test process from test/e2e/harness/bridge.ts. */
-export function bridgeScript(): Promise<string> {
+function bridgeScript(): Promise<string> {
   bridgeBundle ??= build({
     configFile: false,
     root: ROOT,

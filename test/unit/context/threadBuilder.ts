@@ -28,7 +28,7 @@ export function message(
   }
 }
 
-export function call(id: string, name = 'read_file', args = '{"path":"a.ts"}'): ToolCall {
+function call(id: string, name = 'read_file', args = '{"path":"a.ts"}'): ToolCall {
   return { id, name, arguments: args }
 }
 

@@ -32,7 +32,7 @@ const MessageSchema = z.strictObject({
   excluded: z.boolean().optional()
 })
 
-export const BuildInputSchema = z
+const BuildInputSchema = z
   .strictObject({
     system: z.string().default(''),
     summary: z
@@ -99,8 +99,6 @@ export const BuildInputSchema = z
       })
     }
   })
-export type BuildInput = z.input<typeof BuildInputSchema>
-
 export type PreparedBuild =
   { ok: true; request: BuildRequest; config: ContextConfig } | { ok: false; issues: string[] }
 

@@ -9,7 +9,7 @@ import { fromOpenAi, OpenAiMessageSchema, toOpenAi, type OpenAiMessage } from '.
 import { FallbackSummarizer } from '../summary/summarizer'
 import { CompressorEngine } from '../compressor/compressorEngine'
 
-export const CompressInputSchema = z.strictObject({
+const CompressInputSchema = z.strictObject({
   messages: z.array(OpenAiMessageSchema).min(1, { message: 'needs at least one message' }),
   contextLength: z.number().int().positive().default(128_000),
   /** Like "/compress <focus>": compresses even under the threshold. */
@@ -23,8 +23,6 @@ export const CompressInputSchema = z.strictObject({
   model: z.string().trim().min(1).optional(),
   thresholdPercent: z.number().gt(0).max(1).optional()
 })
-export type CompressInput = z.input<typeof CompressInputSchema>
-
 export interface CompressOutput {
   messages: OpenAiMessage[]
   compressed: boolean

@@ -38,9 +38,7 @@ export const OpenAiMessageSchema = z
     }
   })
 
-export type OpenAiMessageInput = z.input<typeof OpenAiMessageSchema>
-
-export interface OpenAiTextPart {
+interface OpenAiTextPart {
   type: 'text'
   text: string
   cache_control?: CacheControl

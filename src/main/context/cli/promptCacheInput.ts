@@ -4,7 +4,7 @@ import { formatIssues } from '@shared/contextConfig'
 import { fromOpenAi, OpenAiMessageSchema, toOpenAi, type OpenAiMessage } from './openaiMessages'
 import { applyCacheBreakpoints, cacheBreakpointIndexes } from '../promptCache'
 
-export const CacheInputSchema = z.strictObject({
+const CacheInputSchema = z.strictObject({
   messages: z.array(OpenAiMessageSchema),
   ttl: z.enum(['5m', '1h'], { error: 'must be "5m" or "1h"' }).default('5m')
 })

@@ -19,7 +19,7 @@ export interface SimulationOptions {
   policy?: 'chunked' | 'sliding'
 }
 
-export interface SimulatedTurn {
+interface SimulatedTurn {
   /** The input message's seq. */
   seq: number
   /** Bytes of the payload: the JSON of the tool definitions and of every message. */
@@ -30,14 +30,14 @@ export interface SimulatedTurn {
   droppedMessages: number
 }
 
-export interface WindowCutEvent {
+interface WindowCutEvent {
   /** The turn (input seq) whose request started the history later than the one before. */
   seq: number
   fromSeq: number | null
   toSeq: number | null
 }
 
-export interface SimulationReport {
+interface SimulationReport {
   policy: 'chunked' | 'sliding'
   budget: number
   turns: number

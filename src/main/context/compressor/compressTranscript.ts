@@ -44,10 +44,10 @@ export interface CompressionRequestOptions {
 
 /** A compression's summary budget (Hermes): 20 % of what it replaces, at least 2,000 tokens, at most 5 % of
  * the window or 12,000. */
-export const COMPRESSION_SUMMARY_RATIO = 0.2
-export const COMPRESSION_SUMMARY_MIN_TOKENS = 2_000
-export const COMPRESSION_SUMMARY_MAX_TOKENS = 12_000
-export const COMPRESSION_SUMMARY_MAX_WINDOW_SHARE = 0.05
+const COMPRESSION_SUMMARY_RATIO = 0.2
+const COMPRESSION_SUMMARY_MIN_TOKENS = 2_000
+const COMPRESSION_SUMMARY_MAX_TOKENS = 12_000
+const COMPRESSION_SUMMARY_MAX_WINDOW_SHARE = 0.05
 
 export function summaryTokenBudget(contentTokens: number, contextLength: number): number {
   const ceiling = Math.min(
@@ -61,7 +61,7 @@ export function summaryTokenBudget(contentTokens: number, contextLength: number)
   return Math.max(1, Math.min(ceiling, wanted))
 }
 
-export interface CompressionPlan {
+interface CompressionPlan {
   input: readonly ProviderMessage[]
   tokensBefore: number
   prune: PruneResult
@@ -120,7 +120,7 @@ function withoutSummary(message: ProviderMessage): { message: ProviderMessage; b
   }
 }
 
-export function planCompression(
+function planCompression(
   messages: readonly ProviderMessage[],
   settings: CompressionSettings,
   options: CompressionRequestOptions = {}
@@ -245,7 +245,7 @@ function prunedOnly(
 }
 
 /** Assembles the result; falls back to pruning only, or to the input, if it would not shrink. */
-export function finishCompression(
+function finishCompression(
   plan: CompressionPlan,
   counter: TokenCounter,
   summary: { text: string; source: 'model' | 'fallback'; note?: string | null } | null

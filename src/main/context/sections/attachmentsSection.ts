@@ -43,7 +43,7 @@ function lineCountOf(text: string): number {
 }
 
 /** Markdown, code, CSV or JSON from the MIME type or the name's extension; text otherwise. */
-export function documentKind(name: string, mime: string | null): DocumentKind {
+function documentKind(name: string, mime: string | null): DocumentKind {
   const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? ''
   if (mime === 'text/markdown' || ['md', 'markdown', 'mdx'].includes(extension)) return 'markdown'
   if (mime === 'text/csv' || ['csv', 'tsv'].includes(extension)) return 'csv'
@@ -61,7 +61,7 @@ function fenceFor(text: string): string {
   return '`'.repeat(Math.max(3, longest + 1))
 }
 
-export function renderPart(part: AttachmentPart): string {
+function renderPart(part: AttachmentPart): string {
   const whole = part.chunkCount === 1 && part.startLine === 1 && part.endLine === part.lineCount
   const label = whole
     ? `${part.attachment.name} · whole file, ${part.lineCount} lines`
@@ -70,7 +70,7 @@ export function renderPart(part: AttachmentPart): string {
   return `\n\n--- file: ${label} ---\n${fence}\n${part.text}\n${fence}`
 }
 
-export function renderAttachmentsBlock(parts: readonly AttachmentPart[]): string | null {
+function renderAttachmentsBlock(parts: readonly AttachmentPart[]): string | null {
   const sent = parts.filter((part) => part.included)
   return sent.length === 0 ? null : HEADER + sent.map(renderPart).join('')
 }

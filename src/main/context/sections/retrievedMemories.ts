@@ -41,7 +41,7 @@ function normalized(text: string): string {
 }
 
 /** A candidate without an origin (the CLI, tests) is a memory, as it always was. */
-export function groupOf(candidate: MemoryCandidate): RecalledGroup {
+function groupOf(candidate: MemoryCandidate): RecalledGroup {
   const origin = candidate.origin
   if (origin?.kind !== 'message') return 'memories'
   return origin.otherThread ? 'otherThreads' : 'thisThread'

@@ -21,7 +21,7 @@ import { unitEndingAt } from '../toolCallGroups'
  * LoCoMo conversations and a synthetic chat at 4k-16k (docs/CONTEXT.md, "The window"): larger
  * chunks keep the prefix longer but send less history on average.
  */
-export const CHUNK_SHARE = 0.15
+const CHUNK_SHARE = 0.15
 
 /** The chunk size in tokens for a total budget; never more than half the window's budget. */
 export function chunkTokens(totalBudget: number, windowBudget: number): number {

@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads'
 import type { FileJob, FileJobResult } from '../../workers/file/fileProtocol'
 
-export class FileJobError extends Error {
+class FileJobError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'FileJobError'

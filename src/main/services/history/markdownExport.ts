@@ -43,7 +43,7 @@ const LABELS: Record<
 }
 
 /** "2024-05-01 14:03 UTC": readable, and the same on every machine. */
-export function formatDate(ms: number): string {
+function formatDate(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 }
 

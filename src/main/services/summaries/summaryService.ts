@@ -45,12 +45,12 @@ import { SummaryAutomation } from './summaryAutomation'
 import type { ThreadMessageCache } from '../threadMessageCache'
 
 /** Update once the unsummarized messages outside the window hold this many tokens. */
-export const SUMMARY_UPDATE_MIN_TOKENS = 2_000
+const SUMMARY_UPDATE_MIN_TOKENS = 2_000
 /**
  * The rolling summary's target length (a compression's summary has its own, larger budget:
  * COMPRESSION_SUMMARY_MAX_TOKENS in context/compressor/compressTranscript.ts).
  */
-export const ROLLING_SUMMARY_MAX_TOKENS = 1_200
+const ROLLING_SUMMARY_MAX_TOKENS = 1_200
 
 export interface SummaryServiceDeps {
   summaries: SummaryRepository
@@ -65,7 +65,7 @@ export interface SummaryServiceDeps {
 }
 
 /** The thread's chat model as a Summarizer: one streamed completion of the summary prompt. */
-export function providerSummarizer(providers: ProviderService, target: ChatTarget): Summarizer {
+function providerSummarizer(providers: ProviderService, target: ChatTarget): Summarizer {
   return {
     source: 'model',
     async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<string> {

@@ -11,8 +11,6 @@
  * language, the same topics in both), embedded once when the worker loads.
  */
 
-export const CENTERING_ID = 'lang-v1'
-
 export const REFERENCE_EN = [
   'The weather is nice today.',
   'Can you help me write an email to my manager?',

@@ -1,7 +1,7 @@
 /** The port services use to turn text into vectors; `EmbeddingClient` implements it. */
 import type { EmbedRole } from './embeddingModels'
 
-export type EmbedderState =
+type EmbedderState =
   /** Not started, or no model source configured. */
   | 'idle'
   /** Loading from disk. */
@@ -12,7 +12,7 @@ export type EmbedderState =
   /** No model could be loaded: memory search falls back to full text. */
   | 'unavailable'
 
-export interface DownloadProgress {
+interface DownloadProgress {
   file: string
   loaded: number
   total: number
@@ -29,7 +29,7 @@ export interface EmbedderStatus {
   error: string | null
 }
 
-export type EmbedPriority = 'query' | 'background'
+type EmbedPriority = 'query' | 'background'
 
 export interface EmbedOptions {
   /** Queries jump ahead of background indexing. Default `background`. */

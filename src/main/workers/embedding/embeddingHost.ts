@@ -42,7 +42,7 @@ export const workerThreadHost: EmbeddingHostFactory = (workerPath, init) => {
 }
 
 /** The part of Electron's utilityProcess this needs (injected: this module never imports electron). */
-export interface UtilityProcessLike {
+interface UtilityProcessLike {
   postMessage(message: unknown): void
   on(event: 'message', listener: (message: unknown) => void): unknown
   on(event: 'exit', listener: (code: number) => void): unknown
@@ -57,7 +57,7 @@ export type UtilityFork = (
 ) => UtilityProcessLike
 
 /** What the utility process needs of the app's environment (temp and home folders, PATH). */
-export function utilityEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+function utilityEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const keep = ['PATH', 'HOME', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'LANG', 'USERPROFILE']
   return Object.fromEntries(
     keep.flatMap((key) => (env[key] === undefined ? [] : [[key, env[key] as string]]))

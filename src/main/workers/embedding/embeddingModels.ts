@@ -9,7 +9,7 @@ import {
   type EmbeddingModelId
 } from '@shared/embeddingModelIds'
 
-export type Pooling = 'mean' | 'cls'
+type Pooling = 'mean' | 'cls'
 
 export interface EmbeddingModelSpec {
   /** The transformers.js / Hugging Face id, also the folder name under a models root. */

@@ -35,7 +35,7 @@ export type PoolWorker = Pick<
 >
 
 /** Starts a worker: the query lane over the configured source, indexing lanes over its folder. */
-export type LaneFactory = (lane: 'query' | 'indexing', source: ModelSource | null) => PoolWorker
+type LaneFactory = (lane: 'query' | 'indexing', source: ModelSource | null) => PoolWorker
 
 export interface EmbeddingPoolOptions {
   lane: LaneFactory

@@ -22,7 +22,7 @@ import {
 
 const REQUIRED = ['config.json', 'tokenizer.json', 'tokenizer_config.json']
 
-export function isModelFolder(folder: string, dtype: 'q8' | 'fp32' = 'q8'): boolean {
+function isModelFolder(folder: string, dtype: 'q8' | 'fp32' = 'q8'): boolean {
   const weights = dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx'
   return [...REQUIRED, weights].every((file) => existsSync(join(folder, file)))
 }
@@ -43,7 +43,7 @@ function declaredId(folder: string): string | undefined {
  * A folder given by the user may be the model folder itself or a models root holding
  * `<id>/...` (the layout transformers.js and our cache use).
  */
-export function folderSource(
+function folderSource(
   folder: string,
   modelId: string = DEFAULT_MODEL_ID
 ): { spec: EmbeddingModelSpec; source: ModelSource } | null {

@@ -7,7 +7,7 @@ export type FileJob =
   /** Cuts a file's text into structure-aware chunks of at most `maxTokens` (o200k). */
   | { type: 'chunk'; text: string; kind: Exclude<FileKind, 'pdf'>; maxTokens: number }
 
-export interface ChunkOut {
+interface ChunkOut {
   index: number
   text: string
   startLine: number

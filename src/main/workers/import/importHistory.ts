@@ -27,7 +27,7 @@ import {
 import { JsonArrayError, readJsonArray } from './jsonArrayReader'
 import { ownFormat } from './ownFormat'
 
-export const IMPORT_FORMATS: readonly ImportFormat[] = [chatgptFormat, claudeFormat, ownFormat]
+const IMPORT_FORMATS: readonly ImportFormat[] = [chatgptFormat, claudeFormat, ownFormat]
 
 export interface ImportCounts {
   conversations: number

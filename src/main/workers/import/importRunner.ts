@@ -8,12 +8,12 @@ import type Database from 'better-sqlite3'
 import type { ImportSummary } from '@shared/history'
 import { importHistory, type ImportCounts } from './importHistory'
 
-export interface ImportJob {
+interface ImportJob {
   path: string
   withBranches: boolean
 }
 
-export interface ImportHooks {
+interface ImportHooks {
   progress(counts: ImportCounts): void
   cancelled(): boolean
 }

@@ -1,7 +1,7 @@
 /** Thread titles are one line of at most 200 characters (the contract's limit for renames). */
-export const MAX_TITLE_CHARS = 200
+const MAX_TITLE_CHARS = 200
 
-export const UNTITLED_IMPORT = 'Imported conversation'
+const UNTITLED_IMPORT = 'Imported conversation'
 
 export function importTitle(title: unknown): string {
   const line = typeof title === 'string' ? title.replace(/\s+/gu, ' ').trim() : ''

@@ -43,9 +43,9 @@ export interface ImportedThread {
   summary?: Omit<ThreadSummaryView, 'threadId'> | null
 }
 
-export type ImportedMemoryHistory = Omit<MemoryHistoryEntry, 'id' | 'memoryId'>
+type ImportedMemoryHistory = Omit<MemoryHistoryEntry, 'id' | 'memoryId'>
 
-export interface ImportedMemory {
+interface ImportedMemory {
   content: string
   category: MemoryCategory
   sourceThreadId: string | null

@@ -94,7 +94,6 @@ const HeaderSchema = z.object({
 
 export type ExportedThread = z.infer<typeof ThreadSchema>
 export type ExportedMemory = z.infer<typeof MemorySchema>
-export type ExportedMessage = z.infer<typeof MessageSchema>
 
 const ownKey = (threadId: string) => `${OWN_FORMAT}:${threadId}`
 
