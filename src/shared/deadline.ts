@@ -1,4 +1,7 @@
-/** What a promise given to `withDeadline` rejects with when its time is up. */
+/**
+ * What a promise given to `withDeadline` rejects with when its time is up.
+ * @public (for `instanceof`; memory search still has its own copy, to be merged)
+ */
 export class DeadlineError extends Error {}
 
 /**
