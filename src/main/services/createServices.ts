@@ -1,7 +1,7 @@
 import type { ContextConfigPatch } from '@shared/contextConfig'
 import { randomUUID } from 'node:crypto'
 import type Database from 'better-sqlite3'
-import type { AppInfo, Message } from '@shared/domain'
+import type { AppInfo } from '@shared/domain'
 import { EngineRegistry } from '../context/engine/engineRegistry'
 import type { MemorySearch } from '../context/recall/memorySearch'
 import { tokenCounterFor } from '../context/tokens/tokenCounter'
@@ -28,7 +28,7 @@ import type { OllamaDetection } from './providers/ollamaDetector'
 import type { StreamTimeouts } from './providers/modelClient'
 import { ContextService } from './contextService'
 import { ThreadMessageCache } from './threadMessageCache'
-import type { Publish } from './events'
+import { throttle, type Publish } from './events'
 import type { TurnProbe } from './turnProbe'
 import { AutomaticMemoryExtraction } from './memory/memoryExtraction'
 import { providerMemoryExtractor } from './memory/providerMemoryExtractor'
@@ -45,6 +45,7 @@ import { ChunkRelevance } from './files/chunkRelevance'
 import { fileJobRunner } from './files/fileJobs'
 import { FileService } from './files/fileService'
 import { HistoryService } from './history/historyService'
+import { markdownLocaleFor } from './history/markdownExport'
 import { inProcessImportRunner, type ImportRunner } from '../workers/import/importRunner'
 import { McpServerRepository } from '../store/mcpServerRepository'
 import { ToolService } from './tools/toolService'
@@ -272,7 +273,7 @@ export function createServices({
     memory: memoryService,
     extractorFor: (target) => providerMemoryExtractor(providers, target),
     enabled: () => memoryModel.settings().autoExtract,
-    previousReply: (message) => previousReply(cache.get(message.threadId), message),
+    previousReply: (message) => cache.previousReply(message),
     publish,
     log
   })
@@ -376,10 +377,7 @@ export function createServices({
     beforeImport:
       historyOptions.beforeImport ?? (() => backupService.backupNow('pre-import').then(() => {})),
     wakeIndexer: () => memoryIndexer.wake(),
-    locale: () => {
-      const chosen = settings.get().locale
-      return (chosen === 'system' ? info.systemLocale : chosen).startsWith('zh') ? 'zh-CN' : 'en'
-    },
+    locale: () => markdownLocaleFor(settings.language(info.systemLocale)),
     now
   })
   const chatService = chat
@@ -424,35 +422,3 @@ export function createServices({
 
 /** The window without cache-aware ordering (one message at a time), for the cost what-if. */
 const SLIDING_WINDOW_PATCH: ContextConfigPatch = { window: { policy: 'sliding' } }
-
-/** The newest model reply before `message` that still counts (not superseded or excluded). */
-function previousReply(messages: readonly Message[], message: Message): string | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i] as Message
-    if (m.seq >= message.seq || m.excluded || m.reply?.supersededBy) continue
-    if (m.role === 'assistant') return m.content
-    if (m.role === 'user') return null
-  }
-  return null
-}
-
-/** Runs `fn` at most once per `ms`, always once more after the last call (trailing edge). */
-function throttle(fn: () => void, ms: number): () => void {
-  let last = 0
-  let timer: ReturnType<typeof setTimeout> | null = null
-  return () => {
-    const wait = last + ms - Date.now()
-    if (wait <= 0) {
-      last = Date.now()
-      fn()
-      return
-    }
-    if (timer) return
-    timer = setTimeout(() => {
-      timer = null
-      last = Date.now()
-      fn()
-    }, wait)
-    timer.unref?.()
-  }
-}

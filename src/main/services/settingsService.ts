@@ -21,6 +21,12 @@ export class SettingsService {
     return { ...DEFAULT_SETTINGS, ...(typeof stored === 'object' ? stored : {}) }
   }
 
+  /** The language the user chose, or the system's (`systemLocale`) when they chose none. */
+  language(systemLocale: string): string {
+    const chosen = this.get().locale
+    return chosen === 'system' ? systemLocale : chosen
+  }
+
   update(patch: Partial<AppSettings>): AppSettings {
     const next = { ...this.get(), ...patch }
     this.settings.set(KEY, next)

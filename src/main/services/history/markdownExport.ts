@@ -5,6 +5,11 @@ import type { ExportThreadRow } from '../../store/historyRepository'
 
 export type MarkdownLocale = 'en' | 'zh-CN'
 
+/** The export's labels for a language tag: Chinese for any zh variant, else English. */
+export function markdownLocaleFor(language: string): MarkdownLocale {
+  return language.startsWith('zh') ? 'zh-CN' : 'en'
+}
+
 const LABELS: Record<
   MarkdownLocale,
   Record<Role, string> & {
