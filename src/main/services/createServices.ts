@@ -1,9 +1,6 @@
 import type { ContextConfigPatch } from '@shared/contextConfig'
 import { randomUUID } from 'node:crypto'
-import type Database from 'better-sqlite3'
-import type { AppInfo } from '@shared/domain'
 import { EngineRegistry } from '../context/engine/engineRegistry'
-import type { MemorySearch } from '../context/recall/memorySearch'
 import { tokenCounterFor } from '../context/tokens/tokenCounter'
 import { BuildRepository } from '../store/buildRepository'
 import { EmbeddingQueueRepository } from '../store/embeddingQueueRepository'
@@ -19,21 +16,19 @@ import { SummaryRepository } from '../store/summaryRepository'
 import { ForkRepository } from '../store/forkRepository'
 import { SummaryService } from './summaries/summaryService'
 import { ForkService } from './forkService'
-import { BackupService, type BackupServiceDeps } from './backup/backupService'
+import { BackupService } from './backup/backupService'
 import { backupsDirFor } from './backup/backupFiles'
 import { CostReportService } from './costReportService'
 import { EncryptedSecretStore, type Cipher } from './providers/secretStore'
 import { ProviderService } from './providers/providerService'
-import type { OllamaDetection } from './providers/ollamaDetector'
-import type { StreamTimeouts } from './providers/modelClient'
 import { ContextService } from './contextService'
 import { ThreadMessageCache } from './threadMessageCache'
 import { throttle, type Publish } from './events'
-import type { TurnProbe } from './turnProbe'
+import type { ServiceOptions, Services } from './serviceTypes'
 import { AutomaticMemoryExtraction } from './memory/memoryExtraction'
 import { providerMemoryExtractor } from './memory/providerMemoryExtractor'
 import { MemoryIndexer } from './memory/memoryIndexer'
-import { MemoryModelManager, type EmbedderFactory } from './memory/memoryModels'
+import { MemoryModelManager } from './memory/memoryModels'
 import { memoryRecall } from './memory/memoryRecall'
 import { MemoryService } from './memory/memoryService'
 import { SearchService } from './searchService'
@@ -46,102 +41,10 @@ import { fileJobRunner } from './files/fileJobs'
 import { FileService } from './files/fileService'
 import { HistoryService } from './history/historyService'
 import { markdownLocaleFor } from './history/markdownExport'
-import { inProcessImportRunner, type ImportRunner } from '../workers/import/importRunner'
+import { inProcessImportRunner } from '../workers/import/importRunner'
 import { McpServerRepository } from '../store/mcpServerRepository'
 import { ToolService } from './tools/toolService'
-import type { MessageVectorClient } from '../workers/messageVector/messageVectorClient'
 import { workerMessageSearch } from './memory/messageVectorSearch'
-
-export interface Services {
-  info: AppInfo
-  threads: ThreadService
-  chat: ChatService
-  context: ContextService
-  search: SearchService
-  settings: SettingsService
-  /** Thread summaries, updated in the background after turns. */
-  summaries: SummaryService
-  /** Each reply's cost explained, the thread's total and the what-if without cache-aware order. */
-  costs: CostReportService
-  /** Model providers (keys encrypted with the Cipher) and the connection test. */
-  providers: ProviderService
-  /** Long-term memory: curated memories and hybrid recall over every message. */
-  memory: MemoryService
-  /** The embedding model and background indexing; `start()` once, `stop()` at quit. */
-  memoryModel: MemoryModelManager
-  memoryIndexer: MemoryIndexer
-  /** After a turn, the thread's model saves preferences and facts from the user's message. */
-  memoryExtraction: AutomaticMemoryExtraction
-  /** Files attached to messages and threads (content-addressed, chunked, embedded). */
-  files: FileService
-  /** Import (ChatGPT, Claude, our own JSON) and export (JSON, Markdown). */
-  history: HistoryService
-  /** "Branch from here": a new thread with the history up to a message. */
-  forks: ForkService
-  /** Online backups (manual, before migrations and imports) and restore. */
-  backup: BackupService
-  /** MCP servers, thread tools, approvals; `startEnabled()` once, `stopAll()` at quit. */
-  tools: ToolService
-}
-
-export interface ServiceOptions {
-  db: Database.Database
-  info: AppInfo
-  publish: Publish
-  now?: () => number
-  log?: (message: string, error: unknown) => void
-  /**
-   * Replaces the retrieved section's search (tests use fakes). By default it is the memory
-   * service's hybrid recall.
-   */
-  memory?: MemorySearch
-  /** Starts the embedding worker for the memory settings; without it recall is full text only. */
-  embeddings?: EmbedderFactory | null
-  /** Background indexing tuning (tests poll faster). */
-  indexing?: { batchSize?: number; idleMs?: number }
-  /**
-   * Encrypts API keys at rest: Electron's safeStorage in the app, an AES-GCM test cipher in
-   * tests. Without one, keys are refused (never stored in plaintext).
-   */
-  cipher?: Cipher
-  /** Replaces Ollama detection on 127.0.0.1 (tests point it at a scripted server). */
-  detectOllama?: () => Promise<OllamaDetection>
-  /** Stall limits for streamed replies (tests shorten them). */
-  streamTimeouts?: Partial<StreamTimeouts>
-  /** Tokens of unsummarized history outside the window that trigger a summary update. */
-  summaryMinTokens?: number
-  /** The built file worker (out/main/fileWorker.js): PDFs and chunking; without it PDFs are refused. */
-  fileWorkerPath?: string | null
-  /**
-   * The message vector worker (workers/messageVector/messageVectorWorker.ts), which the caller starts and
-   * closes; without it the nearest messages are searched on this thread.
-   */
-  messageVectors?: MessageVectorClient
-  /** The system's open-file dialog (Electron's); absent in tests and the browser harness. */
-  pickFiles?: () => Promise<string[] | null>
-  /**
-   * Import and export: the file dialogs (main's in the app, a fixed path in tests), where
-   * imports run (a worker thread in the app; in process by default), and a hook run before an
-   * import writes anything (the backup).
-   */
-  history?: {
-    pickImportFile?: () => Promise<string | null>
-    pickExportFile?: (suggestedName: string) => Promise<string | null>
-    runImport?: ImportRunner
-    beforeImport?: () => Promise<void>
-  }
-  /**
-   * How a restore reopens the store (index.ts relaunches, the e2e harness reopens), the file
-   * dialog it picks from, and the backups folder (default: `backups/` beside the database).
-   */
-  backup?: Partial<
-    Pick<BackupServiceDeps, 'dir' | 'keep' | 'nativeBinding' | 'reopen' | 'pickFile' | 'check'>
-  >
-  /** The moments of each turn, for the whole-turn benchmark (none in the app). */
-  turnProbe?: TurnProbe
-  /** The login shell's PATH for MCP servers, read once at start-up (tools/loginShellPath.ts). */
-  loginShellPath?: Promise<string | null>
-}
 
 /** Used when no Cipher is given: reports encryption as unavailable, so keys are refused. */
 const NO_CIPHER: Cipher = {

@@ -14,11 +14,8 @@ import type { EventName } from '@shared/contract'
 import { fail } from '@shared/result'
 import { createHandlers } from '../../../src/main/ipc/handlers'
 import { createRegistry } from '../../../src/main/ipc/registry'
-import {
-  createServices,
-  type ServiceOptions,
-  type Services
-} from '../../../src/main/services/createServices'
+import { createServices } from '../../../src/main/services/createServices'
+import type { ServiceOptions, Services } from '../../../src/main/services/serviceTypes'
 import type { Publish } from '../../../src/main/services/events'
 import { openDatabase } from '../../../src/main/store/database'
 import { MessageVectorClient } from '../../../src/main/workers/messageVector/messageVectorClient'
