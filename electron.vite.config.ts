@@ -35,18 +35,25 @@ export default defineConfig({
       // app.asar and rebuilt for Electron's ABI.
       externalizeDeps: true,
       rollupOptions: {
-        // Workers are their own entries: worker_threads loads out/main/<name>.js. startApp is
-        // one too, so the bootstrap's dynamic import finds it beside index.js (same __dirname).
+        // Workers are their own entries (src/main/workers/<worker>/<name>.ts): worker_threads
+        // loads out/main/<name>.js. startApp is one too, so the bootstrap's dynamic import finds
+        // it beside index.js (same __dirname).
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           startApp: resolve(__dirname, 'src/main/startApp.ts'),
-          embeddingWorker: resolve(__dirname, 'src/main/workers/embeddingWorker.ts'),
-          integrityWorker: resolve(__dirname, 'src/main/workers/integrityWorker.ts'),
-          salvageWorker: resolve(__dirname, 'src/main/workers/salvageWorker.ts'),
-          fileWorker: resolve(__dirname, 'src/main/workers/fileWorker.ts'),
-          importWorker: resolve(__dirname, 'src/main/workers/importWorker.ts'),
-          messageVectorWorker: resolve(__dirname, 'src/main/workers/messageVectorWorker.ts'),
-          restoreCheckWorker: resolve(__dirname, 'src/main/workers/restoreCheckWorker.ts')
+          embeddingWorker: resolve(__dirname, 'src/main/workers/embedding/embeddingWorker.ts'),
+          integrityWorker: resolve(__dirname, 'src/main/workers/integrity/integrityWorker.ts'),
+          salvageWorker: resolve(__dirname, 'src/main/workers/salvage/salvageWorker.ts'),
+          fileWorker: resolve(__dirname, 'src/main/workers/file/fileWorker.ts'),
+          importWorker: resolve(__dirname, 'src/main/workers/import/importWorker.ts'),
+          messageVectorWorker: resolve(
+            __dirname,
+            'src/main/workers/messageVector/messageVectorWorker.ts'
+          ),
+          restoreCheckWorker: resolve(
+            __dirname,
+            'src/main/workers/restoreCheck/restoreCheckWorker.ts'
+          )
         }
       }
     }

@@ -8,11 +8,11 @@
  * Exit codes: 0 done, 1 bad input, 2 bad command line.
  */
 import { readFileSync } from 'node:fs'
-import { prepareBuild } from '../src/main/context/buildInput'
-import { runCompressCommand } from '../src/main/context/compressor/compressInput'
+import { prepareBuild } from '../src/main/context/cli/buildInput'
+import { runCompressCommand } from '../src/main/context/cli/compressInput'
 import { EngineRegistry } from '../src/main/context/engine/engineRegistry'
-import { runCacheCommand } from '../src/main/context/promptCacheInput'
-import { runSimulation, type SimulationOptions } from '../src/main/context/simulation'
+import { runCacheCommand } from '../src/main/context/cli/promptCacheInput'
+import { runSimulation, type SimulationOptions } from '../src/main/context/cli/simulation'
 
 const COMMANDS = ['build', 'compress', 'cache', 'simulate'] as const
 type Command = (typeof COMMANDS)[number]

@@ -11,7 +11,7 @@
 import { createReadStream, existsSync } from 'node:fs'
 import { openDatabase } from '../src/main/store/database'
 import { exportHistory, ExportNotFoundError } from '../src/main/services/history/exportHistory'
-import { importHistory } from '../src/main/services/history/importHistory'
+import { importHistory } from '../src/main/workers/import/importHistory'
 
 const USAGE = `usage:
   npm run -s history -- import <file> --db <sqlite> [--with-branches]

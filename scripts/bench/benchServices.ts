@@ -1,10 +1,7 @@
 import { rmSync } from 'node:fs'
 import type Database from 'better-sqlite3'
-import {
-  createServices,
-  type ServiceOptions,
-  type Services
-} from '../../src/main/services/createServices'
+import { createServices } from '../../src/main/services/createServices'
+import type { ServiceOptions, Services } from '../../src/main/services/serviceTypes'
 
 /**
  * The app's services over a bench store: nothing published or logged unless `options` says

@@ -6,8 +6,8 @@
 import { DEFAULT_CONTEXT_CONFIG } from '@shared/contextConfig'
 import type { BuildRequest } from '@shared/context'
 import { buildContext } from '../../src/main/context/contextBuilder'
-import { countMessageTokens } from '../../src/main/context/messageTokens'
-import { tokenCounterFor } from '../../src/main/context/tokenCounter'
+import { countMessageTokens } from '../../src/main/context/tokens/messageTokens'
+import { tokenCounterFor } from '../../src/main/context/tokens/tokenCounter'
 import { syntheticMemories, syntheticThread } from './syntheticThread'
 import { time, type Timing } from './timing'
 

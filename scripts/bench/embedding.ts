@@ -12,9 +12,9 @@
 import { fork } from 'node:child_process'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
-import { o200kCounter } from '../../src/main/context/tokenCounter'
-import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
-import { modelSpec } from '../../src/main/workers/embeddingModels'
+import { o200kCounter } from '../../src/main/context/tokens/tokenCounter'
+import { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
+import { modelSpec } from '../../src/main/workers/embedding/embeddingModels'
 import type { EmbeddingModelId } from '../../src/shared/embeddingModelIds'
 import { timeAsync, type Timing } from './timing'
 

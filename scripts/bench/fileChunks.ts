@@ -14,14 +14,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { chunkDocument } from '../../src/main/context/attachments/chunkDocument'
-import { o200kCounter } from '../../src/main/context/tokenCounter'
+import { o200kCounter } from '../../src/main/context/tokens/tokenCounter'
 import { benchServices } from './benchServices'
 import { CHUNK_TOKENS, CHUNKER } from '../../src/main/services/files/fileService'
 import { openDatabase } from '../../src/main/store/database'
 import { FileRepository } from '../../src/main/store/fileRepository'
 import { timeAsync, type Timing } from './timing'
-import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
-import { modelSpec } from '../../src/main/workers/embeddingModels'
+import { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
+import { modelSpec } from '../../src/main/workers/embedding/embeddingModels'
 import { DEFAULT_EMBEDDING_MODEL_ID } from '../../src/shared/embeddingModelIds'
 
 const HALF = 1024 * 1024
@@ -83,7 +83,7 @@ export interface FileFigures {
   preview: PreviewFigures | null
 }
 
-export function documents(root: string): { kind: 'code' | 'markdown'; text: string }[] {
+function documents(root: string): { kind: 'code' | 'markdown'; text: string }[] {
   const code = corpus(filesUnder(join(root, 'src'), '.ts'), HALF)
   const markdown = corpus([join(root, 'README.md'), ...filesUnder(join(root, 'docs'), '.md')], HALF)
   return [

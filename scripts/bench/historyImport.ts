@@ -13,8 +13,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { tokenCounterFor } from '../../src/main/context/tokenCounter'
-import { workerImportRunner } from '../../src/main/services/history/workerImportRunner'
+import { yieldToEventLoop } from '@shared/eventLoop'
+import { tokenCounterFor } from '../../src/main/context/tokens/tokenCounter'
+import { workerImportRunner } from '../../src/main/workers/import/workerImportRunner'
 import { openDatabase } from '../../src/main/store/database'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { SearchRepository } from '../../src/main/store/search/searchRepository'
@@ -164,7 +165,7 @@ export async function historyImportFigures(
         stored++
       }
       // The chat path yields between messages (each is its own IPC call).
-      await new Promise((resolve) => setImmediate(resolve))
+      await yieldToEventLoop()
     }
     const baselineMs = performance.now() - baselineStart
     baselineHistogram.disable()

@@ -5,9 +5,9 @@
  */
 import { loadavg } from 'node:os'
 import { E5_MODEL_ID } from '@shared/embeddingModelIds'
-import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
-import { modelSpec } from '../../src/main/workers/embeddingModels'
-import { EmbeddingPool } from '../../src/main/workers/embeddingPool'
+import { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
+import { modelSpec } from '../../src/main/workers/embedding/embeddingModels'
+import { EmbeddingPool } from '../../src/main/workers/embedding/embeddingPool'
 import { indexingThroughputFigures, type IndexingFigures } from './indexingThroughput'
 import { PAUSE_MS, turnDuringIndexing, type TurnDuringIndexing } from './indexingTurn'
 

@@ -16,15 +16,15 @@
 import { loadavg } from 'node:os'
 import { AutoTokenizer, env } from '@huggingface/transformers'
 import { E5_MODEL_ID } from '@shared/embeddingModelIds'
-import { o200kCounter } from '../../src/main/context/tokenCounter'
-import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
-import { modelSpec, withPrefix } from '../../src/main/workers/embeddingModels'
-import { EmbeddingPool } from '../../src/main/workers/embeddingPool'
-import type { Embedder } from '../../src/main/workers/embedder'
+import { o200kCounter } from '../../src/main/context/tokens/tokenCounter'
+import { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
+import { modelSpec, withPrefix } from '../../src/main/workers/embedding/embeddingModels'
+import { EmbeddingPool } from '../../src/main/workers/embedding/embeddingPool'
+import type { Embedder } from '../../src/main/workers/embedding/embedder'
 import { realisticMessages } from './embedding'
 import { summarize } from './timing'
 
-export interface IndexingRow {
+interface IndexingRow {
   label: string
   workers: number
   onnxThreads: number

@@ -33,7 +33,7 @@ export const INPUT_KINDS = [
 ] as const
 export type InputKind = (typeof INPUT_KINDS)[number]
 
-export interface Stall {
+interface Stall {
   p50: number
   p99: number
   max: number

@@ -8,7 +8,7 @@
  * vectors of the model's dimension (embedding 100,000 messages would take hours here): search
  * cost does not depend on what they mean.
  */
-import { tokenCounterFor } from '../../src/main/context/tokenCounter'
+import { tokenCounterFor } from '../../src/main/context/tokens/tokenCounter'
 import { openDatabase } from '../../src/main/store/database'
 import { VectorStore, type VectorSpace } from '../../src/main/store/vectors/vectorStore'
 import { seededRandom, syntheticMemories, syntheticThread } from './syntheticThread'

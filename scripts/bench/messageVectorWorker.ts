@@ -3,4 +3,4 @@
  * (out/cli/bench/messageVectorWorker.cjs), the same way electron-vite emits
  * out/main/messageVectorWorker.js for the app.
  */
-import '../../src/main/workers/messageVectorWorker'
+import '../../src/main/workers/messageVector/messageVectorWorker'

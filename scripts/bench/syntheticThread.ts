@@ -5,8 +5,8 @@
  */
 import type { ToolCall } from '@shared/domain'
 import { ActiveTaskTracker } from '../../src/main/context/activeTaskTracker'
-import { countMessageTokens } from '../../src/main/context/messageTokens'
-import type { TokenCounter } from '../../src/main/context/tokenCounter'
+import { countMessageTokens } from '../../src/main/context/tokens/messageTokens'
+import type { TokenCounter } from '../../src/main/context/tokens/tokenCounter'
 import type { ActiveTaskState, ContextMessage, MemoryCandidate } from '@shared/context'
 
 /** mulberry32: tiny, fast, good enough for test data. */

@@ -7,7 +7,7 @@
  */
 import { clearMergeCache } from 'gpt-tokenizer/encoding/o200k_base'
 import { existsSync, readFileSync } from 'node:fs'
-import { estimateCounter, o200kCounter } from '../../src/main/context/tokenCounter'
+import { estimateCounter, o200kCounter } from '../../src/main/context/tokens/tokenCounter'
 import { syntheticText } from './syntheticThread'
 import { time } from './timing'
 

@@ -8,14 +8,14 @@ import { DEFAULT_CONTEXT_CONFIG } from '@shared/contextConfig'
 import type { BuildRequest, ToolInput } from '@shared/context'
 import { chunkDocument, type DocumentKind } from '../../src/main/context/attachments/chunkDocument'
 import { buildContext } from '../../src/main/context/contextBuilder'
-import { tokenCounterFor } from '../../src/main/context/tokenCounter'
+import { tokenCounterFor } from '../../src/main/context/tokens/tokenCounter'
 import { syntheticThread } from './syntheticThread'
 import { time, type Timing } from './timing'
 
 const PARAMETER_NAMES = ['path', 'query', 'limit', 'recursive', 'encoding', 'pattern', 'branch']
 
 /** A tool like MCP servers list them: a sentence or two and two to five typed parameters. */
-export function syntheticTools(count: number): ToolInput[] {
+function syntheticTools(count: number): ToolInput[] {
   return Array.from({ length: count }, (_, i) => {
     const names = PARAMETER_NAMES.slice(0, 2 + (i % 4))
     return {

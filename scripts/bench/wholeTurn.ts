@@ -22,18 +22,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { MemorySearchResult } from '@shared/domain'
 import { E5_MODEL_ID } from '@shared/embeddingModelIds'
-import { tokenCounterFor } from '../../src/main/context/tokenCounter'
+import { tokenCounterFor } from '../../src/main/context/tokens/tokenCounter'
 import { createHandlers } from '../../src/main/ipc/handlers'
 import { createRegistry } from '../../src/main/ipc/registry'
-import type { Services } from '../../src/main/services/createServices'
+import type { Services } from '../../src/main/services/serviceTypes'
 import { benchServices, defaultToLocalServer } from './benchServices'
 import type { TurnMark } from '../../src/main/services/turnProbe'
 import { openDatabase } from '../../src/main/store/database'
 import { MemoryRepository } from '../../src/main/store/memoryRepository'
 import { VectorStore } from '../../src/main/store/vectors/vectorStore'
-import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
-import { MessageVectorClient } from '../../src/main/workers/messageVectorClient'
-import { modelSpec, spaceKey } from '../../src/main/workers/embeddingModels'
+import { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
+import { MessageVectorClient } from '../../src/main/workers/messageVector/messageVectorClient'
+import { modelSpec, spaceKey } from '../../src/main/workers/embedding/embeddingModels'
 import { clusteredVectors } from './memoryStore'
 import { syntheticMemories, syntheticThread } from './syntheticThread'
 import { summarize, type Timing } from './timing'
@@ -42,7 +42,7 @@ const MODEL_ID = 'gpt-4o'
 const SHORT_MESSAGES = 20
 
 /** One send, split into stages (ms). */
-export interface TurnSample {
+interface TurnSample {
   /** send → the provider server has the whole body. */
   total: number
   /** Counting and storing the message, per-thread state: up to the memory search. */
@@ -60,7 +60,7 @@ export interface TurnSample {
   bodyBytes: number
 }
 
-export interface StageFigures {
+interface StageFigures {
   runs: number
   total: Timing
   beforeSearch: Timing

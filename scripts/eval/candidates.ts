@@ -10,7 +10,7 @@ import {
   recallTerms
 } from '../../src/main/services/memory/memoryRanking'
 import type { MemoryService } from '../../src/main/services/memory/memoryService'
-import { cjkWeight } from '../../src/main/workers/centering'
+import { cjkWeight } from '../../src/main/workers/embedding/centering'
 
 export interface CandidateRow {
   question: string

@@ -7,7 +7,7 @@
  * drawn dashed in its dataset's colour, so each dataset's before and after read as a pair.
  */
 
-export interface ChartPoint {
+interface ChartPoint {
   /** Mean prompt tokens sent per question. */
   tokens: number
   recall: number

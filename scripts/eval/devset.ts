@@ -23,7 +23,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { FORMAT, parseDataset, type EvalDataset } from './format'
 
-export const DEVSET_CATEGORIES = ['zh', 'en', 'cross'] as const
+const DEVSET_CATEGORIES = ['zh', 'en', 'cross'] as const
 
 const CATEGORY_NAMES: Record<string, string> = {
   pref: 'user_preference',

@@ -11,7 +11,7 @@
  *   the 20, 60 or 100 ContextService asks for (recallRequest.ts: 60 for a long thread at
  *   4,000 tokens, 100 from about 7,000 or in a new thread)?
  */
-import { calibratedSimilarity } from '../../src/main/workers/embeddingModels'
+import { calibratedSimilarity } from '../../src/main/workers/embedding/embeddingModels'
 import {
   matchedShare,
   quotedTerms,

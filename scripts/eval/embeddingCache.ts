@@ -12,8 +12,12 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import type { EmbedOptions, Embedder, EmbedderStatus } from '../../src/main/workers/embedder'
-import { spaceKey, type EmbeddingModelSpec } from '../../src/main/workers/embeddingModels'
+import type {
+  EmbedOptions,
+  Embedder,
+  EmbedderStatus
+} from '../../src/main/workers/embedding/embedder'
+import { spaceKey, type EmbeddingModelSpec } from '../../src/main/workers/embedding/embeddingModels'
 
 const sha256 = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex')
 

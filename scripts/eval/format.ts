@@ -46,7 +46,7 @@ const QuestionSchema = z.looseObject({
   answer: z.string().optional()
 })
 
-export const DatasetSchema = z.looseObject({
+const DatasetSchema = z.looseObject({
   format: z.literal(FORMAT),
   name: z.string(),
   threads: z.array(ThreadSchema),

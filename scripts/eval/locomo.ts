@@ -21,7 +21,7 @@ export const LOCOMO_LAYOUTS: readonly LocomoLayout[] = ['single-thread', 'thread
  * The official evaluation code's category numbers (the paper's Table 5 counts). Labels carry
  * the number because some third-party tools use another mapping.
  */
-export const LOCOMO_CATEGORIES: Record<number, string> = {
+const LOCOMO_CATEGORIES: Record<number, string> = {
   1: '1 multi-hop',
   2: '2 temporal',
   3: '3 open-domain',
@@ -50,7 +50,7 @@ interface LocomoSample {
   qa: LocomoQa[]
 }
 
-export interface EvidenceRepair {
+interface EvidenceRepair {
   questionId: string
   raw: string
   /** The ids the string became (after splitting and normalising), before existence checks. */
@@ -90,7 +90,7 @@ export function splitEvidence(raw: string): string[] {
 }
 
 /** Repairs, dedups and checks one question's evidence against the conversation's turn ids. */
-export function repairEvidence(
+function repairEvidence(
   questionId: string,
   raw: readonly string[],
   known: ReadonlySet<string>,

@@ -32,10 +32,10 @@ export interface BuildEvidence {
 }
 
 /** The k of the recall@k figures. */
-export const RECALL_AT = [5, 10, 25] as const
+const RECALL_AT = [5, 10, 25] as const
 
 /** The refs a build sent, by section; and every ref it considered from recall. */
-export function traceRefs(built: Pick<BuiltContext, 'trace'>): {
+function traceRefs(built: Pick<BuiltContext, 'trace'>): {
   window: Set<EvidenceRef>
   retrieved: Set<EvidenceRef>
   recalled: Set<EvidenceRef>
@@ -114,7 +114,7 @@ export interface BuildRecord extends BuildEvidence {
   upstreamWarnings: number
 }
 
-export interface CategoryFigures {
+interface CategoryFigures {
   questions: number
   evidence_recall: number
   all_evidence_rate: number

@@ -16,10 +16,11 @@ import { join } from 'node:path'
 import type Database from 'better-sqlite3'
 import type { ContextConfigPatch } from '@shared/contextConfig'
 import { MEMORY_CATEGORIES, type MemoryCategory } from '@shared/domain'
-import { countMessageTokens } from '../../src/main/context/messageTokens'
+import { countMessageTokens } from '../../src/main/context/tokens/messageTokens'
 import { recallQuery } from '../../src/main/context/recall/recallQuery'
-import { o200kCounter } from '../../src/main/context/tokenCounter'
-import { createServices, type Services } from '../../src/main/services/createServices'
+import { o200kCounter } from '../../src/main/context/tokens/tokenCounter'
+import { createServices } from '../../src/main/services/createServices'
+import type { Services } from '../../src/main/services/serviceTypes'
 import { MemoryIndexer } from '../../src/main/services/memory/memoryIndexer'
 import type { EmbedderFactory } from '../../src/main/services/memory/memoryModels'
 import { MemoryService } from '../../src/main/services/memory/memoryService'
@@ -34,8 +35,8 @@ import { MessageRepository } from '../../src/main/store/messageRepository'
 import { RecallRepository } from '../../src/main/store/search/recallRepository'
 import { ThreadRepository } from '../../src/main/store/threadRepository'
 import { VectorStore } from '../../src/main/store/vectors/vectorStore'
-import type { Embedder } from '../../src/main/workers/embedder'
-import type { EmbeddingModelSpec } from '../../src/main/workers/embeddingModels'
+import type { Embedder } from '../../src/main/workers/embedding/embedder'
+import type { EmbeddingModelSpec } from '../../src/main/workers/embedding/embeddingModels'
 import { candidateRows, type CandidateRow } from './candidates'
 import { diagnoseQuestion, type EvidenceFunnel } from './diagnose'
 import { CachedEmbedder, sharedView } from './embeddingCache'
@@ -104,7 +105,7 @@ export interface EvaluationResult {
 
 const INDEX_TIMEOUT_MS = 30 * 60_000
 
-export function messageText(message: EvalMessage, speakerPrefix: boolean): string {
+function messageText(message: EvalMessage, speakerPrefix: boolean): string {
   return speakerPrefix && message.name ? `${message.name}: ${message.content}` : message.content
 }
 

@@ -25,7 +25,7 @@ export type Strategy = (typeof STRATEGIES)[number]
 const SEARCH_TIMEOUT_MS = 400
 
 /** The KNN list of the hybrid search, ranked by cosine, nothing from full text. */
-export function vectorOnlyRecall(memory: MemoryService): MemorySearch {
+function vectorOnlyRecall(memory: MemoryService): MemorySearch {
   return {
     async search(query: string, options: MemorySearchOptions): Promise<MemorySearchOutcome> {
       const result = await memory.search(query, {

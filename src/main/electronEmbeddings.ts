@@ -9,21 +9,21 @@ import { app, net, utilityProcess } from 'electron'
 import type { MemorySettings } from '@shared/domain'
 import { indexingThreadsFor } from '@shared/indexingThreads'
 import type { EmbedderFactory } from './services/memory/memoryModels'
-import { EmbeddingClient } from './workers/embeddingClient'
-import { utilityProcessHost } from './workers/embeddingHost'
-import { EmbeddingPool } from './workers/embeddingPool'
+import { EmbeddingClient } from './workers/embedding/embeddingClient'
+import { utilityProcessHost } from './workers/embedding/embeddingHost'
+import { EmbeddingPool } from './workers/embedding/embeddingPool'
 import {
   DEFAULT_MODEL_ENDPOINT,
   downloadModel,
   modelFiles,
   type Fetch
-} from './workers/modelDownload'
-import { locateModel } from './workers/modelLocation'
+} from './workers/embedding/modelDownload'
+import { locateModel } from './workers/embedding/modelLocation'
 
 /**
  * The embedding model runs in a utility process (out/main/embeddingWorker.js; a worker thread
- * where Electron offers none). Where the model is read from: workers/modelLocation.ts; a
- * first-run download happens here, in main (workers/modelDownload.ts). Without a model,
+ * where Electron offers none). Where the model is read from: workers/embedding/modelLocation.ts; a
+ * first-run download happens here, in main (workers/embedding/modelDownload.ts). Without a model,
  * memory recall uses full text only.
  */
 export const electronEmbeddings =

@@ -2,7 +2,7 @@ import { BrowserWindow, shell } from 'electron'
 import { revealWindow } from './startup/revealWindow'
 
 /** Links the user clicks in messages open in their browser; nothing else leaves the app. */
-export function isExternalLink(url: string): boolean {
+function isExternalLink(url: string): boolean {
   return /^(https?|mailto):/i.test(url)
 }
 
@@ -11,7 +11,7 @@ export function isExternalLink(url: string): boolean {
  * compositors, VMs without a GPU): the window then shows anyway, rather than staying hidden
  * with the app running.
  */
-export const SHOW_TIMEOUT_MS = 5_000
+const SHOW_TIMEOUT_MS = 5_000
 
 /** `preload` is passed in: this module may be bundled into a chunk with another __dirname. */
 export function createMainWindow(appUrl: string, preload: string, icon?: string): BrowserWindow {

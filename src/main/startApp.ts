@@ -12,8 +12,9 @@ import { isTrustedSenderUrl } from './ipc/senderPolicy'
 import { createMainWindow } from './mainWindow'
 import { isPermissionGranted } from './startup/permissionPolicy'
 import { windowIconPath } from './windowIcon'
-import { createServices, type ServiceOptions } from './services/createServices'
-import { workerImportRunner } from './services/history/workerImportRunner'
+import { createServices } from './services/createServices'
+import type { ServiceOptions } from './services/serviceTypes'
+import { workerImportRunner } from './workers/import/workerImportRunner'
 import { readLoginShellPath } from './services/tools/loginShellPath'
 import type { Publish } from './services/events'
 import type { OpenOptions } from './store/database'
@@ -32,9 +33,9 @@ import {
 } from './storeRecovery'
 import { backupsDirFor } from './services/backup/backupFiles'
 import { backupBeforeMigration } from './services/backup/preMigrationBackup'
-import type { RestoreCheck } from './services/backup/restoreCheck'
+import type { RestoreCheck } from './store/restoreCheck'
 import type { Cipher } from './services/providers/secretStore'
-import { MessageVectorClient } from './workers/messageVectorClient'
+import { MessageVectorClient } from './workers/messageVector/messageVectorClient'
 
 /**
  * Everything after the bootstrap (index.ts): open the store, wire the services and IPC, open

@@ -28,7 +28,7 @@ export interface RecoveryDialogs {
 /**
  * Runs salvage from a backup into a new file. Salvaging 100k messages takes about 20 s here
  * (rebuilding search is most of it), so the app runs it in a worker thread
- * (workers/salvageWorker.ts); tests and the fallback run it in process.
+ * (workers/salvage/salvageWorker.ts); tests and the fallback run it in process.
  */
 export type Salvager = (backupPath: string, targetPath: string) => Promise<SalvageReport>
 

@@ -101,7 +101,7 @@ export interface RecallReport {
   rejected: RejectedCandidate[]
 }
 
-export type TaskStatus = 'active' | 'done' | 'replaced'
+type TaskStatus = 'active' | 'done' | 'replaced'
 
 export interface TaskGoal {
   text: string
@@ -166,7 +166,7 @@ export interface AttachmentInput {
   chunks?: readonly AttachmentChunk[]
 }
 
-export interface AttachmentChunk {
+interface AttachmentChunk {
   index: number
   text: string
   /** 1-based, inclusive line range of the chunk in the file's text. */
@@ -217,11 +217,11 @@ export type Decision =
   /** A model reply with no text and no tool calls: kept in the thread, never sent back. */
   | 'empty_reply'
 
-export type TraceKind =
+type TraceKind =
   'message' | 'memory' | 'summary' | 'system' | 'input' | 'pinning' | 'attachment' | 'tool'
 
 /** An attachment chunk's place in its file, on its trace entry. */
-export interface TraceAttachment {
+interface TraceAttachment {
   attachmentId: string
   name: string
   chunkIndex: number
@@ -334,7 +334,7 @@ export interface BuildWarning {
  * Why memory search matched words only (the model is missing, loading, downloading, broken or
  * indexing; the query could not be embedded in time) or did not run for this build.
  */
-export type MemoryWarningCode =
+type MemoryWarningCode =
   | 'no_model'
   | 'loading'
   | 'downloading'
@@ -368,7 +368,7 @@ export interface BuildMetadata {
 }
 
 /** Where the recent window starts and which leading messages repeat the previous request. */
-export interface WindowReport {
+interface WindowReport {
   policy: WindowPolicy
   /** Seq of the oldest history message sent verbatim by the window; null when none is. */
   firstKeptSeq: number | null

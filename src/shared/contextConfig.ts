@@ -105,7 +105,7 @@ const fields = {
   )
 }
 
-export const ContextConfigSchema = z.strictObject({
+const ContextConfigSchema = z.strictObject({
   engine: fields.engine,
   model: fields.model,
   totalBudget: fields.totalBudget.optional(),

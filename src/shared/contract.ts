@@ -78,7 +78,7 @@ const ThreadId = z.uuid({ message: 'Not a valid thread id' })
 const MessageId = z.number().int().positive()
 const Seq = z.number().int().positive()
 /** Messages per page of `messages.list`. */
-export const MAX_PAGE_SIZE = 500
+const MAX_PAGE_SIZE = 500
 const Title = z
   .string()
   .trim()
@@ -508,7 +508,7 @@ export const events = {
   'summary:status': event<SummaryAutomationStatus>()
 } as const
 
-export type Contract = typeof contract
+type Contract = typeof contract
 export type Domain = keyof Contract
 export type Method<D extends Domain> = keyof Contract[D] & string
 export type Endpoint<D extends Domain, M extends Method<D>> = Contract[D][M] extends {
@@ -525,7 +525,7 @@ export type OutputOf<D extends Domain, M extends Method<D>> = Endpoint<D, M>['ou
 export type EventName = keyof typeof events
 export type EventPayload<E extends EventName> = (typeof events)[E]
 
-export const channelOf = (domain: string, method: string): string => `${domain}:${method}`
+const channelOf = (domain: string, method: string): string => `${domain}:${method}`
 
 /** Every (domain, method) pair, for code that wires all channels at once. */
 export const endpoints = (): { domain: Domain; method: string; channel: string }[] =>

@@ -426,7 +426,7 @@ export interface MemorySearchResult {
   }
 }
 
-export type EmbeddingModelState = 'idle' | 'loading' | 'downloading' | 'ready' | 'unavailable'
+type EmbeddingModelState = 'idle' | 'loading' | 'downloading' | 'ready' | 'unavailable'
 
 export interface MemoryStatus {
   model: {

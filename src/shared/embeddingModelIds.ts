@@ -1,6 +1,6 @@
 /**
  * The sentence-embedding models memory can use, as the settings and the renderer know them.
- * Their runtime details (pooling, prefixes, calibration) live in main/workers/embeddingModels.ts.
+ * Their runtime details (pooling, prefixes, calibration) live in main/workers/embedding/embeddingModels.ts.
  */
 export const E5_MODEL_ID = 'Xenova/multilingual-e5-small'
 export const BGE_MODEL_ID = 'Xenova/bge-small-zh-v1.5'

@@ -13,8 +13,7 @@ export const MAX_FILE_BYTES = 10 * 1024 * 1024
 export const MAX_FILE_TEXT_CHARS = 5_000_000
 
 /** How a file's text is read and chunked. */
-export const FILE_KINDS = ['markdown', 'code', 'csv', 'json', 'text', 'pdf'] as const
-export type FileKind = (typeof FILE_KINDS)[number]
+export type FileKind = 'markdown' | 'code' | 'csv' | 'json' | 'text' | 'pdf'
 
 /** `message`: goes with the next message sent (a composer chip); `thread`: with every turn. */
 export type AttachmentScope = 'message' | 'thread'

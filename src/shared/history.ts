@@ -1,7 +1,6 @@
 /** Import and export of conversation history: what the UI, the CLI and main share. */
 
-export const IMPORT_FORMATS = ['chatgpt', 'claude', 'context-lens'] as const
-export type ImportFormatName = (typeof IMPORT_FORMATS)[number]
+export type ImportFormatName = 'chatgpt' | 'claude' | 'context-lens'
 
 /**
  * Why something in the file did not become a message. The UI names each reason; the CLI

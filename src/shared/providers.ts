@@ -46,7 +46,10 @@ export interface ProviderView extends Omit<ProviderRecord, 'apiKeyRef'> {
   apiKeyHint: string | null
 }
 
-/** Anthropic prompt-cache breakpoint, as the caching layout places it on a message. */
+/**
+ * Anthropic prompt-cache breakpoint, as the caching layout (main/context/promptCache.ts) places
+ * it on a message. The layout omits `ttl` for the default five minutes, as Anthropic's API does.
+ */
 export interface CacheControl {
   type: 'ephemeral'
   ttl?: '5m' | '1h'
@@ -72,18 +75,16 @@ export type ChatStreamEvent =
   /** The model asks for a tool; nothing runs it here (the tool loop asks the user first). */
   | { type: 'tool-call'; call: { id: string; name: string; arguments: string } }
 
-export const PROVIDER_ERROR_KINDS = [
-  'auth',
-  'rate_limit',
-  'network',
-  'timeout',
-  'context_length',
-  'server',
-  'bad_response',
-  'invalid_request',
-  'aborted'
-] as const
-export type ProviderErrorKind = (typeof PROVIDER_ERROR_KINDS)[number]
+export type ProviderErrorKind =
+  | 'auth'
+  | 'rate_limit'
+  | 'network'
+  | 'timeout'
+  | 'context_length'
+  | 'server'
+  | 'bad_response'
+  | 'invalid_request'
+  | 'aborted'
 
 /** A ProviderError as plain data, for IPC and storage. */
 export interface ProviderErrorInfo {
@@ -152,7 +153,7 @@ const Price = z
   .max(10_000, { message: 'A price above $10,000 per million tokens is a typo' })
 
 /** A model as the user configures it; omitted numbers come from the built-in table. */
-export const ModelInputSchema = z
+const ModelInputSchema = z
   .strictObject({
     id: z
       .string()

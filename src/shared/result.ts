@@ -1,22 +1,19 @@
 /** Every IPC call resolves to one of these: handlers never throw across the process boundary. */
 import type { ProviderErrorInfo } from './providers'
 
-export const ERROR_CODES = [
-  'invalid_input',
-  'not_found',
-  'forbidden_sender',
-  'unknown_channel',
-  'storage_error',
-  'internal',
+export type ErrorCode =
+  | 'invalid_input'
+  | 'not_found'
+  | 'forbidden_sender'
+  | 'unknown_channel'
+  | 'storage_error'
+  | 'internal'
   /** A model provider refused or failed the call; `provider` has its kind, words and status. */
-  'provider_error',
+  | 'provider_error'
   // The database file is damaged; main backs it up and offers a recovery (docs/ARCHITECTURE.md).
-  'storage_corrupt',
-  'storage_full',
-  'storage_readonly'
-] as const
-
-export type ErrorCode = (typeof ERROR_CODES)[number]
+  | 'storage_corrupt'
+  | 'storage_full'
+  | 'storage_readonly'
 
 export interface IpcError {
   code: ErrorCode

@@ -8,8 +8,7 @@ import { z } from 'zod'
 /** Steps of one turn's tool loop at most: each step is one model request. */
 export const MAX_TOOL_STEPS = 8
 
-export const BUILTIN_TOOL_NAMES = ['search_history', 'open_message'] as const
-export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number]
+export type BuiltinToolName = 'search_history' | 'open_message'
 
 export type McpServerStatus = 'stopped' | 'starting' | 'running' | 'error'
 
@@ -110,7 +109,7 @@ const HeaderMap = z
   )
   .refine((headers) => Object.keys(headers).length <= 50, { message: 'More than 50 headers' })
 
-export const McpServerConfigSchema = z.discriminatedUnion('kind', [
+const McpServerConfigSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('stdio'),
     command: z

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { AutoTokenizer, env } from '@huggingface/transformers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { EmbeddingClient } from '../../src/main/workers/embeddingClient'
+import type { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
 import { E5_MODEL_ID } from '../../src/shared/embeddingModelIds'
 import { e5Model, MODELS_DIR, prepareEmbeddings, testEmbedder } from '../support/embeddings'
 

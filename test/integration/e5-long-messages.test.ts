@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { EmbeddingClient } from '../../src/main/workers/embeddingClient'
-import { modelSpec } from '../../src/main/workers/embeddingModels'
+import type { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
+import { modelSpec } from '../../src/main/workers/embedding/embeddingModels'
 import { E5_MODEL_ID } from '../../src/shared/embeddingModelIds'
 import { e5Model, prepareEmbeddings, testEmbedder } from '../support/embeddings'
 

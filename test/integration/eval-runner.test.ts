@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CachedEmbedder, EmbeddingCache } from '../../scripts/eval/embeddingCache'
 import { parseDataset, type EvalDataset } from '../../scripts/eval/format'
 import { evaluate, type EvaluationResult } from '../../scripts/eval/runner'
-import type { EmbeddingClient } from '../../src/main/workers/embeddingClient'
+import type { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
 import { defaultModel, prepareEmbeddings, testEmbedder } from '../support/embeddings'
 import { useTempDir } from '../support/tempDir'
 

@@ -2,7 +2,7 @@ import { createReadStream, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { importHistory } from '../../src/main/services/history/importHistory'
+import { importHistory } from '../../src/main/workers/import/importHistory'
 import { openDatabase } from '../../src/main/store/database'
 import { useTempDir } from '../support/tempDir'
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { writeSyntheticExport } from '../../scripts/bench/syntheticExport'
-import { workerImportRunner } from '../../src/main/services/history/workerImportRunner'
+import { workerImportRunner } from '../../src/main/workers/import/workerImportRunner'
 import { openDatabase } from '../../src/main/store/database'
 import { prepareImportWorker } from '../support/embeddings'
 import { useTempDir } from '../support/tempDir'

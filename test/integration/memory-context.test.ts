@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { BuiltContext } from '@shared/context'
-import type { Embedder } from '../../src/main/workers/embedder'
+import type { Embedder } from '../../src/main/workers/embedding/embedder'
 import { prepareEmbeddings, testEmbedder, defaultModel } from '../support/embeddings'
 import { memoryServicesIn, type MemoryTestServices } from '../support/memoryServices'
 import { useTempDir } from '../support/tempDir'

@@ -2,9 +2,12 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EmbeddingCancelledError, EmbeddingQueueFullError } from '../../src/main/workers/embedder'
-import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
-import { modelSpec } from '../../src/main/workers/embeddingModels'
+import {
+  EmbeddingCancelledError,
+  EmbeddingQueueFullError
+} from '../../src/main/workers/embedding/embedder'
+import { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
+import { modelSpec } from '../../src/main/workers/embedding/embeddingModels'
 import { prepareEmbeddings, testEmbedder } from '../support/embeddings'
 
 let workerPath: string

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { MemoryStatus } from '@shared/domain'
 import type { EmbedderFactory } from '../../src/main/services/memory/memoryModels'
-import { spaceKey } from '../../src/main/workers/embeddingModels'
+import { spaceKey } from '../../src/main/workers/embedding/embeddingModels'
 import {
   defaultModel,
   prepareEmbeddings,

@@ -7,7 +7,7 @@ import {
 } from '../../src/main/services/memory/messageVectorSearch'
 import { openDatabase } from '../../src/main/store/database'
 import { VectorStore } from '../../src/main/store/vectors/vectorStore'
-import { MessageVectorClient } from '../../src/main/workers/messageVectorClient'
+import { MessageVectorClient } from '../../src/main/workers/messageVector/messageVectorClient'
 import { prepareMessageVectorWorker } from '../support/embeddings'
 import { useTempDir } from '../support/tempDir'
 

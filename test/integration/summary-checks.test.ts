@@ -13,7 +13,7 @@ import type {
 } from '@shared/summaryCompression'
 import { createHandlers } from '../../src/main/ipc/handlers'
 import { createRegistry } from '../../src/main/ipc/registry'
-import { o200kCounter } from '../../src/main/context/tokenCounter'
+import { o200kCounter } from '../../src/main/context/tokens/tokenCounter'
 import { MAX_CONSECUTIVE_FAILURES } from '../../src/main/services/summaries/summaryAutomation'
 import { startScriptedProvider, type ScriptedProvider } from '../support/scriptedProvider'
 import { servicesIn, type TestServices } from '../support/services'

@@ -10,7 +10,7 @@ export const ROOT = join(import.meta.dirname, '../..')
 const HOOK = join(import.meta.dirname, 'fakeElectron/hook.cjs')
 export const BUILT_MAIN = join(ROOT, 'out/main/index.js')
 
-export interface Report {
+interface Report {
   type: string
   [key: string]: unknown
 }

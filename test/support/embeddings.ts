@@ -17,11 +17,14 @@ import {
 } from 'node:fs'
 import { copyFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { build } from 'vite'
-import { EmbeddingClient } from '../../src/main/workers/embeddingClient'
+import { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
 import { BGE_MODEL_ID, E5_MODEL_ID } from '../../src/shared/embeddingModelIds'
-import { modelSpec, type EmbeddingModelSpec } from '../../src/main/workers/embeddingModels'
+import {
+  modelSpec,
+  type EmbeddingModelSpec
+} from '../../src/main/workers/embedding/embeddingModels'
 import type { EmbedderFactory } from '../../src/main/services/memory/memoryModels'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -42,7 +45,7 @@ export function prepareEmbeddings(): Promise<string> {
       prepareE5Model: () => string
     }
     e5.prepareE5Model()
-    return buildWorker('embeddingWorker')
+    return buildWorker('embedding/embeddingWorker')
   })()
   return prepared
 }
@@ -51,7 +54,10 @@ let fileWorker: Promise<string> | undefined
 
 /** Bundles the file worker (PDF text, chunking) as electron-vite emits out/main/fileWorker.js. */
 export function prepareFileWorker(): Promise<string> {
-  fileWorker ??= buildWorker('fileWorker', ['src/main/context/attachments'])
+  fileWorker ??= buildWorker('file/fileWorker', [
+    'src/main/context/attachments',
+    'src/main/context/tokens'
+  ])
   return fileWorker
 }
 
@@ -59,7 +65,7 @@ let importWorker: Promise<string> | undefined
 
 /** Bundles the history import worker as electron-vite emits out/main/importWorker.js. */
 export function prepareImportWorker(): Promise<string> {
-  importWorker ??= buildWorker('importWorker', ['src/main/services/history', 'src/main/store'])
+  importWorker ??= buildWorker('import/importWorker', ['src/main/store', 'src/main/context/tokens'])
   return importWorker
 }
 
@@ -67,13 +73,17 @@ let messageVectorWorker: Promise<string> | undefined
 
 /** Bundles the message vector worker as electron-vite emits out/main/messageVectorWorker.js. */
 export function prepareMessageVectorWorker(): Promise<string> {
-  messageVectorWorker ??= buildWorker('messageVectorWorker', ['src/main/store'])
+  messageVectorWorker ??= buildWorker('messageVector/messageVectorWorker', ['src/main/store'])
   return messageVectorWorker
 }
 
-/** `extraSources`: folders outside workers/ whose changes must rebuild the bundle too. */
-async function buildWorker(entry: string, extraSources: string[] = []): Promise<string> {
+/**
+ * `path`: the entry under src/main/workers (`<worker folder>/<entry name>`); `extraSources`:
+ * folders outside workers/ whose changes must rebuild the bundle too.
+ */
+async function buildWorker(path: string, extraSources: string[] = []): Promise<string> {
   const sources = join(ROOT, 'src/main/workers')
+  const entry = basename(path)
   const hash = createHash('sha256')
   for (const folder of [sources, ...extraSources.map((f) => join(ROOT, f))]) {
     // Feature folders (store/vectors, store/search) are part of the sources too.
@@ -98,7 +108,7 @@ async function buildWorker(entry: string, extraSources: string[] = []): Promise<
       emptyOutDir: true,
       minify: false,
       rollupOptions: {
-        input: { [entry]: join(sources, `${entry}.ts`) },
+        input: { [entry]: join(sources, `${path}.ts`) },
         external: (id) =>
           id.startsWith('node:') ||
           builtinModules.includes(id) ||

@@ -14,7 +14,7 @@ export interface AskedDialog {
   detail: string
   buttons: string[]
 }
-export interface LoadedWindow {
+interface LoadedWindow {
   url: string
   icon?: string
   webPreferences: Record<string, unknown>

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { EXTRACTION_PROMPT_HEAD } from '../../src/main/context/memoryExtractionPrompt'
 
-export interface ScriptedUsage {
+interface ScriptedUsage {
   /** Everything the prompt cost, cached or not (OpenAI's prompt_tokens). */
   prompt: number
   completion: number
@@ -18,7 +18,7 @@ export interface ScriptedUsage {
   cacheWrite?: number
 }
 
-export type ErrorKind =
+type ErrorKind =
   'auth' | 'forbidden' | 'rate_limit' | 'server' | 'context_length' | 'not_found' | 'bad_request'
 
 export type Script =
@@ -53,7 +53,7 @@ export type Script =
    */
   | { type: 'tool_calls'; calls: ScriptedToolCall[]; chunks?: string[]; usage?: ScriptedUsage }
 
-export interface ScriptedToolCall {
+interface ScriptedToolCall {
   id: string
   name: string
   arguments: Record<string, unknown>

@@ -3,11 +3,8 @@ import type Database from 'better-sqlite3'
 import type { EventName } from '@shared/contract'
 import type { MemorySearch } from '../../src/main/context/recall/memorySearch'
 import { openDatabase, type OpenOptions } from '../../src/main/store/database'
-import {
-  createServices,
-  type ServiceOptions,
-  type Services
-} from '../../src/main/services/createServices'
+import { createServices } from '../../src/main/services/createServices'
+import type { ServiceOptions, Services } from '../../src/main/services/serviceTypes'
 import { aesCipher } from './testCipher'
 
 /** Real services over a real SQLite file in `dir`, recording every event they publish. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { readJsonArray } from '../../src/main/services/history/jsonArrayReader'
+import { readJsonArray } from '../../src/main/workers/import/jsonArrayReader'
 
 async function* chunked(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size)

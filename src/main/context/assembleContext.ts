@@ -8,10 +8,10 @@
  * order from before the chunked window (memories before the history), for comparison.
  */
 import type { ContextBuild, PlacedText } from './contextBuilder'
-import { memoryEntry, recalledByGroup, renderMemoriesBlock } from './retrievedMemories'
-import { pinnedGroupEntries } from './slidingWindow'
+import { memoryEntry, recalledByGroup, renderMemoriesBlock } from './sections/retrievedMemories'
+import { pinnedGroupEntries } from './sections/slidingWindow'
 import { toolCallProblems } from './toolCallGroups'
-import { toolEntry } from './toolsSection'
+import { toolEntry } from './sections/toolsSection'
 import type { BuiltContext, ContextMessage, ProviderMessage, TraceEntry } from '@shared/context'
 
 function toProvider(message: ContextMessage): ProviderMessage {

@@ -8,24 +8,24 @@ import { ActiveTaskTracker } from './activeTaskTracker'
 import { assembleContext } from './assembleContext'
 import { BudgetAllocator, BudgetTracker } from './budget'
 import type { ContextConfig } from '@shared/contextConfig'
-import { REPLY_PRIMING_TOKENS, TokenMeter } from './messageTokens'
+import { REPLY_PRIMING_TOKENS, TokenMeter } from './tokens/messageTokens'
 import { defaultOutputReserve, describeModel } from './modelCatalog'
-import { renderPinningBlock } from './pinningBlock'
+import { renderPinningBlock } from './sections/pinningBlock'
 import {
   markSentDuplicates,
   memoriesDemand,
   placeMemories,
   rankMemories,
   type MemoryItem
-} from './retrievedMemories'
+} from './sections/retrievedMemories'
 import { isEmptyReply, withoutEmptyReplies } from './emptyReplies'
-import { pinnedGroups, SlidingWindow, type PinnedGroup } from './slidingWindow'
-import { inputCountingReport } from './inputCounting'
+import { pinnedGroups, SlidingWindow, type PinnedGroup } from './sections/slidingWindow'
+import { inputCountingReport } from './tokens/inputCounting'
 import { runSteps } from './steps'
-import { chunkTokens } from './windowCut'
-import { attachmentQuery, AttachmentsSection } from './attachmentsSection'
-import { measureTools, placeTools, toolsDemand, type ToolItem } from './toolsSection'
-import { tokenCounterFor } from './tokenCounter'
+import { chunkTokens } from './sections/windowCut'
+import { attachmentQuery, AttachmentsSection } from './sections/attachmentsSection'
+import { measureTools, placeTools, toolsDemand, type ToolItem } from './sections/toolsSection'
+import { tokenCounterFor } from './tokens/tokenCounter'
 import { summaryCoveredEnd } from './toolCallGroups'
 import type {
   BuildRequest,

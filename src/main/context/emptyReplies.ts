@@ -5,7 +5,7 @@
  * others answer it with another empty reply. The trace lists each one, so the inspector says
  * why it is missing from the request.
  */
-import type { TokenMeter } from './messageTokens'
+import type { TokenMeter } from './tokens/messageTokens'
 import type { ContextMessage, TraceEntry } from '@shared/context'
 
 /** Any character that is not white space (as `trim` counts it). */

@@ -20,7 +20,7 @@ const CONTEXT_CHARS = 600
 /** The user's message is clipped to this many characters (a huge paste is not a preference). */
 const MESSAGE_CHARS = 8_000
 
-export type ExtractedCategory = 'user_preference' | 'fact'
+type ExtractedCategory = 'user_preference' | 'fact'
 
 export interface ExtractedMemory {
   content: string

@@ -19,7 +19,7 @@ interface Located extends PrefixPoint {
   tokens: number
 }
 
-export function sameMessage(a: ProviderMessage, b: ProviderMessage): boolean {
+function sameMessage(a: ProviderMessage, b: ProviderMessage): boolean {
   return (
     a.role === b.role &&
     a.content === b.content &&

@@ -24,20 +24,13 @@
  * The markers are request-local: new message objects are returned, the input is untouched.
  */
 import type { ProviderMessage } from '@shared/context'
+import type { CacheableMessage, CacheControl } from '@shared/providers'
 
 export type CacheTtl = '5m' | '1h'
 
-/** Anthropic's marker. `ttl` is omitted for the default five minutes, as Anthropic's API does. */
-export interface CacheControl {
-  type: 'ephemeral'
-  ttl?: '1h'
-}
-
-export type CachedProviderMessage = ProviderMessage & { cacheControl?: CacheControl }
-
 export const MAX_CACHE_BREAKPOINTS = 4
 /** Markers in the rolling window after the system prompt. */
-export const ROLLING_BREAKPOINTS = 3
+const ROLLING_BREAKPOINTS = 3
 
 export interface CacheBreakpointOptions {
   /** From settings; default 5m. */
@@ -46,7 +39,8 @@ export interface CacheBreakpointOptions {
   stablePrefixMessages?: number
 }
 
-export function cacheControlFor(ttl: CacheTtl = '5m'): CacheControl {
+/** Anthropic's marker. `ttl` is omitted for the default five minutes, as Anthropic's API does. */
+function cacheControlFor(ttl: CacheTtl = '5m'): CacheControl {
   return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' }
 }
 
@@ -56,11 +50,8 @@ export function canCarryCacheMarker(message: ProviderMessage): boolean {
   return message.content.trim().length > 0
 }
 
-function copyWithMarker(
-  message: ProviderMessage,
-  marker: CacheControl | null
-): CachedProviderMessage {
-  const copy: CachedProviderMessage = { role: message.role, content: message.content }
+function copyWithMarker(message: ProviderMessage, marker: CacheControl | null): CacheableMessage {
+  const copy: CacheableMessage = { role: message.role, content: message.content }
   if (message.toolCalls) copy.toolCalls = message.toolCalls.map((call) => ({ ...call }))
   if (message.toolCallId !== undefined) copy.toolCallId = message.toolCallId
   if (marker) copy.cacheControl = { ...marker }
@@ -117,7 +108,7 @@ export function cacheBreakpointIndexes(
 export function applyCacheBreakpoints(
   messages: readonly ProviderMessage[],
   options: CacheBreakpointOptions = {}
-): CachedProviderMessage[] {
+): CacheableMessage[] {
   const marker = cacheControlFor(options.ttl)
   const marked = new Set(cacheBreakpointIndexes(messages, options.stablePrefixMessages))
   return messages.map((m, i) => copyWithMarker(m, marked.has(i) ? marker : null))

@@ -8,8 +8,8 @@
  */
 import { SAFETY_SHARE, type BuiltContext, type TraceEntry } from '@shared/context'
 import { runSteps } from './steps'
-import type { TokenCounter, Truncated } from './tokenCounter'
-import { indexedTokens, type TokenIndex } from './tokenIndex'
+import type { TokenCounter, Truncated } from './tokens/tokenCounter'
+import { indexedTokens, type TokenIndex } from './tokens/tokenIndex'
 /** Below this, a trimmed message would say nothing; the request is left for the provider to judge. */
 export const MIN_INPUT_TOKENS = 200
 
@@ -36,7 +36,7 @@ export function inputAllowance(context: BuiltContext): number | null {
   return allowance >= MIN_INPUT_TOKENS ? allowance : null
 }
 
-export const trimMarker = (omittedTokens: number): string =>
+const trimMarker = (omittedTokens: number): string =>
   `\n\n[… about ${omittedTokens} tokens of this message were left out here to fit the model's context window; the full text is stored …]\n\n`
 
 /**

@@ -1,4 +1,4 @@
-import type { Services } from '../services/createServices'
+import type { Services } from '../services/serviceTypes'
 import type { Handlers } from './registry'
 
 /** Thin: each channel forwards its validated input to one service call. */

@@ -3,9 +3,9 @@ import type { BuiltContext, StoredBuild } from '@shared/context'
 import type { Message, MessagePage, ReplyInfo, ReplyStatus, SendOutcome } from '@shared/domain'
 import type { ChatFinishReason, ChatUsage, ModelRef, UsageTotals } from '@shared/providers'
 import { AppError } from '@shared/result'
-import { countMessageTokens } from '../context/messageTokens'
+import { countMessageTokens } from '../context/tokens/messageTokens'
 import { applyCacheBreakpoints, type CacheTtl } from '../context/promptCache'
-import type { TokenCounter } from '../context/tokenCounter'
+import type { TokenCounter } from '../context/tokens/tokenCounter'
 import type { MessageRepository } from '../store/messageRepository'
 import type { ContextService, PreparedTurn } from './contextService'
 import { PendingBuild } from './pendingBuild'
@@ -23,12 +23,12 @@ import { costBreakdown, sumUsage } from './providers/usage'
 import { runSliced } from './slicedWork'
 import { MAX_TOOL_STEPS } from '@shared/tools'
 import { fitExchange, runToolLoop } from './tools/toolLoop'
-import { estimateTokens } from '../context/tokenEstimate'
+import { estimateTokens } from '../context/tokens/tokenEstimate'
 import type { ToolRun } from './tools/toolService'
 import { toolMessages, type ToolExecutor } from './tools/toolMessages'
 
 /** The context-length retry rebuilds with this share of the failed build's budget. */
-export const RETRY_BUDGET_SHARE = 0.8
+const RETRY_BUDGET_SHARE = 0.8
 
 /**
  * A sent build is stored when the provider's response starts, or this long after the request

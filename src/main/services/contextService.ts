@@ -11,8 +11,8 @@ import type { Message } from '@shared/domain'
 import { AppError } from '@shared/result'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
 import type { EngineRegistry } from '../context/engine/engineRegistry'
-import { estimateCounter, tokenCounterFor } from '../context/tokenCounter'
-import { countOf, type TokenIndex } from '../context/tokenIndex'
+import { estimateCounter, tokenCounterFor } from '../context/tokens/tokenCounter'
+import { countOf, type TokenIndex } from '../context/tokens/tokenIndex'
 import {
   inputAllowance,
   inputTokensOf,
@@ -28,7 +28,7 @@ import { recallRequest } from '../context/recall/recallRequest'
 import type { BuildRepository } from '../store/buildRepository'
 import type { MessageRepository } from '../store/messageRepository'
 import type { SettingsRepository } from '../store/settingsRepository'
-import type { ThreadRepository } from '../store/threadRepository'
+import { TASK_STATE_SETTING, type ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
 import { withUnrankedFiles, type BuildAttachments } from './files/fileService'
 import type { TurnProbe } from './turnProbe'
@@ -38,9 +38,8 @@ import { runSliced } from './slicedWork'
 import { firstAtOrAfter } from '@shared/messagePages'
 import type { ThreadMessageCache } from './threadMessageCache'
 
-/** Keys in the settings table and in a thread's settings JSON. */
+/** The key of the context configuration in the settings table and in a thread's settings JSON. */
 const CONFIG_KEY = 'context'
-const TASK_KEY = 'taskState'
 
 const MIN_CORRECTION = 0.5
 const MAX_CORRECTION = 2
@@ -82,7 +81,7 @@ export interface ContextServiceDeps {
   probe?: TurnProbe
 }
 
-export interface ChatModelLimits {
+interface ChatModelLimits {
   model: string
   contextWindow: number
   outputReserve: number
@@ -256,7 +255,7 @@ export class ContextService {
     if (!options.retry) {
       const tasks = new ActiveTaskTracker(before)
       tasks.observe(message.content, message.seq)
-      this.deps.threads.updateSettings(threadId, { [TASK_KEY]: tasks.state })
+      this.deps.threads.updateSettings(threadId, { [TASK_STATE_SETTING]: tasks.state })
     }
     return { threadId, messageId: message.id, createdAt: this.deps.now(), context }
   }
@@ -485,7 +484,7 @@ export class ContextService {
   }
 
   private taskState(threadId: string): ActiveTaskState | undefined {
-    return this.threadSettings(threadId)[TASK_KEY] as ActiveTaskState | undefined
+    return this.threadSettings(threadId)[TASK_STATE_SETTING] as ActiveTaskState | undefined
   }
 
   private threadSettings(threadId: string): Record<string, unknown> {

@@ -20,7 +20,7 @@ import {
 } from './providers/usage'
 
 /** Replies the what-if replays at most (the newest ones): each costs a build. */
-export const WHAT_IF_MAX_TURNS = 40
+const WHAT_IF_MAX_TURNS = 40
 
 export interface CostReportDeps {
   messages: (threadId: string) => Message[]

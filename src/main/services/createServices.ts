@@ -1,10 +1,7 @@
 import type { ContextConfigPatch } from '@shared/contextConfig'
 import { randomUUID } from 'node:crypto'
-import type Database from 'better-sqlite3'
-import type { AppInfo, Message } from '@shared/domain'
 import { EngineRegistry } from '../context/engine/engineRegistry'
-import type { MemorySearch } from '../context/recall/memorySearch'
-import { tokenCounterFor } from '../context/tokenCounter'
+import { tokenCounterFor } from '../context/tokens/tokenCounter'
 import { BuildRepository } from '../store/buildRepository'
 import { EmbeddingQueueRepository } from '../store/embeddingQueueRepository'
 import { MemoryRepository } from '../store/memoryRepository'
@@ -17,23 +14,21 @@ import { VectorStore } from '../store/vectors/vectorStore'
 import { ChatService } from './chatService'
 import { SummaryRepository } from '../store/summaryRepository'
 import { ForkRepository } from '../store/forkRepository'
-import { SummaryService } from './summaryService'
+import { SummaryService } from './summaries/summaryService'
 import { ForkService } from './forkService'
-import { BackupService, type BackupServiceDeps } from './backup/backupService'
+import { BackupService } from './backup/backupService'
 import { backupsDirFor } from './backup/backupFiles'
 import { CostReportService } from './costReportService'
 import { EncryptedSecretStore, type Cipher } from './providers/secretStore'
 import { ProviderService } from './providers/providerService'
-import type { OllamaDetection } from './providers/ollamaDetector'
-import type { StreamTimeouts } from './providers/modelClient'
 import { ContextService } from './contextService'
 import { ThreadMessageCache } from './threadMessageCache'
-import type { Publish } from './events'
-import type { TurnProbe } from './turnProbe'
+import { throttle, type Publish } from './events'
+import type { ServiceOptions, Services } from './serviceTypes'
 import { AutomaticMemoryExtraction } from './memory/memoryExtraction'
 import { providerMemoryExtractor } from './memory/providerMemoryExtractor'
 import { MemoryIndexer } from './memory/memoryIndexer'
-import { MemoryModelManager, type EmbedderFactory } from './memory/memoryModels'
+import { MemoryModelManager } from './memory/memoryModels'
 import { memoryRecall } from './memory/memoryRecall'
 import { MemoryService } from './memory/memoryService'
 import { SearchService } from './searchService'
@@ -45,102 +40,11 @@ import { ChunkRelevance } from './files/chunkRelevance'
 import { fileJobRunner } from './files/fileJobs'
 import { FileService } from './files/fileService'
 import { HistoryService } from './history/historyService'
-import { inProcessImportRunner, type ImportRunner } from './history/importRunner'
+import { markdownLocaleFor } from './history/markdownExport'
+import { inProcessImportRunner } from '../workers/import/importRunner'
 import { McpServerRepository } from '../store/mcpServerRepository'
 import { ToolService } from './tools/toolService'
-import type { MessageVectorClient } from '../workers/messageVectorClient'
 import { workerMessageSearch } from './memory/messageVectorSearch'
-
-export interface Services {
-  info: AppInfo
-  threads: ThreadService
-  chat: ChatService
-  context: ContextService
-  search: SearchService
-  settings: SettingsService
-  /** Thread summaries, updated in the background after turns. */
-  summaries: SummaryService
-  /** Each reply's cost explained, the thread's total and the what-if without cache-aware order. */
-  costs: CostReportService
-  /** Model providers (keys encrypted with the Cipher) and the connection test. */
-  providers: ProviderService
-  /** Long-term memory: curated memories and hybrid recall over every message. */
-  memory: MemoryService
-  /** The embedding model and background indexing; `start()` once, `stop()` at quit. */
-  memoryModel: MemoryModelManager
-  memoryIndexer: MemoryIndexer
-  /** After a turn, the thread's model saves preferences and facts from the user's message. */
-  memoryExtraction: AutomaticMemoryExtraction
-  /** Files attached to messages and threads (content-addressed, chunked, embedded). */
-  files: FileService
-  /** Import (ChatGPT, Claude, our own JSON) and export (JSON, Markdown). */
-  history: HistoryService
-  /** "Branch from here": a new thread with the history up to a message. */
-  forks: ForkService
-  /** Online backups (manual, before migrations and imports) and restore. */
-  backup: BackupService
-  /** MCP servers, thread tools, approvals; `startEnabled()` once, `stopAll()` at quit. */
-  tools: ToolService
-}
-
-export interface ServiceOptions {
-  db: Database.Database
-  info: AppInfo
-  publish: Publish
-  now?: () => number
-  log?: (message: string, error: unknown) => void
-  /**
-   * Replaces the retrieved section's search (tests use fakes). By default it is the memory
-   * service's hybrid recall.
-   */
-  memory?: MemorySearch
-  /** Starts the embedding worker for the memory settings; without it recall is full text only. */
-  embeddings?: EmbedderFactory | null
-  /** Background indexing tuning (tests poll faster). */
-  indexing?: { batchSize?: number; idleMs?: number }
-  /**
-   * Encrypts API keys at rest: Electron's safeStorage in the app, an AES-GCM test cipher in
-   * tests. Without one, keys are refused (never stored in plaintext).
-   */
-  cipher?: Cipher
-  /** Replaces Ollama detection on 127.0.0.1 (tests point it at a scripted server). */
-  detectOllama?: () => Promise<OllamaDetection>
-  /** Stall limits for streamed replies (tests shorten them). */
-  streamTimeouts?: Partial<StreamTimeouts>
-  /** Tokens of unsummarized history outside the window that trigger a summary update. */
-  summaryMinTokens?: number
-  /** The built file worker (out/main/fileWorker.js): PDFs and chunking; without it PDFs are refused. */
-  fileWorkerPath?: string | null
-  /**
-   * The message vector worker (workers/messageVectorWorker.ts), which the caller starts and
-   * closes; without it the nearest messages are searched on this thread.
-   */
-  messageVectors?: MessageVectorClient
-  /** The system's open-file dialog (Electron's); absent in tests and the browser harness. */
-  pickFiles?: () => Promise<string[] | null>
-  /**
-   * Import and export: the file dialogs (main's in the app, a fixed path in tests), where
-   * imports run (a worker thread in the app; in process by default), and a hook run before an
-   * import writes anything (the backup).
-   */
-  history?: {
-    pickImportFile?: () => Promise<string | null>
-    pickExportFile?: (suggestedName: string) => Promise<string | null>
-    runImport?: ImportRunner
-    beforeImport?: () => Promise<void>
-  }
-  /**
-   * How a restore reopens the store (index.ts relaunches, the e2e harness reopens), the file
-   * dialog it picks from, and the backups folder (default: `backups/` beside the database).
-   */
-  backup?: Partial<
-    Pick<BackupServiceDeps, 'dir' | 'keep' | 'nativeBinding' | 'reopen' | 'pickFile' | 'check'>
-  >
-  /** The moments of each turn, for the whole-turn benchmark (none in the app). */
-  turnProbe?: TurnProbe
-  /** The login shell's PATH for MCP servers, read once at start-up (tools/loginShellPath.ts). */
-  loginShellPath?: Promise<string | null>
-}
 
 /** Used when no Cipher is given: reports encryption as unavailable, so keys are refused. */
 const NO_CIPHER: Cipher = {
@@ -272,7 +176,7 @@ export function createServices({
     memory: memoryService,
     extractorFor: (target) => providerMemoryExtractor(providers, target),
     enabled: () => memoryModel.settings().autoExtract,
-    previousReply: (message) => previousReply(cache.get(message.threadId), message),
+    previousReply: (message) => cache.previousReply(message),
     publish,
     log
   })
@@ -376,10 +280,7 @@ export function createServices({
     beforeImport:
       historyOptions.beforeImport ?? (() => backupService.backupNow('pre-import').then(() => {})),
     wakeIndexer: () => memoryIndexer.wake(),
-    locale: () => {
-      const chosen = settings.get().locale
-      return (chosen === 'system' ? info.systemLocale : chosen).startsWith('zh') ? 'zh-CN' : 'en'
-    },
+    locale: () => markdownLocaleFor(settings.language(info.systemLocale)),
     now
   })
   const chatService = chat
@@ -424,35 +325,3 @@ export function createServices({
 
 /** The window without cache-aware ordering (one message at a time), for the cost what-if. */
 const SLIDING_WINDOW_PATCH: ContextConfigPatch = { window: { policy: 'sliding' } }
-
-/** The newest model reply before `message` that still counts (not superseded or excluded). */
-function previousReply(messages: readonly Message[], message: Message): string | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i] as Message
-    if (m.seq >= message.seq || m.excluded || m.reply?.supersededBy) continue
-    if (m.role === 'assistant') return m.content
-    if (m.role === 'user') return null
-  }
-  return null
-}
-
-/** Runs `fn` at most once per `ms`, always once more after the last call (trailing edge). */
-function throttle(fn: () => void, ms: number): () => void {
-  let last = 0
-  let timer: ReturnType<typeof setTimeout> | null = null
-  return () => {
-    const wait = last + ms - Date.now()
-    if (wait <= 0) {
-      last = Date.now()
-      fn()
-      return
-    }
-    if (timer) return
-    timer = setTimeout(() => {
-      timer = null
-      last = Date.now()
-      fn()
-    }, wait)
-    timer.unref?.()
-  }
-}

@@ -6,15 +6,15 @@
  * is there, or after an edit far from the end, the preview uses the estimate and the build says
  * so (`input_estimated`); the send always counts exactly.
  */
-import { estimateCounter, type TokenCounter } from '../context/tokenCounter'
-import { reusableSlices, type TokenIndex } from '../context/tokenIndex'
+import { estimateCounter, type TokenCounter } from '../context/tokens/tokenCounter'
+import { reusableSlices, type TokenIndex } from '../context/tokens/tokenIndex'
 import { runSliced } from './slicedWork'
 
 /**
  * Drafts up to this long, or tails after the reusable slices up to this long, are counted
  * exactly on every preview: at worst (Chinese) about 50 ms of work, spread over slices.
  */
-export const PREVIEW_EXACT_CHARS = 50_000
+const PREVIEW_EXACT_CHARS = 50_000
 /** Threads whose long draft keeps its index (each holds a reference to its draft). */
 const REMEMBERED_DRAFTS = 4
 

@@ -3,7 +3,7 @@ import type { SettingsRepository } from '../store/settingsRepository'
 
 const KEY = 'app'
 
-export const DEFAULT_SETTINGS: AppSettings = {
+const DEFAULT_SETTINGS: AppSettings = {
   locale: 'system',
   inspectorOpen: true,
   systemPrompt:
@@ -19,6 +19,12 @@ export class SettingsService {
   get(): AppSettings {
     const stored = this.settings.get(KEY)
     return { ...DEFAULT_SETTINGS, ...(typeof stored === 'object' ? stored : {}) }
+  }
+
+  /** The language the user chose, or the system's (`systemLocale`) when they chose none. */
+  language(systemLocale: string): string {
+    const chosen = this.get().locale
+    return chosen === 'system' ? systemLocale : chosen
   }
 
   update(patch: Partial<AppSettings>): AppSettings {

@@ -1,4 +1,5 @@
 import type { Message } from '@shared/domain'
+import { yieldToEventLoop } from '@shared/eventLoop'
 import { firstAtOrAfter } from '@shared/messagePages'
 import type { MessageRepository } from '../store/messageRepository'
 
@@ -35,6 +36,21 @@ export class ThreadMessageCache {
     return this.entry(threadId).messages
   }
 
+  /**
+   * The newest model reply before `message` that still counts (not superseded or excluded),
+   * or null when a user message comes first (what automatic memory extraction reads).
+   */
+  previousReply(message: Message): string | null {
+    const messages = this.get(message.threadId)
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i] as Message
+      if (m.seq >= message.seq || m.excluded || m.reply?.supersededBy) continue
+      if (m.role === 'assistant') return m.content
+      if (m.role === 'user') return null
+    }
+    return null
+  }
+
   /** Whether `get` would answer from memory. */
   has(threadId: string): boolean {
     return this.threads.has(threadId)
@@ -61,7 +77,7 @@ export class ThreadMessageCache {
             if (!this.threads.has(threadId)) this.remember(threadId, withSums(partial))
             return this.get(threadId)
           }
-          await new Promise((resolve) => setImmediate(resolve))
+          await yieldToEventLoop()
         }
       } finally {
         this.loading.delete(threadId)

@@ -5,7 +5,7 @@
  * the process keeps the single-instance lock, so launching again does nothing.
  */
 
-export type StartupCause =
+type StartupCause =
   /** A native module built for another Node/Electron ABI (NODE_MODULE_VERSION). */
   | 'native_mismatch'
   /** A native module present but not loadable: a missing system library, wrong architecture. */

@@ -87,7 +87,7 @@ export interface OpenOptions {
 }
 
 /** A file that exists with 0 bytes and no WAL that could still hold its pages. */
-export function isEmptyDatabaseFile(path: string): boolean {
+function isEmptyDatabaseFile(path: string): boolean {
   const size = (file: string) => (existsSync(file) ? statSync(file).size : -1)
   return size(path) === 0 && size(`${path}-wal`) <= 0
 }

@@ -10,7 +10,7 @@ export interface QueuedItem {
 }
 
 /** Attempts after which an item is left alone (it stays searchable by full text). */
-export const MAX_ATTEMPTS = 3
+const MAX_ATTEMPTS = 3
 
 /**
  * The persistent indexing queue. Triggers (migration 4) add every new or edited message and

@@ -7,7 +7,7 @@ import { MessageRepository } from './messageRepository'
 import { SummaryRepository } from './summaryRepository'
 
 /** A message ready to insert: its seq and token count are already decided. */
-export type ImportMessageRow = Omit<Message, 'id' | 'threadId' | 'reply'> & {
+type ImportMessageRow = Omit<Message, 'id' | 'threadId' | 'reply'> & {
   reply: ReplyInfo | null
   /** The id in the exported file, for memories' and replies' references. */
   sourceId: number | null

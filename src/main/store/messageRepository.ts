@@ -66,7 +66,7 @@ function toReply(row: UsageRow): ReplyInfo {
   }
 }
 
-export function toMessage(row: MessageRow): Message {
+function toMessage(row: MessageRow): Message {
   return {
     id: row.id,
     threadId: row.thread_id,

@@ -2,6 +2,12 @@ import type Database from 'better-sqlite3'
 import { withEverySection, type TokenStats } from '@shared/context'
 import type { Thread, ThreadListItem } from '@shared/domain'
 
+/**
+ * The thread settings key of the active-task state (the pinning block's goals): written by
+ * ContextService after each turn, copied by ForkService into a fork.
+ */
+export const TASK_STATE_SETTING = 'taskState'
+
 /** Stats stored before a section existed read with that section empty. */
 const storedStats = (stats: TokenStats): TokenStats =>
   typeof stats.sections === 'object' && stats.sections !== null
@@ -37,7 +43,7 @@ const PREVIEW_CHARS = 120
 /** The origin message's start, shown under a fork's title. */
 const ORIGIN_EXCERPT_CHARS = 80
 
-export function toThread(row: ThreadRow): Thread {
+function toThread(row: ThreadRow): Thread {
   return {
     id: row.id,
     title: row.title,

@@ -10,7 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { Api } from '@shared/api'
 import type { Harness } from './server'
 
-export const CHROMIUM_PATH = '/usr/bin/chromium'
+const CHROMIUM_PATH = '/usr/bin/chromium'
 
 /** `globalThis` inside the page, for `page.evaluate(() => (globalThis as PageGlobals).api...)`. */
 export type PageGlobals = typeof globalThis & { api: Api }
@@ -33,7 +33,7 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** A `securitypolicyviolation` event as the page saw it. */
-export interface CspViolation {
+interface CspViolation {
   directive: string
   blockedURI: string
   sample: string

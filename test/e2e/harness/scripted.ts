@@ -25,7 +25,7 @@ export function useScriptedProvider(
 }
 
 /** The summary prompt's first words (src/main/context/summary/summaryPrompt.ts). */
-export const SUMMARY_MARKER = 'You write the checkpoint summary of a conversation'
+const SUMMARY_MARKER = 'You write the checkpoint summary of a conversation'
 
 export const isSummaryRequest = (body: unknown) => JSON.stringify(body).includes(SUMMARY_MARKER)
 

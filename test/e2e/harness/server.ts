@@ -14,14 +14,11 @@ import type { EventName } from '@shared/contract'
 import { fail } from '@shared/result'
 import { createHandlers } from '../../../src/main/ipc/handlers'
 import { createRegistry } from '../../../src/main/ipc/registry'
-import {
-  createServices,
-  type ServiceOptions,
-  type Services
-} from '../../../src/main/services/createServices'
+import { createServices } from '../../../src/main/services/createServices'
+import type { ServiceOptions, Services } from '../../../src/main/services/serviceTypes'
 import type { Publish } from '../../../src/main/services/events'
 import { openDatabase } from '../../../src/main/store/database'
-import { MessageVectorClient } from '../../../src/main/workers/messageVectorClient'
+import { MessageVectorClient } from '../../../src/main/workers/messageVector/messageVectorClient'
 import { prepareEmbeddings, testEmbeddings } from '../../support/embeddings'
 import { aesCipher } from '../../support/testCipher'
 
@@ -48,7 +45,7 @@ const CONTENT_TYPES: Record<string, string> = {
 let bridgeBundle: Promise<string> | undefined
 
 /** The IIFE that installs `window.api`; built once per test process from test/e2e/harness/bridge.ts. */
-export function bridgeScript(): Promise<string> {
+function bridgeScript(): Promise<string> {
   bridgeBundle ??= build({
     configFile: false,
     root: ROOT,

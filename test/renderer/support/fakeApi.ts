@@ -89,7 +89,7 @@ export interface FakeBackend {
 
 const BASE_TIME = Date.UTC(2025, 0, 15, 9, 0, 0)
 
-export function createFakeBackend(): FakeBackend {
+function createFakeBackend(): FakeBackend {
   const threads = new Map<string, Thread>()
   const messages = new Map<string, Message[]>()
   const listeners = new Map<string, Set<(payload: never) => void>>()

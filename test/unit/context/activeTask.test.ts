@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ActiveTaskTracker } from '../../../src/main/context/activeTaskTracker'
 import { buildContext } from '../../../src/main/context/contextBuilder'
-import { renderPinningBlock } from '../../../src/main/context/pinningBlock'
+import { renderPinningBlock } from '../../../src/main/context/sections/pinningBlock'
 import { config, message, request } from './threadBuilder'
 
 function track(...texts: string[]): ActiveTaskTracker {

@@ -4,7 +4,7 @@ import {
   type DocumentChunk,
   type DocumentKind
 } from '../../../src/main/context/attachments/chunkDocument'
-import { o200kCounter } from '../../../src/main/context/tokenCounter'
+import { o200kCounter } from '../../../src/main/context/tokens/tokenCounter'
 
 const count = (text: string) => o200kCounter.count(text)
 

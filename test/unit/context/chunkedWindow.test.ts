@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { BuiltContext } from '@shared/context'
 import { buildContext } from '../../../src/main/context/contextBuilder'
-import { runSimulation } from '../../../src/main/context/simulation'
+import { runSimulation } from '../../../src/main/context/cli/simulation'
 import { config, FIVE_SECTIONS, request } from './threadBuilder'
 import { randomRequest, randomThread } from './randomThreads'
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { prepareBuild } from '../../../src/main/context/buildInput'
+import { prepareBuild } from '../../../src/main/context/cli/buildInput'
 import { EngineRegistry } from '../../../src/main/context/engine/engineRegistry'
 import type { BuiltContext } from '@shared/context'
 

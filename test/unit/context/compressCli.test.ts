@@ -8,9 +8,9 @@ import {
   fromOpenAi,
   OpenAiMessageSchema,
   type OpenAiMessage
-} from '../../../src/main/context/openaiMessages'
-import type { CompressOutput } from '../../../src/main/context/compressor/compressInput'
-import type { CacheOutput } from '../../../src/main/context/promptCacheInput'
+} from '../../../src/main/context/cli/openaiMessages'
+import type { CompressOutput } from '../../../src/main/context/cli/compressInput'
+import type { CacheOutput } from '../../../src/main/context/cli/promptCacheInput'
 
 const root = resolve(import.meta.dirname, '../../..')
 const fixtures = join(import.meta.dirname, 'fixtures')

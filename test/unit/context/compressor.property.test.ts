@@ -11,7 +11,7 @@ import {
 import { protocolProblems } from '../../../src/main/context/compressor/messageGroups'
 import { compressionThreshold } from '../../../src/main/context/compressor/threshold'
 import { SummarizerError, type Summarizer } from '../../../src/main/context/summary/summarizer'
-import { estimateCounter, o200kCounter } from '../../../src/main/context/tokenCounter'
+import { estimateCounter, o200kCounter } from '../../../src/main/context/tokens/tokenCounter'
 import type { ProviderMessage } from '@shared/context'
 import { transcript } from './transcripts'
 

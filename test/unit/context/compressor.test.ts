@@ -30,7 +30,7 @@ import {
   type Summarizer,
   type SummaryRequest
 } from '../../../src/main/context/summary/summarizer'
-import { estimateCounter } from '../../../src/main/context/tokenCounter'
+import { estimateCounter } from '../../../src/main/context/tokens/tokenCounter'
 import type { ProviderMessage } from '@shared/context'
 import { assistant, call, lines, session, sys, tool, user } from './transcripts'
 

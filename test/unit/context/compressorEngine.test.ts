@@ -7,7 +7,7 @@ import {
 import { compressionThreshold } from '../../../src/main/context/compressor/threshold'
 import { EngineRegistry } from '../../../src/main/context/engine/engineRegistry'
 import type { Summarizer, SummaryRequest } from '../../../src/main/context/summary/summarizer'
-import { estimateCounter } from '../../../src/main/context/tokenCounter'
+import { estimateCounter } from '../../../src/main/context/tokens/tokenCounter'
 import type { ProviderMessage } from '@shared/context'
 import { chat, config, request } from './threadBuilder'
 import { assistant, lines, session, sys, user } from './transcripts'

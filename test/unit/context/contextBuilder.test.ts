@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { buildContext } from '../../../src/main/context/contextBuilder'
-import { REPLY_PRIMING_TOKENS, TokenMeter } from '../../../src/main/context/messageTokens'
-import { TRACE_DETAIL_LIMIT } from '../../../src/main/context/slidingWindow'
-import { o200kCounter, tokenCounterFor } from '../../../src/main/context/tokenCounter'
+import { REPLY_PRIMING_TOKENS, TokenMeter } from '../../../src/main/context/tokens/messageTokens'
+import { TRACE_DETAIL_LIMIT } from '../../../src/main/context/sections/slidingWindow'
+import { o200kCounter, tokenCounterFor } from '../../../src/main/context/tokens/tokenCounter'
 import type { BuiltContext, ContextMessage } from '@shared/context'
 import { chat, config, message, request, toolGroup } from './threadBuilder'
 

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { fromOpenAi, OpenAiMessageSchema, toOpenAi } from '../../../src/main/context/openaiMessages'
+import {
+  fromOpenAi,
+  OpenAiMessageSchema,
+  toOpenAi
+} from '../../../src/main/context/cli/openaiMessages'
 import {
   anthropicCacheOptions,
   applyCacheBreakpoints,
   cacheBreakpointIndexes,
   canCarryCacheMarker,
-  MAX_CACHE_BREAKPOINTS,
-  type CachedProviderMessage
+  MAX_CACHE_BREAKPOINTS
 } from '../../../src/main/context/promptCache'
 import type { ProviderMessage } from '@shared/context'
+import type { CacheableMessage } from '@shared/providers'
 
 const sys: ProviderMessage = { role: 'system', content: 'You are a helpful assistant.' }
 const u = (content: string): ProviderMessage => ({ role: 'user', content })
@@ -24,7 +28,7 @@ const result = (id: string, content = 'ok'): ProviderMessage => ({
   toolCallId: id
 })
 
-const markedAt = (messages: CachedProviderMessage[]): number[] =>
+const markedAt = (messages: CacheableMessage[]): number[] =>
   messages.flatMap((m, i) => (m.cacheControl ? [i] : []))
 
 describe('system_and_3 cache breakpoints', () => {

@@ -1,8 +1,8 @@
 /** Small builders for hand-written threads in tests. */
 import type { ToolCall } from '@shared/domain'
 import { DEFAULT_CONTEXT_CONFIG, type ContextConfig } from '@shared/contextConfig'
-import { countMessageTokens } from '../../../src/main/context/messageTokens'
-import { o200kCounter } from '../../../src/main/context/tokenCounter'
+import { countMessageTokens } from '../../../src/main/context/tokens/messageTokens'
+import { o200kCounter } from '../../../src/main/context/tokens/tokenCounter'
 import type { BuildRequest, ContextMessage } from '@shared/context'
 
 type Extra = Partial<Omit<ContextMessage, 'seq' | 'role' | 'content'>>
@@ -28,7 +28,7 @@ export function message(
   }
 }
 
-export function call(id: string, name = 'read_file', args = '{"path":"a.ts"}'): ToolCall {
+function call(id: string, name = 'read_file', args = '{"path":"a.ts"}'): ToolCall {
   return { id, name, arguments: args }
 }
 

@@ -6,7 +6,7 @@ import {
   MESSAGE_FRAMING_TOKENS,
   TokenMeter,
   TOOL_CALL_FRAMING_TOKENS
-} from '../../../src/main/context/messageTokens'
+} from '../../../src/main/context/tokens/messageTokens'
 import { describeModel } from '../../../src/main/context/modelCatalog'
 import {
   cl100kCounter,
@@ -15,8 +15,8 @@ import {
   o200kCounter,
   tokenCounterFor,
   type TokenCounter
-} from '../../../src/main/context/tokenCounter'
-import { estimateTokens } from '../../../src/main/context/tokenEstimate'
+} from '../../../src/main/context/tokens/tokenCounter'
+import { estimateTokens } from '../../../src/main/context/tokens/tokenEstimate'
 import { CHINESE, ENGLISH, MIXED, TOOL_OUTPUT } from './fixtures/textSamples'
 
 const samples = { english: ENGLISH, chinese: CHINESE, mixed: MIXED, toolOutput: TOOL_OUTPUT }

@@ -48,7 +48,7 @@ const englishText = fc
 const chineseText = fc
   .array(fc.constantFrom(...ZH_PHRASES), { minLength: 1, maxLength: 25 })
   .map((w) => w.join(''))
-export const text = fc.oneof(englishText, chineseText)
+const text = fc.oneof(englishText, chineseText)
 
 /** A tool result: short, a long multi-line output, or one of a few repeated outputs. */
 const toolOutput = fc.oneof(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { BuiltContext } from '@shared/context'
-import { o200kCounter } from '../../../src/main/context/tokenCounter'
+import { o200kCounter } from '../../../src/main/context/tokens/tokenCounter'
 import {
   MIN_INPUT_TOKENS,
   inputAllowance,

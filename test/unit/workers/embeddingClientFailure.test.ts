@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { EmbeddingClient } from '../../../src/main/workers/embeddingClient'
-import { modelSpec } from '../../../src/main/workers/embeddingModels'
+import { EmbeddingClient } from '../../../src/main/workers/embedding/embeddingClient'
+import { modelSpec } from '../../../src/main/workers/embedding/embeddingModels'
 import { BGE_MODEL_ID } from '../../../src/shared/embeddingModelIds'
 import { useTempDir } from '../../support/tempDir'
 

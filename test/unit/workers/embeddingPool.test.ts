@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { contract } from '@shared/contract'
 import { defaultIndexingThreads, indexingThreadsFor } from '@shared/indexingThreads'
-import { EmbeddingCancelledError, type EmbedderStatus } from '../../../src/main/workers/embedder'
-import { EmbeddingPool, type PoolWorker } from '../../../src/main/workers/embeddingPool'
-import { lengthBatches } from '../../../src/main/workers/lengthBatches'
+import {
+  EmbeddingCancelledError,
+  type EmbedderStatus
+} from '../../../src/main/workers/embedding/embedder'
+import { EmbeddingPool, type PoolWorker } from '../../../src/main/workers/embedding/embeddingPool'
+import { lengthBatches } from '../../../src/main/workers/embedding/lengthBatches'
 
 /**
  * Issue #21: background texts batched by length, several indexing workers, queries on a

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { EmbeddingClient } from '../../../src/main/workers/embeddingClient'
-import type { EmbeddingHost, EmbeddingHostFactory } from '../../../src/main/workers/embeddingHost'
-import { modelSpec } from '../../../src/main/workers/embeddingModels'
-import type { FromWorker, ToWorker } from '../../../src/main/workers/embeddingProtocol'
+import { EmbeddingClient } from '../../../src/main/workers/embedding/embeddingClient'
+import type {
+  EmbeddingHost,
+  EmbeddingHostFactory
+} from '../../../src/main/workers/embedding/embeddingHost'
+import { modelSpec } from '../../../src/main/workers/embedding/embeddingModels'
+import type { FromWorker, ToWorker } from '../../../src/main/workers/embedding/embeddingProtocol'
 import { BGE_MODEL_ID } from '../../../src/shared/embeddingModelIds'
 
 /** Hosts that load at once and answer batches with zero vectors; the test crashes them. */

@@ -6,7 +6,7 @@ import {
   describeDownloadFailure,
   downloadModel,
   ModelDownloadError
-} from '../../../src/main/workers/modelDownload'
+} from '../../../src/main/workers/embedding/modelDownload'
 import { closedPort } from '../../support/closedPort'
 import { useTempDir } from '../../support/tempDir'
 

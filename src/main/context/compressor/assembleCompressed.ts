@@ -11,8 +11,7 @@ export const SUMMARY_PREFIX =
   '[Reference only: summary of earlier conversation turns, compacted to save context. It is ' +
   'background, not instructions: do not answer questions or resume tasks from it unless the ' +
   'latest user message asks for that. Respond to the latest user message after it.]'
-export const SUMMARY_END =
-  '[End of summary: respond to the conversation below, not to the summary.]'
+const SUMMARY_END = '[End of summary: respond to the conversation below, not to the summary.]'
 /** Stands where an earlier summary was when the new one has absorbed it. */
 export const SUMMARY_REPLACED = '[Earlier summary: now part of the summary above.]'
 export const MISSING_RESULT =

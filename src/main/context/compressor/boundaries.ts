@@ -63,7 +63,7 @@ function isStandaloneSummary(message: ProviderMessage): boolean {
 }
 
 /** The last message the user wrote (a standalone summary with the user role is not one). */
-export function lastUserIndex(messages: readonly ProviderMessage[]): number {
+function lastUserIndex(messages: readonly ProviderMessage[]): number {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!
     if (m.role === 'user' && !isStandaloneSummary(m)) return i

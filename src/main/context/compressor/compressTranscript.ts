@@ -5,8 +5,12 @@
  * only the summarizer call between them is not. The input is never modified.
  */
 import type { ProviderMessage } from '@shared/context'
-import { countMessageTokens, MESSAGE_FRAMING_TOKENS, REPLY_PRIMING_TOKENS } from '../messageTokens'
-import type { TokenCounter } from '../tokenCounter'
+import {
+  countMessageTokens,
+  MESSAGE_FRAMING_TOKENS,
+  REPLY_PRIMING_TOKENS
+} from '../tokens/messageTokens'
+import type { TokenCounter } from '../tokens/tokenCounter'
 import {
   fallbackSummary,
   isRetryableFailure,
@@ -38,20 +42,26 @@ export interface CompressionRequestOptions {
   previousSummary?: string | null
 }
 
-/** Summary budget (Hermes): 20 % of what it replaces, at least 2,000 tokens, at most 5 % of
+/** A compression's summary budget (Hermes): 20 % of what it replaces, at least 2,000 tokens, at most 5 % of
  * the window or 12,000. */
-export const SUMMARY_RATIO = 0.2
-export const SUMMARY_MIN_TOKENS = 2_000
-export const SUMMARY_MAX_TOKENS = 12_000
-export const SUMMARY_MAX_WINDOW_SHARE = 0.05
+const COMPRESSION_SUMMARY_RATIO = 0.2
+const COMPRESSION_SUMMARY_MIN_TOKENS = 2_000
+const COMPRESSION_SUMMARY_MAX_TOKENS = 12_000
+const COMPRESSION_SUMMARY_MAX_WINDOW_SHARE = 0.05
 
 export function summaryTokenBudget(contentTokens: number, contextLength: number): number {
-  const ceiling = Math.min(Math.floor(contextLength * SUMMARY_MAX_WINDOW_SHARE), SUMMARY_MAX_TOKENS)
-  const wanted = Math.max(SUMMARY_MIN_TOKENS, Math.floor(contentTokens * SUMMARY_RATIO))
+  const ceiling = Math.min(
+    Math.floor(contextLength * COMPRESSION_SUMMARY_MAX_WINDOW_SHARE),
+    COMPRESSION_SUMMARY_MAX_TOKENS
+  )
+  const wanted = Math.max(
+    COMPRESSION_SUMMARY_MIN_TOKENS,
+    Math.floor(contentTokens * COMPRESSION_SUMMARY_RATIO)
+  )
   return Math.max(1, Math.min(ceiling, wanted))
 }
 
-export interface CompressionPlan {
+interface CompressionPlan {
   input: readonly ProviderMessage[]
   tokensBefore: number
   prune: PruneResult
@@ -110,7 +120,7 @@ function withoutSummary(message: ProviderMessage): { message: ProviderMessage; b
   }
 }
 
-export function planCompression(
+function planCompression(
   messages: readonly ProviderMessage[],
   settings: CompressionSettings,
   options: CompressionRequestOptions = {}
@@ -235,7 +245,7 @@ function prunedOnly(
 }
 
 /** Assembles the result; falls back to pruning only, or to the input, if it would not shrink. */
-export function finishCompression(
+function finishCompression(
   plan: CompressionPlan,
   counter: TokenCounter,
   summary: { text: string; source: 'model' | 'fallback'; note?: string | null } | null

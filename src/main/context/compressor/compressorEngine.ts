@@ -25,7 +25,7 @@ import {
 } from '../engine/contextEngine'
 import { defaultOutputReserve, describeModel } from '../modelCatalog'
 import { FallbackSummarizer, type Summarizer } from '../summary/summarizer'
-import { tokenCounterFor, type TokenCounter } from '../tokenCounter'
+import { tokenCounterFor, type TokenCounter } from '../tokens/tokenCounter'
 import {
   compressTranscript,
   compressWithFallback,

@@ -17,10 +17,10 @@
  */
 
 export const DEFAULT_THRESHOLD_PERCENT = 0.5
-export const SMALL_WINDOW_LIMIT = 512_000
-export const SMALL_WINDOW_THRESHOLD_PERCENT = 0.75
-export const MINIMUM_THRESHOLD_TOKENS = 64_000
-export const SMALL_WINDOW_CAP_PERCENT = 0.85
+const SMALL_WINDOW_LIMIT = 512_000
+const SMALL_WINDOW_THRESHOLD_PERCENT = 0.75
+const MINIMUM_THRESHOLD_TOKENS = 64_000
+const SMALL_WINDOW_CAP_PERCENT = 0.85
 
 export interface ThresholdOptions {
   /** Share of the input budget at which to compress (default 0.5). */

@@ -8,11 +8,11 @@ import type { ToolCall } from '@shared/domain'
 import { copyMessage } from './messageGroups'
 
 /** Results longer than this are replaced by a one-line description (Hermes uses 200 too). */
-export const PRUNE_RESULT_CHARS = 200
+const PRUNE_RESULT_CHARS = 200
 /** Identical results shorter than this are cheaper to keep than to describe. */
 const DEDUPE_MIN_CHARS = 120
 /** Tool-call arguments longer than this are shrunk... */
-export const SHRINK_ARGUMENTS_CHARS = 500
+const SHRINK_ARGUMENTS_CHARS = 500
 /** ...by cutting each string value inside the JSON to this many characters. */
 const ARGUMENT_STRING_KEEP = 160
 

@@ -4,7 +4,7 @@ import { CompressorEngine, type CompressorEngineOptions } from '../compressor/co
 import { BuilderEngine } from './builderEngine'
 import type { ContextEngine } from './contextEngine'
 
-export const DEFAULT_ENGINE = 'builder'
+const DEFAULT_ENGINE = 'builder'
 
 export interface EngineRegistryOptions {
   /** Options for the built-in `compressor` engine (its summarizer, threshold...). */

@@ -30,7 +30,7 @@ export interface ManualCompressionInput {
   windowStartSeq?: number | null
 }
 
-export type NothingToCompress =
+type NothingToCompress =
   /** The thread has no messages the user did not exclude. */
   | 'empty'
   /** Every message before the tail is already in the summary (or excluded). */

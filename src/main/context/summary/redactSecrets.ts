@@ -63,10 +63,3 @@ export function redactSecrets(text: string): string {
   }
   return result
 }
-
-/** The kinds of secret found in `text` (for tests and logs; never the secrets themselves). */
-export function secretKinds(text: string): string[] {
-  return PATTERNS.filter(({ pattern }) => new RegExp(pattern.source, pattern.flags).test(text)).map(
-    (p) => p.kind
-  )
-}

@@ -16,7 +16,7 @@ const LATIN_WORD = /[A-Za-z]+/g
  */
 const CJK_SHARE = 0.3
 
-export function cjkShare(text: string): number {
+function cjkShare(text: string): number {
   const cjk = text.match(CJK)?.length ?? 0
   const words = text.match(LATIN_WORD)?.length ?? 0
   return cjk + words === 0 ? 0 : cjk / (cjk + words)

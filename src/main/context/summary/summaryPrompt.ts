@@ -33,7 +33,7 @@ function clip(text: string, max: number): string {
 }
 
 /** The turns as plain labelled text, tool calls and results named. */
-export function serializeTurns(messages: readonly ProviderMessage[]): string {
+function serializeTurns(messages: readonly ProviderMessage[]): string {
   const toolNames = new Map<string, string>()
   const lines: string[] = []
   for (const m of messages) {

@@ -12,7 +12,7 @@ import {
   pruneBackups,
   swapDatabaseFile
 } from './backupFiles'
-import { checkRestoreCandidate, type RestoreCheck } from './restoreCheck'
+import { checkRestoreCandidate, type RestoreCheck } from '../../store/restoreCheck'
 
 /** Backups kept in the folder; the oldest go first. */
 export const DEFAULT_KEPT_BACKUPS = 10

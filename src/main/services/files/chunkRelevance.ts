@@ -4,10 +4,10 @@
  * vectors are not ready yet is scored null, so the builder falls back to word overlap and the
  * build still goes out at once.
  */
+import { withDeadline } from '@shared/deadline'
 import type { FileRepository, StoredChunk } from '../../store/fileRepository'
-import { EmbeddingCancelledError } from '../../workers/embedder'
+import { EmbeddingCancelledError } from '../../workers/embedding/embedder'
 import type { ActiveModel } from '../memory/memoryIndexer'
-import { withDeadline } from '../memory/hybridSearch'
 
 /** How long a build waits for the query's vector; the memory search waits as long. */
 const QUERY_TIMEOUT_MS = 500

@@ -1,11 +1,11 @@
 /**
- * Runs one file job in a fresh worker thread (workers/fileWorker.ts) and ends it after a time
+ * Runs one file job in a fresh worker thread (workers/file/fileWorker.ts) and ends it after a time
  * limit, so a PDF that makes the parser spin costs the user a clear refusal, not a frozen app.
  */
 import { Worker } from 'node:worker_threads'
-import type { FileJob, FileJobResult } from '../../workers/fileProtocol'
+import type { FileJob, FileJobResult } from '../../workers/file/fileProtocol'
 
-export class FileJobError extends Error {
+class FileJobError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'FileJobError'

@@ -21,7 +21,7 @@ import {
   type RefusalReason
 } from '@shared/files'
 import { AppError } from '@shared/result'
-import { ATTACHMENT_CHUNK_TOKENS } from '../../context/attachmentsSection'
+import { ATTACHMENT_CHUNK_TOKENS } from '../../context/sections/attachmentsSection'
 import type {
   AttachmentRow,
   FileRepository,

@@ -14,7 +14,7 @@ import {
   OWN_FORMAT_VERSION,
   type ExportedMemory,
   type ExportedThread
-} from './ownFormat'
+} from '../../workers/import/ownFormat'
 
 export interface ExportOptions {
   format: ExportFormat

@@ -17,8 +17,8 @@ import { AppError } from '@shared/result'
 import { HistoryRepository } from '../../store/historyRepository'
 import type { Publish } from '../events'
 import { exportHistory, ExportNotFoundError } from './exportHistory'
-import { emptySummary } from './importHistory'
-import type { ImportRunner } from './importRunner'
+import { emptySummary } from '../../workers/import/importHistory'
+import type { ImportRunner } from '../../workers/import/importRunner'
 import type { MarkdownLocale } from './markdownExport'
 
 /** history:progress is pushed at most this often. */

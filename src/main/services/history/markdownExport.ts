@@ -5,6 +5,11 @@ import type { ExportThreadRow } from '../../store/historyRepository'
 
 export type MarkdownLocale = 'en' | 'zh-CN'
 
+/** The export's labels for a language tag: Chinese for any zh variant, else English. */
+export function markdownLocaleFor(language: string): MarkdownLocale {
+  return language.startsWith('zh') ? 'zh-CN' : 'en'
+}
+
 const LABELS: Record<
   MarkdownLocale,
   Record<Role, string> & {
@@ -43,7 +48,7 @@ const LABELS: Record<
 }
 
 /** "2024-05-01 14:03 UTC": readable, and the same on every machine. */
-export function formatDate(ms: number): string {
+function formatDate(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 }
 

@@ -15,7 +15,7 @@ import {
 } from '../../store/search/recallRepository'
 import { dotAt } from '../../store/vectors/dotProduct'
 import type { VectorHit, VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
-import { calibratedSimilarity } from '../../workers/embeddingModels'
+import { calibratedSimilarity } from '../../workers/embedding/embeddingModels'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
 import { inProcessMessageSearch, type MessageVectorSearch } from './messageVectorSearch'
 import { hasStrongTerm, matchedShare, quotedTerms, recallTerms, rrfScore } from './memoryRanking'
@@ -27,7 +27,7 @@ import {
   type GateCalibration,
   type GateKind
 } from './relevanceGate'
-import { cjkWeight } from '../../workers/centering'
+import { cjkWeight } from '../../workers/embedding/centering'
 
 export interface MemorySearchOptions {
   limit?: number

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises'
-import { EmbeddingCancelledError, type Embedder } from '../../workers/embedder'
-import { spaceKey, type EmbeddingModelSpec } from '../../workers/embeddingModels'
+import { EmbeddingCancelledError, type Embedder } from '../../workers/embedding/embedder'
+import { spaceKey, type EmbeddingModelSpec } from '../../workers/embedding/embeddingModels'
 import type { EmbeddingQueueRepository, QueuedItem } from '../../store/embeddingQueueRepository'
 import type { VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
 import { IndexingRate } from './indexingRate'

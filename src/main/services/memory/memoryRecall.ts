@@ -7,7 +7,7 @@ import type {
   MemorySearchOutcome
 } from '../../context/recall/memorySearch'
 import { recalledExcerpt } from '../../context/recall/recallQuery'
-import { previewOf } from '../../context/retrievedMemories'
+import { previewOf } from '../../context/sections/retrievedMemories'
 import type { MemoryService } from './memoryService'
 
 /**

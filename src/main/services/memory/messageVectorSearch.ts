@@ -1,5 +1,5 @@
 import type { VectorHit, VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
-import type { MessageVectorClient } from '../../workers/messageVectorClient'
+import type { MessageVectorClient } from '../../workers/messageVector/messageVectorClient'
 
 /**
  * Where memory search finds its nearest messages: in the message vector worker when the app

@@ -15,7 +15,7 @@
  * in the item, which a paraphrase-level cosine cannot tell from a topic match.
  */
 import { E5_MODEL_ID } from '@shared/embeddingModelIds'
-import { cjkWeight } from '../../workers/centering'
+import { cjkWeight } from '../../workers/embedding/centering'
 import { signalText } from './memoryRanking'
 
 /** The bar for one kind of candidate. */

@@ -39,10 +39,10 @@ export interface StreamTimeouts {
   idleMs: number
 }
 
-export const DEFAULT_TIMEOUTS: StreamTimeouts = { firstChunkMs: 180_000, idleMs: 60_000 }
+const DEFAULT_TIMEOUTS: StreamTimeouts = { firstChunkMs: 180_000, idleMs: 60_000 }
 
 /** Places Anthropic cache breakpoints (the caching layout); applied only for Anthropic. */
-export type CacheMarkerPlacement = (messages: readonly CacheableMessage[]) => CacheableMessage[]
+type CacheMarkerPlacement = (messages: readonly CacheableMessage[]) => CacheableMessage[]
 
 export interface StreamChatRequest {
   provider: ProviderRecord
@@ -66,7 +66,7 @@ export interface StreamChatRequest {
   onResponse?: () => void
 }
 
-export interface ToolSchema {
+interface ToolSchema {
   name: string
   description: string
   parameters: Record<string, unknown>
@@ -92,7 +92,7 @@ export function ollamaRoot(baseUrl: string | undefined): string {
 }
 
 /** The SDK model object for one call. Clients are cheap; nothing is cached between calls. */
-export function createLanguageModel(
+function createLanguageModel(
   provider: ProviderRecord,
   modelId: string,
   apiKey: string | undefined,

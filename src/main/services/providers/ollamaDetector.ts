@@ -6,7 +6,7 @@
 import type { OllamaDetection, OllamaModel } from '@shared/providers'
 import { DEFAULT_OLLAMA_URL, ollamaRoot } from './modelClient'
 
-export type { OllamaDetection, OllamaModel } from '@shared/providers'
+export type { OllamaDetection } from '@shared/providers'
 
 export interface DetectOptions {
   baseUrl?: string

@@ -27,7 +27,7 @@ import {
 } from './types'
 
 /** The settings key holding ProviderRecord[] (no secrets in it). */
-export const PROVIDERS_KEY = 'providers.v1'
+const PROVIDERS_KEY = 'providers.v1'
 
 export type { ProviderCatalogView } from '@shared/providers'
 
@@ -49,7 +49,7 @@ export interface ProviderServiceDeps {
 }
 
 /** A provider as the renderer may see it: `hasApiKey` and a masked hint, never the key. */
-export function describeProvider(record: ProviderRecord, secrets: SecretStore): ProviderView {
+function describeProvider(record: ProviderRecord, secrets: SecretStore): ProviderView {
   const { apiKeyRef, ...rest } = record
   const hasApiKey = apiKeyRef !== undefined && secrets.has(apiKeyRef)
   return {

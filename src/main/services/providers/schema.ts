@@ -1,8 +1,6 @@
 /** The settings input schemas live in src/shared/providers.ts (the IPC contract uses them). */
 export {
-  ModelInputSchema,
   ProviderInputSchema,
-  ProviderPatchSchema,
   type ModelInput,
   type ProviderInput,
   type ProviderPatch

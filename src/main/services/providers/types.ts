@@ -7,7 +7,6 @@ import type { ProviderErrorInfo, ProviderErrorKind } from '@shared/providers'
 
 export {
   PROVIDER_KINDS,
-  PROVIDER_ERROR_KINDS,
   type ProviderKind,
   type ModelPrices,
   type ModelRecord,

@@ -13,11 +13,11 @@ import {
   type SummaryRequest
 } from '../../context/summary/summarizer'
 import { toProviderMessage } from '../../context/summary/summaryUpdate'
-import type { TokenCounter } from '../../context/tokenCounter'
+import type { TokenCounter } from '../../context/tokens/tokenCounter'
 import { batchRoom, batchesWithin } from './summaryHeadroom'
 
 /** The longest summary asked for, as a share of the tokens it replaces. */
-export const TARGET_SHARE_OF_REPLACED = 0.6
+const TARGET_SHARE_OF_REPLACED = 0.6
 
 export interface FoldInput {
   previousSummary: string | null

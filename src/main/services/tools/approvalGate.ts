@@ -11,7 +11,7 @@ interface Waiting {
   answer: (decision: ApprovalDecision) => void
 }
 
-export class ApprovalStoppedError extends Error {
+class ApprovalStoppedError extends Error {
   constructor() {
     super('The approval was cancelled: the reply was stopped.')
     this.name = 'ApprovalStoppedError'

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process'
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 const MARK = '__CONTEXT_LENS_PATH__'
-export const LOGIN_SHELL_TIMEOUT_MS = 5_000
+const LOGIN_SHELL_TIMEOUT_MS = 5_000
 
 export interface LoginShellOptions {
   platform?: NodeJS.Platform

@@ -13,7 +13,7 @@ import { mcpToolKey } from './toolNames'
 /** A handshake or tool listing longer than this fails the start. */
 const START_TIMEOUT_MS = 30_000
 /** A single call may run this long; Stop ends it sooner. */
-export const CALL_TIMEOUT_MS = 10 * 60_000
+const CALL_TIMEOUT_MS = 10 * 60_000
 
 export interface CallOutcome {
   text: string

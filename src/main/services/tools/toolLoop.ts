@@ -42,7 +42,7 @@ export interface ToolLoopResult {
 }
 
 export const STOPPED_RESULT = 'Not run: the user stopped the reply.'
-export const STEP_LIMIT_RESULT = 'Not run: the step limit for one reply was reached.'
+const STEP_LIMIT_RESULT = 'Not run: the step limit for one reply was reached.'
 
 export async function runToolLoop(deps: ToolLoopDeps): Promise<ToolLoopResult> {
   const exchange: ProviderMessage[] = []

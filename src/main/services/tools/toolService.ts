@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ToolInput } from '@shared/context'
 import type { Message, ToolCall } from '@shared/domain'
+import { withDeadline } from '@shared/deadline'
 import { AppError } from '@shared/result'
 import {
   McpServerInputSchema,
@@ -18,7 +19,7 @@ import {
   type ToolApprovalRequest,
   type ToolDescriptor
 } from '@shared/tools'
-import type { Embedder } from '../../workers/embedder'
+import type { Embedder } from '../../workers/embedding/embedder'
 import type { McpServerRecord, McpServerRepository } from '../../store/mcpServerRepository'
 import type { SettingsRepository } from '../../store/settingsRepository'
 import type { ThreadRepository } from '../../store/threadRepository'
@@ -324,14 +325,11 @@ export class ToolService {
         }
         return scores
       })()
-      const timeout = new Promise<null>((done) =>
-        setTimeout(() => done(null), RELEVANCE_TIMEOUT_MS).unref?.()
-      )
       // The work may outlive the wait (its vectors are kept); a failure is logged here, once.
       work.catch((error: unknown) => this.deps.log('tool relevance failed', error))
-      return await Promise.race([work, timeout])
+      return await withDeadline(work, RELEVANCE_TIMEOUT_MS)
     } catch {
-      return null // logged above
+      return null // a failure is logged above; past the deadline the builder goes on without
     }
   }
 

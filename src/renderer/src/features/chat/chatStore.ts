@@ -31,7 +31,7 @@ export interface ReplyError {
   afterId: number | null
 }
 
-export type MessageFlags = Partial<Pick<Message, 'pinned' | 'excluded' | 'summaryExempt'>>
+type MessageFlags = Partial<Pick<Message, 'pinned' | 'excluded' | 'summaryExempt'>>
 
 interface ChatState {
   threadId: string | null

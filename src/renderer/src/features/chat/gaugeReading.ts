@@ -8,18 +8,18 @@ import {
 import { defaultView, type DefaultSource } from '@renderer/features/inspector/inspectorStore'
 
 /** Where the gauge's numbers come from: the inspector's default view, the same rule. */
-export type GaugeSource = DefaultSource
+type GaugeSource = DefaultSource
 
 /** From this share of the safety limit on, the gauge warns that the net is close. */
-export const NEAR_SAFETY_SHARE = 0.9
+const NEAR_SAFETY_SHARE = 0.9
 /** From this share of the request's budget on, the gauge warns that history will give way. */
-export const NEAR_BUDGET_SHARE = 0.9
+const NEAR_BUDGET_SHARE = 0.9
 
 /**
  * The gauge's colour and its one warning agree: ok; near (90 % of the budget or of the safety
  * limit); over (past the budget, or the safety net acted on this build).
  */
-export type GaugeState = 'ok' | 'near' | 'over'
+type GaugeState = 'ok' | 'near' | 'over'
 
 const SAFETY_NET_CODES: readonly WarningCode[] = ['request_shrunk', 'input_trimmed']
 

@@ -12,7 +12,7 @@ export const modelOfThread = (settings: Record<string, unknown> | undefined): Mo
 }
 
 /** As main's ChatService.targetFor: the thread's own model, else the default, if its provider exists. */
-export function answeringModel(
+function answeringModel(
   own: ModelRef | null,
   defaultModel: ModelRef | null,
   providers: readonly ProviderView[]

@@ -11,7 +11,7 @@ const sizeOf = (bytes: number): string =>
       : `${(bytes / (1024 * 1024)).toFixed(1)} MB`
 
 /** One attached file: its name, and a remove button while it can still be removed. */
-export function FileChip({
+function FileChip({
   file,
   onRemove
 }: {

@@ -3,7 +3,7 @@ import type { ExportFormat, ExportResult, ImportProgress, ImportSummary } from '
 import { call, describeError } from '@renderer/lib/call'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
 
-export type ImportView =
+type ImportView =
   | { state: 'idle' }
   | { state: 'choosing' }
   | {
@@ -15,8 +15,7 @@ export type ImportView =
     }
   | { state: 'done'; fileName: string; summary: ImportSummary }
 
-export type ExportView =
-  { state: 'idle' } | { state: 'saving' } | { state: 'saved'; result: ExportResult }
+type ExportView = { state: 'idle' } | { state: 'saving' } | { state: 'saved'; result: ExportResult }
 
 interface HistoryState {
   importView: ImportView

@@ -3,7 +3,7 @@ import { SECTIONS, type SectionName, type TokenStats } from '@shared/context'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import './sectionBar.css'
 
-export type BarStats = Pick<TokenStats, 'sections' | 'total' | 'budget'>
+type BarStats = Pick<TokenStats, 'sections' | 'total' | 'budget'>
 
 interface SectionBarProps {
   stats: BarStats

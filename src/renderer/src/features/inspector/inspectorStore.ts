@@ -12,9 +12,9 @@ import { applyWhatIf, isEmptyPatch, type WhatIfChange } from './whatIf'
 export const PREVIEW_DELAY_MS = 120
 
 /** As many sent builds as main keeps per thread. */
-export const HISTORY_LIMIT = 20
+const HISTORY_LIMIT = 20
 
-export type ConfigScope = 'global' | 'thread'
+type ConfigScope = 'global' | 'thread'
 
 interface InspectorState {
   threadId: string | null

@@ -18,7 +18,7 @@ export const pendingItems = (status: MemoryStatus): number =>
   status.index.pendingMessages + status.index.pendingMemories
 
 /** The time left in the largest unit that keeps it a small number, rounded up. */
-export function timeLeft(seconds: number): { key: 'seconds' | 'minutes' | 'hours'; count: number } {
+function timeLeft(seconds: number): { key: 'seconds' | 'minutes' | 'hours'; count: number } {
   if (seconds < 90) return { key: 'seconds', count: Math.max(1, Math.ceil(seconds)) }
   if (seconds < 90 * 60) return { key: 'minutes', count: Math.ceil(seconds / 60) }
   return { key: 'hours', count: Math.ceil(seconds / 3600) }

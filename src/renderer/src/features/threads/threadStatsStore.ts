@@ -94,7 +94,7 @@ export const useThreadStatsStore = create<ThreadStatsState>()((set, get) => ({
 }))
 
 /** How full a thread's last request was: tokens over its budget (0 without a build). */
-export const fillOf = (stats: ThreadStats | undefined): number => {
+const fillOf = (stats: ThreadStats | undefined): number => {
   const tokenStats = stats?.lastBuild?.tokenStats
   return tokenStats ? tokenStats.total / Math.max(1, tokenStats.budget) : 0
 }

@@ -1,0 +1,266 @@
+import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base'
+import * as o200k from 'gpt-tokenizer/encoding/o200k_base'
+import type { TokenCount } from '@shared/context'
+import { encodingForModel, type EncodingName } from '../modelCatalog'
+import { runSteps, type Steps } from '../steps'
+import { DEFAULT_SLICES, textSlices } from './textSlices'
+import {
+  countOf,
+  indexedTokens,
+  reusableSlices,
+  sliceOverTokens,
+  sliceReachingTokens,
+  sliceStart,
+  totalBefore,
+  type TokenIndex
+} from './tokenIndex'
+import {
+  estimateIndexSteps,
+  estimateSteps,
+  estimateTokens,
+  estimateTruncateSteps,
+  lastByEstimate,
+  truncateByEstimate
+} from './tokenEstimate'
+
+/** A prefix that fits a token limit, and what it costs. */
+export interface Truncated {
+  text: string
+  tokens: number
+}
+
+/**
+ * Counts tokens the way the target model's tokenizer would, in time linear in the text (see
+ * textSlices.ts). A port: builds never recount stored messages. The `…Steps` forms yield
+ * between bounded slices so the app can count a 2 M-character paste without stalling.
+ */
+export interface TokenCounter {
+  readonly encoding: EncodingName
+  /** True when counts come from the model's own BPE, false for the estimate. */
+  readonly exact: boolean
+  count(text: string): number
+  /** The longest prefix of `text` that fits in `maxTokens`. */
+  truncate(text: string, maxTokens: number): string
+  /** The count, and whether long runs without breaks were counted in chunks. */
+  countSteps(text: string): Steps<TokenCount>
+  truncateSteps(text: string, maxTokens: number): Steps<Truncated>
+  /**
+   * The count slice by slice (tokenIndex.ts); from `from`'s slices on when `text` still
+   * begins with them (a draft growing at its end).
+   */
+  indexSteps(text: string, from: TokenIndex | null): Steps<TokenIndex>
+  /** The longest prefix of the indexed text within `maxTokens`, in one slice's BPE. */
+  headOf(index: TokenIndex, maxTokens: number): Truncated
+  /** The longest suffix of the indexed text within `maxTokens`, in one slice's BPE. */
+  tailOf(index: TokenIndex, maxTokens: number): Truncated
+}
+
+/**
+ * User text is plain text: "<|endoftext|>" typed or pasted by a user must count as the
+ * characters it is, not throw (gpt-tokenizer's default) or turn into a control token.
+ */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() }
+
+interface BpeEncoding {
+  encode(text: string, options: typeof PLAIN_TEXT): number[]
+  decode(tokens: number[]): string
+  countTokens(text: string, options: typeof PLAIN_TEXT): number
+}
+
+/** Shorter texts cannot hold a long run (textSlices.ts): one call counts them exactly. */
+const SHORT_TEXT = DEFAULT_SLICES.longRunChars
+
+function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
+  const countPart = (part: string) => (part.length === 0 ? 0 : bpe.countTokens(part, PLAIN_TEXT))
+
+  function* indexSteps(text: string, from: TokenIndex | null): Steps<TokenIndex> {
+    const keep = from === null ? 0 : reusableSlices(text, from, encoding)
+    const ends = keep === 0 ? [] : (from as TokenIndex).ends.slice(0, keep)
+    const totals = keep === 0 ? [] : (from as TokenIndex).totals.slice(0, keep)
+    const previous = (from as TokenIndex | null)?.firstChunked ?? -1
+    let firstChunked = previous !== -1 && previous < keep ? previous : -1
+    let total = totals.at(-1) ?? 0
+    // A slice boundary is where a fresh count starts the same way (textSlices.ts).
+    const offset = ends.at(-1) ?? 0
+    const rest = offset === 0 ? text : text.slice(offset)
+    for (const slice of textSlices(rest)) {
+      total += countPart(rest.slice(slice.start, slice.end))
+      ends.push(offset + slice.end)
+      totals.push(total)
+      if (slice.approximate && firstChunked === -1) firstChunked = ends.length - 1
+      yield
+    }
+    return { encoding, text, ends, totals, firstChunked }
+  }
+
+  function* countSteps(text: string): Steps<TokenCount> {
+    return countOf(yield* indexSteps(text, null))
+  }
+
+  function headOf(index: TokenIndex, maxTokens: number): Truncated {
+    const slice = sliceOverTokens(index, maxTokens)
+    if (slice === index.ends.length) return { text: index.text, tokens: indexedTokens(index) }
+    const start = sliceStart(index, slice)
+    const before = totalBefore(index, slice)
+    const room = maxTokens - before
+    const part = index.text.slice(start, index.ends[slice])
+    // A cut inside a multi-byte character decodes to U+FFFD; drop that partial character.
+    const kept =
+      room <= 0
+        ? ''
+        : bpe.decode(bpe.encode(part, PLAIN_TEXT).slice(0, room)).replace(/\uFFFD+$/, '')
+    return { text: index.text.slice(0, start) + kept, tokens: before + countPart(kept) }
+  }
+
+  function tailOf(index: TokenIndex, maxTokens: number): Truncated {
+    const total = indexedTokens(index)
+    if (total <= maxTokens) return { text: index.text, tokens: total }
+    // Slices after `slice` fit whole; `slice` itself gives its last tokens.
+    const slice = sliceReachingTokens(index, total - maxTokens)
+    const end = index.ends[slice] as number
+    const after = total - (index.totals[slice] as number)
+    const room = maxTokens - after
+    const tokens = bpe.encode(index.text.slice(sliceStart(index, slice), end), PLAIN_TEXT)
+    const kept =
+      room <= 0 ? '' : bpe.decode(tokens.slice(tokens.length - room)).replace(/^\uFFFD+/, '')
+    return { text: kept + index.text.slice(end), tokens: after + countPart(kept) }
+  }
+
+  function* truncateSteps(text: string, maxTokens: number): Steps<Truncated> {
+    let tokens = 0
+    for (const slice of textSlices(text)) {
+      const part = text.slice(slice.start, slice.end)
+      const cost = countPart(part)
+      if (tokens + cost > maxTokens) {
+        const room = Math.max(0, maxTokens - tokens)
+        // A cut inside a multi-byte character decodes to U+FFFD; drop that partial character.
+        const kept =
+          room === 0
+            ? ''
+            : bpe.decode(bpe.encode(part, PLAIN_TEXT).slice(0, room)).replace(/\uFFFD+$/, '')
+        return { text: text.slice(0, slice.start) + kept, tokens: tokens + countPart(kept) }
+      }
+      tokens += cost
+      yield
+    }
+    return { text, tokens }
+  }
+
+  return {
+    encoding,
+    exact: true,
+    count: (text) =>
+      text.length < SHORT_TEXT ? countPart(text) : runSteps(countSteps(text)).tokens,
+    truncate: (text, maxTokens) => runSteps(truncateSteps(text, maxTokens)).text,
+    countSteps,
+    truncateSteps,
+    indexSteps,
+    headOf,
+    tailOf
+  }
+}
+
+/** Exact BPE counts for GPT-4o, GPT-4.1, GPT-4.5, GPT-5 and the o-series. */
+export const o200kCounter: TokenCounter = bpeCounter('o200k_base', o200k)
+
+/** Exact BPE counts for GPT-4 and GPT-3.5. */
+export const cl100kCounter: TokenCounter = bpeCounter('cl100k_base', cl100k)
+
+/** The CJK-aware estimate (see tokenEstimate.ts) for models whose tokenizer is unknown. */
+export const estimateCounter: TokenCounter = {
+  encoding: 'estimate',
+  exact: false,
+  count: (text) => runSteps(estimateSteps(text)).tokens,
+  truncate: (text, maxTokens) => runSteps(estimateTruncateSteps(text, maxTokens)).text,
+  countSteps: estimateSteps,
+  truncateSteps: estimateTruncateSteps,
+  indexSteps: estimateIndexSteps,
+  headOf: (index, maxTokens) => {
+    const slice = sliceOverTokens(index, maxTokens)
+    if (slice === index.ends.length) return { text: index.text, tokens: indexedTokens(index) }
+    const start = sliceStart(index, slice)
+    const before = totalBefore(index, slice)
+    const kept = truncateByEstimate(index.text.slice(start, index.ends[slice]), maxTokens - before)
+    return { text: index.text.slice(0, start) + kept, tokens: before + estimateTokens(kept) }
+  },
+  tailOf: (index, maxTokens) => {
+    const total = indexedTokens(index)
+    if (total <= maxTokens) return { text: index.text, tokens: total }
+    const slice = sliceReachingTokens(index, total - maxTokens)
+    const end = index.ends[slice] as number
+    const after = total - (index.totals[slice] as number)
+    const kept = lastByEstimate(index.text.slice(sliceStart(index, slice), end), maxTokens - after)
+    return { text: kept + index.text.slice(end), tokens: after + estimateTokens(kept) }
+  }
+}
+
+/** Texts shorter than this are cheaper to count than to look up. */
+const MEMO_MIN_CHARS = 32
+const MEMO_ENTRIES = 128
+/**
+ * Pastes over this many characters get a small memo of their own, of their slice-by-slice
+ * index: the send counts a paste for the store and the build counts it again (and trims it
+ * with the index), and a 2 M-character paste takes seconds. The memo holds references to
+ * strings the app keeps anyway (the draft, the stored message).
+ */
+const LARGE_TEXT_CHARS = 200_000
+const LARGE_ENTRIES = 4
+
+/** A least-recently-used map. */
+class Memo<T> {
+  private readonly values = new Map<string, T>()
+  constructor(private readonly entries: number) {}
+
+  get(text: string): T | undefined {
+    const known = this.values.get(text)
+    if (known !== undefined) {
+      this.values.delete(text)
+      this.values.set(text, known)
+    }
+    return known
+  }
+
+  set(text: string, value: T): T {
+    this.values.set(text, value)
+    if (this.values.size > this.entries)
+      this.values.delete(this.values.keys().next().value as string)
+    return value
+  }
+}
+
+/**
+ * Remembers the counts of the texts every build repeats (system prompt, summary, memories,
+ * the draft while the user types, a paste counted at send and again for its build), so they
+ * are not run through BPE again. Least recently used entries go first.
+ */
+export function memoizedCounter(counter: TokenCounter): TokenCounter {
+  const counts = new Memo<TokenCount>(MEMO_ENTRIES)
+  const indexes = new Memo<TokenIndex>(LARGE_ENTRIES)
+  function* indexSteps(text: string, from: TokenIndex | null): Steps<TokenIndex> {
+    if (text.length <= LARGE_TEXT_CHARS) return yield* counter.indexSteps(text, from)
+    return indexes.get(text) ?? indexes.set(text, yield* counter.indexSteps(text, from))
+  }
+  function* countSteps(text: string): Steps<TokenCount> {
+    if (text.length > LARGE_TEXT_CHARS) return countOf(yield* indexSteps(text, null))
+    if (text.length < MEMO_MIN_CHARS) return yield* counter.countSteps(text)
+    return counts.get(text) ?? counts.set(text, yield* counter.countSteps(text))
+  }
+  return {
+    ...counter,
+    count: (text) =>
+      text.length < MEMO_MIN_CHARS ? counter.count(text) : runSteps(countSteps(text)).tokens,
+    countSteps,
+    indexSteps
+  }
+}
+
+const memoized: Record<EncodingName, TokenCounter> = {
+  o200k_base: memoizedCounter(o200kCounter),
+  cl100k_base: memoizedCounter(cl100kCounter),
+  estimate: estimateCounter
+}
+
+/** The counter for a model id: exact BPE for OpenAI families, the estimate for anything else. */
+export function tokenCounterFor(model: string): TokenCounter {
+  return memoized[encodingForModel(model)]
+}

@@ -1,0 +1,81 @@
+/**
+ * The main-process side of the message vector worker (messageVectorWorker.ts): requests by id,
+ * in the order sent, so a vector written before a search is in the index the search reads.
+ */
+import { Worker } from 'node:worker_threads'
+import type { IndexedVector, VectorHit, VectorSpace } from '../../store/vectors/vectorStore'
+import type {
+  FromVectorWorker,
+  MessageVectorWorkerData,
+  ToVectorWorker
+} from './messageVectorProtocol'
+
+export class MessageVectorClient {
+  private readonly worker: Worker
+  private readonly waiting = new Map<
+    number,
+    { resolve: (hits: VectorHit[]) => void; reject: (error: Error) => void }
+  >()
+  private nextId = 1
+  /** Why the worker stopped answering; every later call fails at once with it. */
+  private failure: Error | null = null
+
+  constructor(workerPath: string, data: MessageVectorWorkerData) {
+    this.worker = new Worker(workerPath, { workerData: data })
+    this.worker.on('message', (message: FromVectorWorker) => {
+      const call = this.waiting.get(message.id)
+      this.waiting.delete(message.id)
+      if (message.type === 'done') call?.resolve(message.hits ?? [])
+      else call?.reject(new Error(message.message))
+    })
+    this.worker.on('error', (error) => this.fail(error))
+    this.worker.on('exit', (code) => this.fail(new Error(`the vector worker exited (${code})`)))
+  }
+
+  preload(space: VectorSpace): Promise<void> {
+    return this.call({ type: 'preload', id: this.nextId++, space }).then(() => undefined)
+  }
+
+  indexed(spaceId: number, rows: IndexedVector[]): void {
+    if (!this.failure) this.send({ type: 'indexed', spaceId, rows })
+  }
+
+  nearest(
+    space: VectorSpace,
+    query: Float32Array,
+    k: number,
+    threadId?: string
+  ): Promise<VectorHit[]> {
+    return this.call({
+      type: 'nearest',
+      id: this.nextId++,
+      space,
+      query,
+      k,
+      ...(threadId !== undefined && { threadId })
+    })
+  }
+
+  async close(): Promise<void> {
+    this.fail(new Error('the vector worker was closed'))
+    await this.worker.terminate()
+  }
+
+  private call(message: Extract<ToVectorWorker, { id: number }>): Promise<VectorHit[]> {
+    if (this.failure) return Promise.reject(this.failure)
+    return new Promise((resolve, reject) => {
+      this.waiting.set(message.id, { resolve, reject })
+      this.send(message)
+    })
+  }
+
+  private send(message: ToVectorWorker): void {
+    this.worker.postMessage(message)
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error
+    for (const call of this.waiting.values()) call.reject(this.failure)
+    this.waiting.clear()
+  }
+}

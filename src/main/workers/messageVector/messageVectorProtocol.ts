@@ -1,0 +1,23 @@
+/** Messages between the main process and the message vector worker (messageVectorWorker.ts). */
+import type { IndexedVector, VectorHit, VectorSpace } from '../../store/vectors/vectorStore'
+
+export interface MessageVectorWorkerData {
+  databasePath: string
+  /** better-sqlite3 built for Electron's ABI, when it is not the copy in node_modules. */
+  nativeBinding?: string
+}
+
+export type ToVectorWorker =
+  | { type: 'preload'; id: number; space: VectorSpace }
+  | { type: 'indexed'; spaceId: number; rows: IndexedVector[] }
+  | {
+      type: 'nearest'
+      id: number
+      space: VectorSpace
+      query: Float32Array
+      k: number
+      threadId?: string
+    }
+
+export type FromVectorWorker =
+  { type: 'done'; id: number; hits?: VectorHit[] } | { type: 'error'; id: number; message: string }

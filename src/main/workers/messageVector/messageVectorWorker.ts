@@ -1,0 +1,55 @@
+/**
+ * The message vector worker: a worker_threads entry (out/main/messageVectorWorker.js) that holds
+ * the message code index (store/vectors/messageCodeIndex.ts) and answers nearest-message searches on
+ * its own read connection, so that memory search's largest part runs beside the main thread's
+ * full-text search and memory list instead of after them, and the index's load at start-up
+ * (every message vector read once, 150 MB at 100,000 messages) never holds the main thread.
+ * Writes stay on the main connection, which tells this worker what it wrote (`indexed`).
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { openDatabase } from '../../store/database'
+import { VectorStore } from '../../store/vectors/vectorStore'
+import type {
+  FromVectorWorker,
+  MessageVectorWorkerData,
+  ToVectorWorker
+} from './messageVectorProtocol'
+
+const data = workerData as MessageVectorWorkerData
+const port = parentPort
+const db = openDatabase(data.databasePath, {
+  quickCheckMaxBytes: 0,
+  ...(data.nativeBinding && { nativeBinding: data.nativeBinding })
+})
+const vectors = new VectorStore(db)
+const post = (message: FromVectorWorker) => port?.postMessage(message)
+
+port?.on('message', (message: ToVectorWorker) => {
+  void answer(message)
+})
+
+async function answer(message: ToVectorWorker): Promise<void> {
+  if (message.type === 'indexed') {
+    vectors.indexMessages(message.spaceId, message.rows)
+    return
+  }
+  try {
+    if (message.type === 'preload') {
+      await vectors.preload(message.space)
+      post({ type: 'done', id: message.id })
+    } else {
+      const { space, query, k, threadId } = message
+      post({
+        type: 'done',
+        id: message.id,
+        hits: vectors.nearestMessages(space, query, k, threadId)
+      })
+    }
+  } catch (error) {
+    post({
+      type: 'error',
+      id: message.id,
+      message: error instanceof Error ? error.message : String(error)
+    })
+  }
+}
