@@ -6,7 +6,7 @@
  * since its vocabulary is narrow, the error is also measured on two real files of the repo.
  */
 import { clearMergeCache } from 'gpt-tokenizer/encoding/o200k_base'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { estimateCounter, o200kCounter } from '../../src/main/context/tokens/tokenCounter'
 import { syntheticText } from './syntheticThread'
 import { time } from './timing'
@@ -61,12 +61,24 @@ export interface TokenizerAccuracy {
   error: number
 }
 
-/** Real text in the repository: English prose (a doc) and Chinese UI strings (the zh-CN locale). */
-const REAL_TEXTS = ['docs/CONTEXT.md', 'src/renderer/src/i18n/zh-CN.ts']
+/**
+ * Real text in the repository: English prose (a doc) and Chinese UI strings (the zh-CN locale:
+ * its namespace files read as one text, without the index that only assembles them).
+ */
+const REAL_TEXTS = ['docs/CONTEXT.md', 'src/renderer/src/i18n/zh-CN']
+
+function readText(path: string): string {
+  if (!statSync(path).isDirectory()) return readFileSync(path, 'utf8')
+  return readdirSync(path)
+    .filter((name) => name.endsWith('.ts') && name !== 'index.ts')
+    .sort()
+    .map((name) => readFileSync(`${path}/${name}`, 'utf8'))
+    .join('\n')
+}
 
 export function tokenizerAccuracy(root: string): TokenizerAccuracy[] {
   return REAL_TEXTS.filter((file) => existsSync(`${root}/${file}`)).flatMap((file) => {
-    const text = readFileSync(`${root}/${file}`, 'utf8')
+    const text = readText(`${root}/${file}`)
     const exact = o200kCounter.count(text)
     return COUNTERS.map(({ name, count }) => {
       const tokens = count(text)

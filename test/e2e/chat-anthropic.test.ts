@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../support/tempDir'
 import { lastReply, sendAndWaitForReply, startNewThread } from './harness/chat'
-import { eventually } from './harness/poll'
+import { eventually } from '../support/poll'
 import {
   chooseDefaultModel,
   closeProviderSettings,

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../support/tempDir'
 import { lastReply, startNewThread } from './harness/chat'
-import { pollWithin } from './harness/poll'
+import { pollWithin } from '../support/poll'
 import {
   chooseDefaultModel,
   closeProviderSettings,

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { detectOllama } from '../../src/main/services/providers/ollamaDetector'
 import { useTempDir } from '../support/tempDir'
 import { lastReply, startNewThread } from './harness/chat'
-import { eventually } from './harness/poll'
+import { eventually } from '../support/poll'
 import {
   chooseDefaultModel,
   closeProviderSettings,

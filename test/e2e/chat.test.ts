@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../support/tempDir'
 import { lastReply, startNewThread } from './harness/chat'
 import { animationsDone } from './harness/page'
-import { pollWithin } from './harness/poll'
+import { pollWithin } from '../support/poll'
 import {
   chooseDefaultModel,
   closeProviderSettings,

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { Script } from '../support/scriptedProvider'
 import { useTempDir } from '../support/tempDir'
 import { sendAndWaitForReply, startNewThread } from './harness/chat'
-import { pollWithin } from './harness/poll'
+import { pollWithin } from '../support/poll'
 import { configureProvider, scriptedProviderForm } from './harness/providerForm'
 import {
   chatRequests,

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { minimalPdf } from '../support/minimalPdf'
 import { useTempDir } from '../support/tempDir'
 import { byTestId } from './harness/page'
-import { eventually } from './harness/poll'
+import { eventually } from '../support/poll'
 import { useChromiumSession } from './harness/session'
 import { chatUi } from './harness/ui'
 

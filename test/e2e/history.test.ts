@@ -9,7 +9,7 @@ import type { Locator } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { writeSyntheticExport } from '../../scripts/bench/syntheticExport'
 import { useTempDir } from '../support/tempDir'
-import { eventually } from './harness/poll'
+import { eventually } from '../support/poll'
 import { useChromiumSession } from './harness/session'
 
 const tempDir = useTempDir()

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import type { ScriptedProvider } from '../support/scriptedProvider'
 import { useTempDir } from '../support/tempDir'
 import { useScriptedProvider } from './harness/scripted'
-import { eventually } from './harness/poll'
+import { eventually } from '../support/poll'
 import type { Harness } from './harness/server'
 import { useChromiumSession } from './harness/session'
 

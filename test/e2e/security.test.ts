@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../support/tempDir'
 import { MARKDOWN_XSS_CORPUS } from './fixtures/markdownXss'
 import type { PageGlobals } from './harness/browser'
-import { eventually } from './harness/poll'
+import { eventually } from '../support/poll'
 import { useChromiumSession } from './harness/session'
 import { chatUi, memoryUi } from './harness/ui'
 
@@ -181,7 +181,8 @@ describe('security in Chromium', () => {
       .all()) {
       await target.click({ force: true })
     }
-    // Lets anything a payload scheduled (image errors, refreshes, autofocus) happen.
+    // Lets anything a payload scheduled (image errors, refreshes, autofocus) happen. Kept as a
+    // fixed wait: what follows checks that nothing ran, an absence that polling cannot show.
     await page.waitForTimeout(1000)
 
     expect(await page.evaluate(() => (globalThis as Hostile).__xss)).toBeUndefined()

@@ -13,6 +13,7 @@ import type { MemoryStatus } from '@shared/domain'
 import { bootBuiltApp, BUILT_MAIN, ROOT, type BootedApp } from '../support/bootBuiltApp'
 import { closedPort } from '../support/closedPort'
 import { hubMirror } from '../support/hubMirror'
+import { pollUntil } from '../support/poll'
 import { MODELS_DIR, prepareEmbeddings } from '../support/embeddings'
 import { useTempDir } from '../support/tempDir'
 
@@ -31,14 +32,15 @@ async function memoryStatus(app: BootedApp): Promise<MemoryStatus> {
   return answer.data
 }
 
-async function memoryModelSettles(app: BootedApp, timeoutMs: number): Promise<MemoryStatus> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const status = await memoryStatus(app)
-    if (status.model.state === 'ready' || status.model.state === 'unavailable') return status
-    if (Date.now() > deadline) throw new Error(`memory model still ${status.model.state}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
+function memoryModelSettles(app: BootedApp, timeoutMs: number): Promise<MemoryStatus> {
+  return pollUntil(
+    async () => {
+      const status = await memoryStatus(app)
+      const settled = status.model.state === 'ready' || status.model.state === 'unavailable'
+      return settled ? status : undefined
+    },
+    { what: 'the memory model to be ready or unavailable', timeoutMs, intervalMs: 200 }
+  )
 }
 
 beforeAll(async () => {
@@ -193,15 +195,19 @@ describe('the built app under a fake Electron', () => {
       expect(updated.ok).toBe(true)
       const weights = 'onnx/model_quantized.onnx'
       const part = join(`${userData}-dev`, 'models', model, `${weights}.part`)
-      for (let seen = false; !seen; await new Promise((resolve) => setTimeout(resolve, 100))) {
-        const status = await memoryStatus(app)
-        expect(status.model.state).toBe('downloading')
-        const progress = status.model.progress.find((p) => p.file === weights)
-        seen = (progress?.loaded ?? 0) >= 4_000_000 && progress?.total === 24_010_842
-      }
+      await pollUntil(
+        async () => {
+          const status = await memoryStatus(app)
+          expect(status.model.state).toBe('downloading')
+          const progress = status.model.progress.find((p) => p.file === weights)
+          return (progress?.loaded ?? 0) >= 4_000_000 && progress?.total === 24_010_842
+        },
+        { what: 'the first 4 MB of the weights', timeoutMs: 90_000, intervalMs: 100 }
+      )
 
       // Cancel: turning the download off stops it; what came is kept.
       await app.invoke('memory:updateSettings', { allowDownload: false })
+      // The aborted download's file closes without any event the app reports; 300 ms lets it.
       await new Promise((resolve) => setTimeout(resolve, 300))
       const kept = statSync(part).size
       expect(kept).toBeGreaterThan(0)

@@ -19,6 +19,7 @@ import { createHandlers } from '../../src/main/ipc/handlers'
 import { createRegistry } from '../../src/main/ipc/registry'
 import { startScriptedProvider, type ScriptedProvider } from '../support/scriptedProvider'
 import { servicesIn, type TestServices } from '../support/services'
+import { pollUntil } from '../support/poll'
 import { useTempDir } from '../support/tempDir'
 
 const KEY = 'sk-test-Chat-Key-Never-Shown-9f8e7d6c'
@@ -284,7 +285,9 @@ describe('failures', () => {
     const s = setup()
     server.enqueue({ type: 'reply', chunks: ['part ', 'one ', 'two ', 'three'], chunkDelayMs: 150 })
     await s.services.chat.send(s.threadId, 'Long answer please')
-    await until(() => s.events<ChatDelta>('chat:delta').length >= 1)
+    await pollUntil(() => s.events<ChatDelta>('chat:delta').length >= 1, {
+      what: 'the first delta'
+    })
     expect(await s.invoke('chat:stop', { threadId: s.threadId })).toEqual({
       ok: true,
       data: { stopped: true }
@@ -295,7 +298,9 @@ describe('failures', () => {
     expect(done?.message.content.startsWith('part ')).toBe(true)
     expect(done?.message.content).not.toContain('three')
     expect(s.services.chat.list(s.threadId).at(-1)).toEqual(done?.message)
-    await until(() => server.disconnects > 0)
+    await pollUntil(() => server.disconnects > 0, {
+      what: 'the provider to see the request disconnected'
+    })
     s.db.close()
   })
 
@@ -319,7 +324,9 @@ describe('failures', () => {
     const s = setup()
     server.enqueue({ type: 'reply', chunks: ['a', 'b', 'c'], chunkDelayMs: 150 })
     await s.services.chat.send(s.threadId, 'going away')
-    await until(() => s.events<ChatDelta>('chat:delta').length >= 1)
+    await pollUntil(() => s.events<ChatDelta>('chat:delta').length >= 1, {
+      what: 'the first delta'
+    })
     expect(await s.invoke('threads:delete', { id: s.threadId })).toEqual({
       ok: true,
       data: { deleted: true }
@@ -526,11 +533,3 @@ describe('provider errors over IPC', () => {
     s.db.close()
   })
 })
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const start = Date.now()
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}

@@ -3,6 +3,7 @@ import type { BuiltContext } from '@shared/context'
 import type { Embedder } from '../../src/main/workers/embedding/embedder'
 import { prepareEmbeddings, testEmbedder, defaultModel } from '../support/embeddings'
 import { memoryServicesIn, type MemoryTestServices } from '../support/memoryServices'
+import { pollUntil } from '../support/poll'
 import { useTempDir } from '../support/tempDir'
 
 /**
@@ -170,8 +171,13 @@ describe('degraded recall', () => {
       testEmbedder(workerPath, { ...defaultModel(), root: tempDir() })
     )
     await expect(services.memoryIndexer.embedder()?.ready()).rejects.toThrow()
-    await new Promise((resolve) => setTimeout(resolve, 20))
-    const status = services.memory.status()
+    const status = await pollUntil(
+      () => {
+        const now = services.memory.status()
+        return now.model.state === 'unavailable' && now
+      },
+      { what: 'the memory status to say the model is unavailable' }
+    )
     expect(status.model.state).toBe('unavailable')
     expect(status.warning).toMatchObject({ code: 'unavailable', reason: expect.any(String) })
     expect(status.warning?.message).toMatch(/could not be loaded/)

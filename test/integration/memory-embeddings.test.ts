@@ -137,6 +137,8 @@ describe('the embedding worker (real bge-small-zh-v1.5, offline)', () => {
       () => 'done',
       (error: unknown) => (error instanceof EmbeddingCancelledError ? 'cancelled' : 'error')
     )
+    // Not synchronisation but the scenario: the close must land while ONNX Runtime runs the
+    // batch, which nothing outside the worker shows; 50 ms is well inside this batch's run.
     await new Promise((resolve) => setTimeout(resolve, 50))
     // Terminated mid-batch, ONNX Runtime's callback threw into a torn-down worker and aborted
     // the whole process (the model switch of memory-reembed.test.ts did, at start-up).

@@ -10,6 +10,7 @@ import type { Embedder } from '../../src/main/workers/embedding/embedder'
 import { modelSpec } from '../../src/main/workers/embedding/embeddingModels'
 import { memoryServicesIn, useMemoryServices } from '../support/memoryServices'
 import { defaultModel, prepareEmbeddings, testEmbeddings } from '../support/embeddings'
+import { pollUntil } from '../support/poll'
 import { useTempDir } from '../support/tempDir'
 
 /**
@@ -20,14 +21,6 @@ import { useTempDir } from '../support/tempDir'
 
 const tempDir = useTempDir()
 const { withModel } = useMemoryServices(tempDir)
-
-async function until(check: () => boolean, ms = 60_000): Promise<void> {
-  const started = Date.now()
-  while (!check()) {
-    if (Date.now() - started > ms) throw new Error('timed out')
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 describe('memory search within a time budget', () => {
   it('reads the full-text list while the query is being embedded', async () => {
@@ -88,7 +81,10 @@ describe('memory search within a time budget', () => {
       embeddings: testEmbeddings(await prepareEmbeddings())
     })
     try {
-      await until(() => reopened.services.memoryIndexer.active() !== null)
+      await pollUntil(() => reopened.services.memoryIndexer.active() !== null, {
+        what: 'the reopened store to have an active embedder',
+        timeoutMs: 60_000
+      })
       await reopened.services.memory.warmedUp()
       const prepared: string[] = []
       const prepare = reopened.db.prepare.bind(reopened.db)

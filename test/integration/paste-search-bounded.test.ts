@@ -20,6 +20,8 @@ async function longestStall(work: () => Promise<unknown>): Promise<number> {
   const histogram = monitorEventLoopDelay({ resolution: 10 })
   histogram.enable()
   await work()
+  // Part of the measurement: two samples of the histogram after the work, so a stall at its
+  // very end is recorded.
   await new Promise((resolve) => setTimeout(resolve, 20))
   histogram.disable()
   return histogram.max / 1e6

@@ -10,6 +10,7 @@ import { createHandlers } from '../../src/main/ipc/handlers'
 import { createRegistry } from '../../src/main/ipc/registry'
 import { startScriptedProvider, type ScriptedProvider } from '../support/scriptedProvider'
 import { servicesIn, type TestServices } from '../support/services'
+import { pollUntil } from '../support/poll'
 import { useTempDir } from '../support/tempDir'
 
 const tempDir = useTempDir()
@@ -240,7 +241,9 @@ describe('summary.compress (/compress)', () => {
     try {
       const requestsBefore = server.completions().length
       const running = compress(s)
-      await waitFor(() => server.completions().length > requestsBefore)
+      await pollUntil(() => server.completions().length > requestsBefore, {
+        what: 'the summary request to reach the provider'
+      })
       const edited = s.services.summaries.update(s.threadId, 'My own words.')
       expect(await running).toEqual({ status: 'superseded' })
       expect(s.services.summaries.get(s.threadId)).toEqual(edited)
@@ -328,11 +331,3 @@ describe('a background summary still running when /compress starts', () => {
     s.db.close()
   })
 })
-
-async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting')
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ToolCall } from '@shared/domain'
 import { useMemoryServices } from '../support/memoryServices'
+import { pollUntil } from '../support/poll'
 import { useTempDir } from '../support/tempDir'
 
 const { withModel, withoutModel } = useMemoryServices(useTempDir())
@@ -95,8 +96,9 @@ describe('built-in tools', () => {
       call('search_history', { query: 'searchable' }, 'ask'),
       controller.signal
     )
-    await new Promise((r) => setTimeout(r, 20))
-    expect(published.filter((e) => e.event === 'tools:approval')).toHaveLength(1)
+    const approvals = () => published.filter((e) => e.event === 'tools:approval')
+    await pollUntil(() => approvals().length > 0, { what: 'the approval request' })
+    expect(approvals()).toHaveLength(1)
     services.tools.answer(thread.id, 'ask', 'once')
     const result = await pending
     expect(result.content).toContain('searchable words here')
@@ -109,11 +111,13 @@ describe('built-in tools', () => {
     services.tools.setThreadTools(thread.id, BUILTINS)
     await services.memoryIndexer.drained()
     // A build waits at most 300 ms for relevance; the descriptions' vectors are kept once made.
-    let ranked = await services.tools.forBuild(thread.id, 'search my old conversations')
-    for (let i = 0; i < 20 && ranked.some((t) => t.relevance === null); i++) {
-      await new Promise((r) => setTimeout(r, 200))
-      ranked = await services.tools.forBuild(thread.id, 'search my old conversations')
-    }
+    const ranked = await pollUntil(
+      async () => {
+        const tools = await services.tools.forBuild(thread.id, 'search my old conversations')
+        return tools.some((t) => t.relevance === null) ? undefined : tools
+      },
+      { what: 'every tool to have a relevance', timeoutMs: 10_000, intervalMs: 200 }
+    )
     expect(ranked.map((t) => t.name)).toEqual(['search_history', 'open_message'])
     for (const tool of ranked) {
       expect(tool.relevance).toBeGreaterThan(0)

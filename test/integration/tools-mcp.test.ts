@@ -6,15 +6,17 @@
  */
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ChatDone, ChatErrorEvent, Message } from '@shared/domain'
 import { MAX_TOOL_STEPS, type McpServerView, type ToolApprovalRequest } from '@shared/tools'
 import { CompressorEngine } from '../../src/main/context/compressor/compressorEngine'
 import { PRUNED_MARKER } from '../../src/main/context/compressor/toolPruning'
 import { STOPPED_RESULT } from '../../src/main/services/tools/toolLoop'
+import { IsolatedStdioTransport } from '../../src/main/services/tools/stdioTransport'
 import { startScriptedProvider, type ScriptedProvider } from '../support/scriptedProvider'
 import { closedPort } from '../support/closedPort'
 import { servicesIn, type TestServices } from '../support/services'
+import { pollUntil } from '../support/poll'
 import { useTempDir } from '../support/tempDir'
 
 const EVERYTHING = createRequire(import.meta.url).resolve(
@@ -82,18 +84,35 @@ async function setup(
   }
 }
 
-async function until<T>(read: () => T | undefined, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const value = read()
-    if (value !== undefined) return value
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
+const approvalFor = (s: Setup, index = 0) =>
+  pollUntil(() => s.events<ToolApprovalRequest>('tools:approval')[index], {
+    what: 'an approval request',
+    timeoutMs: 20_000
+  })
+
+/**
+ * Watches what the client writes to the servers' stdin; `written()` resolves once a call of
+ * `tool` has gone out, so a test can act while that call runs instead of sleeping first.
+ */
+function watchToolCalls(tool: string): { written: () => Promise<void> } {
+  const send = vi.spyOn(IsolatedStdioTransport.prototype, 'send')
+  const sent = () =>
+    send.mock.calls.some(
+      ([message]) =>
+        'method' in message &&
+        message.method === 'tools/call' &&
+        (message.params as { name?: unknown } | undefined)?.name === tool
+    )
+  return {
+    written: async () => {
+      try {
+        await pollUntil(sent, { what: `a ${tool} call to be written to the server` })
+      } finally {
+        send.mockRestore()
+      }
+    }
   }
 }
-
-const approvalFor = (s: Setup, index = 0) =>
-  until(() => s.events<ToolApprovalRequest>('tools:approval')[index], 'an approval request')
 
 const bodyOf = (index: number) =>
   provider.completions()[index]?.body as {
@@ -251,8 +270,9 @@ describe('MCP tools in a conversation', () => {
     })
     await s.services.chat.send(s.threadId, 'Run the slow thing')
     await approvalFor(s)
+    const calls = watchToolCalls('trigger-long-running-operation')
     s.services.tools.answer(s.threadId, 'slow', 'once')
-    await new Promise((r) => setTimeout(r, 500))
+    await calls.written()
     const started = Date.now()
     expect(s.services.chat.stop(s.threadId)).toEqual({ stopped: true })
     await s.services.chat.settled(s.threadId)
@@ -303,8 +323,9 @@ describe('MCP tools in a conversation', () => {
     )
     await s.services.chat.send(s.threadId, 'Run the slow thing')
     await approvalFor(s)
+    const calls = watchToolCalls('trigger-long-running-operation')
     s.services.tools.answer(s.threadId, 'doomed', 'once')
-    await new Promise((r) => setTimeout(r, 500))
+    await calls.written()
     const pid = s.services.tools.pidOf(s.server.id)
     expect(pid).toBeGreaterThan(0)
     process.kill(pid as number, 'SIGKILL')

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { App } from '@renderer/App'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { allAnswered, installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { simulateMessageListLayout } from './support/layout'
 
 let backend: FakeBackend
@@ -508,7 +508,7 @@ describe('provider settings', () => {
     await user.selectOptions(select, 'p1\u0000m2')
     await waitFor(() => expect(select).toHaveValue('p1\u0000m2'))
     releaseFirst()
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await allAnswered(backend, 'threads:setModel')
     expect(select).toHaveValue('p1\u0000m2')
     // The stale failure is not reported against the choice that succeeded.
     expect(select.closest('label')?.getAttribute('title')).not.toMatch(/Could not save/)
@@ -681,7 +681,7 @@ describe('regenerate, edit and resend, usage and summary', () => {
 
     await act(async () => {
       releaseRead()
-      await new Promise((resolve) => setTimeout(resolve, 0))
+      await allAnswered(backend, 'summary:get')
     })
     expect(screen.getByTestId('thread-summary-content')).toHaveTextContent('Goal: the new summary.')
   })

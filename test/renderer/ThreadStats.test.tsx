@@ -209,6 +209,8 @@ describe('a 1,000-thread sidebar', () => {
       fireEvent.mouseEnter(row(thread.id))
       fireEvent.mouseLeave(row(thread.id))
     }
+    // What is checked is that nothing is asked: an absence, which polling cannot show, so a
+    // short window lets any request the scroll or hover would wrongly make go out first.
     await new Promise((resolve) => setTimeout(resolve, 50))
 
     expect(backend.calls.map((call) => call.channel)).toEqual(['threads:list'])

@@ -4,8 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { App } from '@renderer/App'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { i18n, resolveLanguage } from '@renderer/i18n'
-import { en } from '@renderer/i18n/en'
-import { zhCN } from '@renderer/i18n/zh-CN'
+import { en, zhCN } from '@renderer/i18n/resources'
 import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 
 let backend: FakeBackend

@@ -4,7 +4,7 @@ import type { ContextConfigPatch } from '@shared/contextConfig'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { PREVIEW_DELAY_MS, useInspectorStore } from '@renderer/features/inspector/inspectorStore'
 import { watchInspector } from '@renderer/features/inspector/watchInspector'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { allAnswered, installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { FAKE_CONTEXT_WINDOW, FAKE_OUTPUT_RESERVE } from './support/fakeBuild'
 
 let backend: FakeBackend
@@ -99,7 +99,7 @@ describe('inspector store: live preview', () => {
 
     release()
     await vi.waitFor(() => expect(previewCalls()).toHaveLength(3))
-    await new Promise((resolve) => setTimeout(resolve, 0))
+    await allAnswered(backend, 'context:preview')
 
     expect(inputOf(inspector().preview)).toBe('new text')
   })
@@ -114,7 +114,7 @@ describe('inspector store: live preview', () => {
     inspector().openThread(second.id, '')
     await vi.waitFor(() => expect(inspector().preview).not.toBeNull())
     release()
-    await new Promise((resolve) => setTimeout(resolve, 0))
+    await allAnswered(backend, 'context:preview')
 
     expect(previewCalls().map((call) => call.threadId)).toEqual([first.id, first.id, second.id])
     expect(inspector().threadId).toBe(second.id)

@@ -15,7 +15,7 @@ import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { SEARCH_DEBOUNCE_MS, useSearchStore } from '@renderer/features/threads/searchStore'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
 import type { ProviderView } from '@shared/providers'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { allAnswered, handledCalls, installFakeBackend, type FakeBackend } from './support/fakeApi'
 
 let backend: FakeBackend
 
@@ -23,9 +23,10 @@ beforeEach(() => {
   backend = installFakeBackend()
 })
 
-/** Lets every answer that is not held (and the released ones) arrive. */
-const flush = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0))
+/** Waits until main has handled one more call on `channel` than it had when `mark` was taken. */
+const mark = (channel: string) => {
+  const before = backend.handled(channel)
+  return () => handledCalls(backend, channel, before + 1)
 }
 
 const memories = () => useMemoryListStore.getState()
@@ -51,7 +52,7 @@ describe('memory manager list', () => {
     expect(contents()).toEqual(['Release due 30 June'])
 
     releaseAll()
-    await flush()
+    await allAnswered(backend, 'memory:list')
     expect(contents()).toEqual(['Release due 30 June'])
     expect(memories().category).toBe('task')
   })
@@ -85,7 +86,7 @@ describe('memory manager list', () => {
     await memories().loadMore()
     release()
     await vi.waitFor(() => expect(memories().pending).toBe(false))
-    await flush()
+    await allAnswered(backend, 'memory:list')
 
     expect(contents()).toEqual(['Release due 30 June'])
     expect(memories().total).toBe(1)
@@ -121,8 +122,9 @@ describe('thread list', () => {
     backend.addThread('First')
     await useThreadsStore.getState().load()
     const releaseOld = backend.holdAnswer('threads:list')
+    const oldHandled = mark('threads:list')
     const old = useThreadsStore.getState().load()
-    await flush()
+    await oldHandled()
     backend.addThread('Second')
     await useThreadsStore.getState().load()
     expect(useThreadsStore.getState().threads.map((t) => t.title)).toEqual(['Second', 'First'])
@@ -139,8 +141,9 @@ describe('messages of the open thread', () => {
     backend.addMessages(notes.id, ['first'])
     const other = backend.addThread('Other')
     const releaseOld = backend.holdAnswer('messages:list')
+    const firstHandled = mark('messages:list')
     const firstVisit = useChatStore.getState().open(notes.id)
-    await flush()
+    await firstHandled()
     await useChatStore.getState().open(other.id)
     backend.addMessages(notes.id, ['second'])
     await useChatStore.getState().open(notes.id)
@@ -166,7 +169,7 @@ describe('inspector', () => {
     await vi.waitFor(() => expect(input()).toBe('newer draft'))
 
     releaseOld()
-    await flush()
+    await allAnswered(backend, 'context:preview')
     expect(input()).toBe('newer draft')
   })
 
@@ -174,8 +177,9 @@ describe('inspector', () => {
     const notes = backend.addThread('Notes')
     const other = backend.addThread('Other')
     const releaseOld = backend.holdAnswer('context:getConfig')
+    const firstHandled = mark('context:getConfig')
     useInspectorStore.getState().openThread(notes.id, '')
-    await flush()
+    await firstHandled()
     useInspectorStore.getState().openThread(other.id, '')
     // Saved elsewhere (another window, the default for every thread) between the visits.
     backend.contextConfig.threads.set(notes.id, { percentages: { summary: 5, recent: 50 } })
@@ -184,7 +188,7 @@ describe('inspector', () => {
     await vi.waitFor(() => expect(recent()).toBe(50))
 
     releaseOld()
-    await flush()
+    await allAnswered(backend, 'context:getConfig')
     expect(recent()).toBe(50)
   })
 })
@@ -235,16 +239,17 @@ describe('providers', () => {
   it('keeps the newest list when change events overtake each other', async () => {
     const stop = useProvidersStore.getState().watch()
     const releaseOld = backend.holdAnswer('providers:list')
+    const oneHandled = mark('providers:list')
     backend.providers.push(provider('one'))
     backend.emit('providers:changed', { providerId: 'one' })
-    await flush()
+    await oneHandled()
     backend.providers.push(provider('two'))
     backend.emit('providers:changed', { providerId: 'two' })
     const names = () => useProvidersStore.getState().providers.map((p) => p.name)
     await vi.waitFor(() => expect(names()).toEqual(['one', 'two']))
 
     releaseOld()
-    await flush()
+    await allAnswered(backend, 'providers:list')
     expect(names()).toEqual(['one', 'two'])
     stop()
   })
@@ -263,7 +268,7 @@ describe('memory status', () => {
     backend.emit('memory:status', fresh)
 
     releaseOld()
-    await flush()
+    await allAnswered(backend, 'memory:status')
     expect(useMemoryStatusStore.getState().status).toBe(fresh)
     stop()
   })
@@ -277,14 +282,15 @@ describe('memories kept on their own, under their message', () => {
     const { id } = created.data.memory
     backend.emit('memory:extracted', { threadId: 'thread', messageId: 7, changes: [created.data] })
     const releaseOld = backend.holdAnswer('memory:origin')
+    const soyHandled = mark('memory:origin')
     await backend.api.memory.update({ id, content: 'Takes soy milk' })
-    await flush()
+    await soyHandled()
     await backend.api.memory.update({ id, content: 'Takes no milk' })
     const note = () => useExtractedStore.getState().byMessage[7]?.[0]?.content
     await vi.waitFor(() => expect(note()).toBe('Takes no milk'))
 
     releaseOld()
-    await flush()
+    await allAnswered(backend, 'memory:origin')
     expect(note()).toBe('Takes no milk')
     stop()
   })

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import type { Harness } from './server'
-import { eventually } from './poll'
+import { eventually } from '../../support/poll'
 
 // The chat steps the provider-backed e2e tests take the same way before and between their checks.
 

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core'
 import type { PageGlobals } from './browser'
-import { eventually } from './poll'
+import { eventually } from '../../support/poll'
 
 // The provider settings dialog, driven with real clicks as the chat e2e tests set a model up.
 

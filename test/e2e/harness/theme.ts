@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core'
 import { animationsDone } from './page'
-import { eventually } from './poll'
+import { eventually } from '../../support/poll'
 
 // The app's own theme switch, and what a theme must change: every control's background and the
 // colours of highlighted code.

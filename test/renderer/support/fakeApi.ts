@@ -35,12 +35,17 @@ import type {
 import { adoptedDefaultModel } from '@shared/defaultModel'
 import { fail, ok, type IpcError, type IpcResult } from '@shared/result'
 import type { SummaryAutomationStatus, SummaryCompressResult } from '@shared/summaryCompression'
+import { pollUntil } from '../../support/poll'
 import { fakeBuild, fakeTokens } from './fakeBuild'
 
 export interface FakeBackend {
   api: Api
   /** Every call as `domain:method` with its input, in order. */
   calls: { channel: string; input: unknown }[]
+  /** How many calls on `channel` main has handled (an answer held late counts once handled). */
+  handled(channel: string): number
+  /** How many calls on `channel` have had their answer delivered to the renderer. */
+  answered(channel: string): number
   settings: AppSettings
   /** What app.info reports about a damaged database the user chose to start over from. */
   recoveredFromBackup: string | null
@@ -97,6 +102,10 @@ function createFakeBackend(): FakeBackend {
   const holds = new Map<string, Promise<void>>()
   const answerHolds = new Map<string, Promise<void>>()
   const calls: FakeBackend['calls'] = []
+  const handledCounts = new Map<string, number>()
+  const answeredCounts = new Map<string, number>()
+  const count = (counts: Map<string, number>, channel: string) =>
+    counts.set(channel, (counts.get(channel) ?? 0) + 1)
   const builds = new Map<string, StoredBuild[]>()
   let clock = BASE_TIME
   let nextId = 1
@@ -106,6 +115,8 @@ function createFakeBackend(): FakeBackend {
   const backend: FakeBackend = {
     api: undefined as unknown as Api,
     calls,
+    handled: (channel) => handledCounts.get(channel) ?? 0,
+    answered: (channel) => answeredCounts.get(channel) ?? 0,
     settings: {
       locale: 'en',
       inspectorOpen: true,
@@ -242,10 +253,15 @@ function createFakeBackend(): FakeBackend {
       const failure = failures.get(channel)
       failures.delete(channel)
       const answer = await (failure ? fail(failure) : handler(input))
-      if (!late) return answer
+      count(handledCounts, channel)
+      if (!late) {
+        count(answeredCounts, channel)
+        return answer
+      }
       // Copied, so the late answer is main's state when it handled the call.
       const copy = structuredClone(answer)
       await late
+      count(answeredCounts, channel)
       return copy
     }
 
@@ -816,4 +832,26 @@ export function installFakeBackend(): FakeBackend {
   const backend = createFakeBackend()
   window.api = backend.api
   return backend
+}
+
+/** Waits until main has handled `count` calls on `channel` in all; their answers may be held. */
+export function handledCalls(backend: FakeBackend, channel: string, count: number): Promise<true> {
+  return pollUntil(() => backend.handled(channel) >= count, {
+    what: `main to have handled ${count} ${channel} calls`
+  })
+}
+
+/**
+ * Waits until every call made on `channel` so far has been answered, the late ones included,
+ * so a test can then check that a stale answer changed nothing: the renderer handles an answer
+ * in the microtasks that follow it, which all run before the next poll.
+ */
+export function allAnswered(backend: FakeBackend, channel: string): Promise<true> {
+  return pollUntil(
+    () => {
+      const made = backend.calls.filter((call) => call.channel === channel).length
+      return made > 0 && backend.answered(channel) === made
+    },
+    { what: `every ${channel} call to be answered` }
+  )
 }

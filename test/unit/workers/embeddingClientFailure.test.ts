@@ -23,6 +23,8 @@ describe('the embedding client says why the model is unavailable', () => {
       source: { kind: 'folder', root: '/x', name: 'y' }
     })
     await expect(client.ready()).rejects.toThrow('Could not locate file: tokenizer.json')
+    // The scenario, not synchronisation: the worker's thread ends after its message, and its
+    // exit (which the client does not report) must not replace the reason. 200 ms lets it end.
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(client.status()).toMatchObject({
       state: 'unavailable',

@@ -7,6 +7,7 @@ import {
 } from '../../../src/main/workers/embedding/embedder'
 import { EmbeddingPool, type PoolWorker } from '../../../src/main/workers/embedding/embeddingPool'
 import { lengthBatches } from '../../../src/main/workers/embedding/lengthBatches'
+import { pollUntil } from '../../support/poll'
 
 /**
  * Issue #21: background texts batched by length, several indexing workers, queries on a
@@ -110,7 +111,17 @@ function fakeWorker(lane: 'query' | 'indexing', autoFinish: boolean): FakeWorker
   return worker
 }
 
+/**
+ * A short window in which the pool could wrongly start a batch: what is checked after it is an
+ * absence, which polling cannot show. Everything the pool should do is polled for instead.
+ */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5))
+
+/** Waits until `worker` has been handed its `count`-th batch. */
+const handed = (worker: FakeWorker | undefined, count: number) =>
+  pollUntil(() => (worker?.calls.length ?? 0) >= count, {
+    what: `batch ${count} on the ${worker?.lane ?? 'missing'} worker`
+  })
 
 describe('EmbeddingPool', () => {
   const pools: EmbeddingPool[] = []
@@ -148,18 +159,18 @@ describe('EmbeddingPool', () => {
   it('serves a query on its own worker while every indexing worker is busy', async () => {
     const { pool: p, workers, indexing } = pool(1)
     const background = p.embed(['x'.repeat(30), 'y'.repeat(30)])
-    await settle()
+    await handed(indexing()[0], 1)
     expect(indexing()[0]?.running).toBe(1)
     const query = workers.find((w) => w.lane === 'query') as FakeWorker
     const asked = p.embed(['what did I say?'], { priority: 'query', role: 'query' })
-    await settle()
+    await handed(query, 1)
     query.finish()
     await expect(asked).resolves.toHaveLength(1)
     // The batch that was running when the query came is still running.
     expect(indexing()[0]?.running).toBe(1)
     indexing()[0]?.finish()
     // The second batch waits for the turn after the query (40 ms here).
-    await new Promise((resolve) => setTimeout(resolve, 60))
+    await handed(indexing()[0], 2)
     indexing()[0]?.finish()
     await expect(background).resolves.toHaveLength(2)
   })
@@ -177,7 +188,7 @@ describe('EmbeddingPool', () => {
     await settle()
     // Held after the query answered: the turn is being built and sent.
     expect(indexing()[0]?.calls).toEqual([])
-    await new Promise((resolve) => setTimeout(resolve, 80))
+    await handed(indexing()[0], 1)
     expect(indexing()[0]?.calls).toEqual([['m']])
     indexing()[0]?.finish()
     await expect(background).resolves.toHaveLength(1)
@@ -195,13 +206,12 @@ describe('EmbeddingPool', () => {
     const { pool: p, indexing } = pool(1)
     const doomed = p.embed(['a'.repeat(30), 'b'.repeat(30)], { tag: 'gone' })
     const kept = p.embed(['c'.repeat(30)], { tag: 'kept' })
-    await settle()
+    await handed(indexing()[0], 1)
     expect(p.cancel('gone')).toBe(1)
     await expect(doomed).rejects.toBeInstanceOf(EmbeddingCancelledError)
     indexing()[0]?.finish()
-    await settle()
+    await handed(indexing()[0], 2)
     indexing()[0]?.finish()
-    await settle()
     await expect(kept).resolves.toHaveLength(1)
     // Only one of the cancelled job's texts ever reached a worker (the one already running).
     expect(

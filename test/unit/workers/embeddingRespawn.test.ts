@@ -7,6 +7,7 @@ import type {
 import { modelSpec } from '../../../src/main/workers/embedding/embeddingModels'
 import type { FromWorker, ToWorker } from '../../../src/main/workers/embedding/embeddingProtocol'
 import { BGE_MODEL_ID } from '../../../src/shared/embeddingModelIds'
+import { pollUntil } from '../../support/poll'
 
 /** Hosts that load at once and answer batches with zero vectors; the test crashes them. */
 function fakeHosts() {
@@ -34,7 +35,11 @@ function fakeHosts() {
   return { started, factory }
 }
 
-const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms))
+/**
+ * Longer than every restart delay (10, 20 ms): a window in which a wrong restart would show.
+ * Used only before asserting that none happened; what should happen is polled for.
+ */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
 
 function client(factory: EmbeddingHostFactory) {
   return new EmbeddingClient({
@@ -53,12 +58,14 @@ describe('the embedding host ending after the model loaded', () => {
     await embedder.ready()
     hosts.started[0]!.answer = false
     const running = embedder.embed(['in the crash'])
-    await settle(5)
+    await pollUntil(() => hosts.started[0]!.posted.some((m) => m.type === 'embed'), {
+      what: 'the batch to reach the host'
+    })
     hosts.started[0]!.crash('exit code 1')
     await expect(running).rejects.toThrow('the embedding worker stopped (exit code 1)')
     expect(embedder.status().state).toBe('loading')
     const queued = embedder.embed(['after the crash'])
-    await settle()
+    await pollUntil(() => embedder.status().state === 'ready', { what: 'the restarted host' })
     expect(hosts.started).toHaveLength(2)
     expect(embedder.status()).toMatchObject({ state: 'ready', error: null })
     expect(await queued).toHaveLength(1)
@@ -69,10 +76,14 @@ describe('the embedding host ending after the model loaded', () => {
     const hosts = fakeHosts()
     const embedder = client(hosts.factory)
     await embedder.ready()
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       hosts.started.at(-1)!.crash('exit code 134')
-      await settle()
+      await pollUntil(() => hosts.started.length === i + 2 && embedder.status().state === 'ready', {
+        what: `host ${i + 2} to start and load`
+      })
     }
+    hosts.started.at(-1)!.crash('exit code 134')
+    await settle()
     expect(hosts.started).toHaveLength(3)
     expect(embedder.status()).toMatchObject({
       state: 'unavailable',

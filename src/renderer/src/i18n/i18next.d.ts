@@ -1,5 +1,5 @@
 import 'i18next'
-import type { Translation } from './en'
+import type { Translation } from './resources'
 
 // Makes t() keys and interpolation values type-checked against the English resources.
 declare module 'i18next' {

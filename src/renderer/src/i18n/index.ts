@@ -1,8 +1,7 @@
 import i18next from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import type { LocalePreference } from '@shared/domain'
-import { en } from './en'
-import { zhCN } from './zh-CN'
+import { en, zhCN } from './resources'
 
 export type UiLanguage = 'en' | 'zh-CN'
 

@@ -1,5 +1,5 @@
 import type { ErrorCode, IpcError, IpcResult } from '@shared/result'
-import { en } from '../i18n/en'
+import { en } from '../i18n/resources'
 import { i18n } from '../i18n'
 
 /** Codes whose text the renderer translates (the disk is full, the file is damaged, ...). */

@@ -1,0 +1,6 @@
+export const common = {
+  cancel: 'Cancel',
+  dismiss: 'Dismiss',
+  retry: 'Try again',
+  close: 'Close'
+}

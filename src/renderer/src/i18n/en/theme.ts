@@ -1,0 +1,6 @@
+export const theme = {
+  label: 'Theme',
+  system: 'System',
+  light: 'Light',
+  dark: 'Dark'
+}
