@@ -6,7 +6,7 @@ import {
   recallQuery,
   recallSample
 } from '../../../src/main/context/recall/recallQuery'
-import { previewOf } from '../../../src/main/context/retrievedMemories'
+import { previewOf } from '../../../src/main/context/sections/retrievedMemories'
 import { recallTerms } from '../../../src/main/services/memory/memoryRanking'
 import { isRepetitive, MAX_TERM_CHARS } from '../../../src/main/store/search/queryTerms'
 import { hugeInput, INPUT_KINDS } from '../../../scripts/bench/mainThreadStall'
