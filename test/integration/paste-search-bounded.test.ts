@@ -60,9 +60,10 @@ describe('a pasted text through send and preview, on a store of 10,000 messages'
         )
         // Generous against a loaded 2-core CI machine; the bench reports the real figures.
         expect(preview, `${name}, ${chars} characters, preview`).toBeLessThan(250)
-        // A send's longest stall at 200,000 characters is the full-text index of the paste
-        // itself, written inside its INSERT (docs/CONTEXT.md); its search is as bounded.
-        if (chars <= 20_000) expect(sent, `${name}, send`).toBeLessThan(1_000)
+        // The paste's full-text row is written inside its INSERT: indexing all of a 200,000-
+        // character base64 paste held the main thread for about 0.7 s, its first 32,000
+        // characters (store/schema/searchIndexBounds.ts) take under 50 ms.
+        expect(sent, `${name}, ${chars} characters, send`).toBeLessThan(500)
       }
     }
     // The sidebar's search box takes up to 500 characters of the same.

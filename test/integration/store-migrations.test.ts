@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { DatabaseOpenError, openDatabase } from '../../src/main/store/database'
 import { LATEST_VERSION, migrate, schemaVersion } from '../../src/main/store/migrations'
 import { discardDamagedDatabase } from '../../src/main/store/recovery'
+import { INDEXED_CHARS } from '../../src/main/store/schema/searchIndexBounds'
 import { SearchRepository } from '../../src/main/store/search/searchRepository'
 import { resolveContextConfig } from '@shared/contextConfig'
 import { useTempDir } from '../support/tempDir'
@@ -50,6 +51,47 @@ describe('opening the store', () => {
     const hits = new SearchRepository(db).search('ferry', 10)
     expect(hits.map((h) => h.snippet)).toEqual(['Book the ferry to Okinawa'])
     expect(new SearchRepository(db).search('旅行计划', 10)[0]?.threadId).toBe('t1')
+    db.close()
+  })
+
+  it('indexes a long message by its first 32,000 characters, before and after the upgrade', () => {
+    const path = join(tempDir(), 'store.sqlite')
+    const old = new Database(path)
+    migrate(old, 18)
+    old
+      .prepare(
+        "INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t1', 'Logs', 1, 1)"
+      )
+      .run()
+    const insert = old.prepare(
+      "INSERT INTO messages (thread_id, seq, role, content, token_count, created_at) VALUES ('t1', ?, 'user', ?, 9, 1)"
+    )
+    const long = (head: string, tail: string) => `${head} ${'x'.repeat(INDEXED_CHARS)} ${tail}`
+    insert.run(1, long('headbefore', 'tailbefore'))
+    old.close()
+
+    const db = openDatabase(path)
+    const search = new SearchRepository(db)
+    const found = (word: string) => search.search(word, 10).length
+    expect([found('headbefore'), found('tailbefore')]).toEqual([1, 0])
+    const { lastInsertRowid } = db
+      .prepare(
+        "INSERT INTO messages (thread_id, seq, role, content, token_count, created_at) VALUES ('t1', 2, 'user', ?, 9, 1)"
+      )
+      .run(long('headafter', 'tailafter'))
+    expect([found('headafter'), found('tailafter')]).toEqual([1, 0])
+    // Each trigger un-indexes what it indexed: an edit and a deletion leave nothing behind.
+    db.prepare('UPDATE messages SET content = ? WHERE id = ?').run(
+      long('edited', 'x'),
+      lastInsertRowid
+    )
+    expect([found('headafter'), found('edited')]).toEqual([0, 1])
+    db.prepare('DELETE FROM messages').run()
+    expect([found('edited'), found('headbefore')]).toEqual([0, 0])
+    expect(
+      db.prepare("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')").run()
+    ).toBeTruthy()
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
     db.close()
   })
 

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3'
 import { BUDGETS_AND_COUNTS } from './schema/budgetsAndCounts'
 import { CORE_TABLES } from './schema/coreTables'
 import { FEATURE_TABLES } from './schema/featureTables'
+import { SEARCH_INDEX_BOUNDS } from './schema/searchIndexBounds'
 
 export interface Migration {
   version: number
@@ -15,7 +16,12 @@ export interface Migration {
  * Each runs inside one transaction together with the user_version bump, so a crash leaves the
  * database at the previous version, never half-migrated.
  */
-const MIGRATIONS: readonly Migration[] = [...CORE_TABLES, ...FEATURE_TABLES, ...BUDGETS_AND_COUNTS]
+const MIGRATIONS: readonly Migration[] = [
+  ...CORE_TABLES,
+  ...FEATURE_TABLES,
+  ...BUDGETS_AND_COUNTS,
+  ...SEARCH_INDEX_BOUNDS
+]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0
 
