@@ -12,6 +12,22 @@ import { useTempDir } from '../support/tempDir'
 
 const tempDir = useTempDir()
 
+/** A store file at an old schema version holding one thread with these messages. */
+function storeAt(version: number, title: string, contents: readonly string[]): string {
+  const path = join(tempDir(), 'store.sqlite')
+  const old = new Database(path)
+  migrate(old, version)
+  old
+    .prepare("INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t1', ?, 1, 1)")
+    .run(title)
+  const insert = old.prepare(
+    "INSERT INTO messages (thread_id, seq, role, content, token_count, created_at) VALUES ('t1', ?, 'user', ?, 6, 1)"
+  )
+  contents.forEach((content, i) => insert.run(i + 1, content))
+  old.close()
+  return path
+}
+
 describe('opening the store', () => {
   it('creates every table from an empty file, in WAL mode with foreign keys and sqlite-vec', () => {
     const path = join(tempDir(), 'nested', 'store.sqlite')
@@ -31,20 +47,7 @@ describe('opening the store', () => {
   })
 
   it('upgrades a database from the previous version and indexes what it already held', () => {
-    const path = join(tempDir(), 'store.sqlite')
-    const old = new Database(path)
-    migrate(old, 7)
-    old
-      .prepare(
-        "INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t1', '旅行计划', 1, 1)"
-      )
-      .run()
-    old
-      .prepare(
-        "INSERT INTO messages (thread_id, seq, role, content, token_count, created_at) VALUES ('t1', 1, 'user', 'Book the ferry to Okinawa', 6, 1)"
-      )
-      .run()
-    old.close()
+    const path = storeAt(7, '旅行计划', ['Book the ferry to Okinawa'])
 
     const db = openDatabase(path)
     expect(schemaVersion(db)).toBe(LATEST_VERSION)
@@ -55,20 +58,8 @@ describe('opening the store', () => {
   })
 
   it('indexes a long message by its first 32,000 characters, before and after the upgrade', () => {
-    const path = join(tempDir(), 'store.sqlite')
-    const old = new Database(path)
-    migrate(old, 18)
-    old
-      .prepare(
-        "INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t1', 'Logs', 1, 1)"
-      )
-      .run()
-    const insert = old.prepare(
-      "INSERT INTO messages (thread_id, seq, role, content, token_count, created_at) VALUES ('t1', ?, 'user', ?, 9, 1)"
-    )
     const long = (head: string, tail: string) => `${head} ${'x'.repeat(INDEXED_CHARS)} ${tail}`
-    insert.run(1, long('headbefore', 'tailbefore'))
-    old.close()
+    const path = storeAt(18, 'Logs', [long('headbefore', 'tailbefore')])
 
     const db = openDatabase(path)
     const search = new SearchRepository(db)
