@@ -16,6 +16,7 @@ import { join } from 'node:path'
 import { setImmediate as yieldToEvents } from 'node:timers/promises'
 import { recallQuery } from '../../src/main/context/recall/recallQuery'
 import { HybridSearch } from '../../src/main/services/memory/hybridSearch'
+import { QueryRanker } from '../../src/main/services/memory/queryRanker'
 import type { ActiveModel, MemoryIndexer } from '../../src/main/services/memory/memoryIndexer'
 import { quotedTerms, recallTerms } from '../../src/main/services/memory/memoryRanking'
 import { openDatabase } from '../../src/main/store/database'
@@ -212,7 +213,11 @@ export async function memorySearchFigures(
     const first = openStore(path)
     const embedder = await newEmbedder()
     const model = activeModel(first, embedder)
-    const search = new HybridSearch({ ...first, indexer: indexerFor(model) })
+    const search = new HybridSearch({
+      ...first,
+      indexer: indexerFor(model),
+      ranker: new QueryRanker()
+    })
     // What createServices does when the model's space becomes active (MemoryService.warmUp).
     const warmStarted = performance.now()
     let longestSliceMs = 0

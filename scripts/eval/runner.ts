@@ -24,6 +24,7 @@ import type { Services } from '../../src/main/services/serviceTypes'
 import { MemoryIndexer } from '../../src/main/services/memory/memoryIndexer'
 import type { EmbedderFactory } from '../../src/main/services/memory/memoryModels'
 import { MemoryService } from '../../src/main/services/memory/memoryService'
+import { QueryRanker } from '../../src/main/services/memory/queryRanker'
 import { openDatabase } from '../../src/main/store/database'
 import { EmbeddingQueueRepository } from '../../src/main/store/embeddingQueueRepository'
 import {
@@ -159,6 +160,7 @@ function openStore(
     memories: new MemoryRepository(db),
     recall: new RecallRepository(db),
     vectors,
+    ranker: new QueryRanker(),
     queue,
     indexer: new MemoryIndexer({ queue, vectors, now: Date.now, log, changed: () => {} }),
     now: Date.now,

@@ -1,7 +1,4 @@
-/**
- * What a promise given to `withDeadline` rejects with when its time is up.
- * @public (for `instanceof`; memory search still has its own copy, to be merged)
- */
+/** What a promise given to `withDeadline` rejects with when its time is up. */
 export class DeadlineError extends Error {}
 
 /**

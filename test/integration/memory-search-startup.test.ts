@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { MemorySearchHit } from '@shared/domain'
 import { BGE_MODEL_ID } from '@shared/embeddingModelIds'
 import { HybridSearch } from '../../src/main/services/memory/hybridSearch'
+import { QueryRanker } from '../../src/main/services/memory/queryRanker'
 import type { MemoryIndexer } from '../../src/main/services/memory/memoryIndexer'
 import { MemoryRepository } from '../../src/main/store/memoryRepository'
 import { RecallRepository } from '../../src/main/store/search/recallRepository'
@@ -57,7 +58,8 @@ describe('memory search within a time budget', () => {
       memories: new MemoryRepository(db),
       recall,
       vectors: new VectorStore(db),
-      indexer
+      indexer,
+      ranker: new QueryRanker()
     })
     const result = await search.search('Where is the bouldering wall I climb at?')
     expect(events).toEqual(['embedding started', 'full text', 'embedding done'])

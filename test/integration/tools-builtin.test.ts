@@ -6,11 +6,12 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { ToolCall } from '@shared/domain'
-import { useMemoryServices } from '../support/memoryServices'
+import { defaultModel, e5Model, testEmbeddings, type TestModel } from '../support/embeddings'
+import { useMemoryServices, type MemoryTestServices } from '../support/memoryServices'
 import { pollUntil } from '../support/poll'
 import { useTempDir } from '../support/tempDir'
 
-const { withModel, withoutModel } = useMemoryServices(useTempDir())
+const { withModel, withoutModel, withEmbeddings, workerPath } = useMemoryServices(useTempDir())
 const BUILTINS = ['builtin:search_history', 'builtin:open_message']
 
 const call = (name: string, args: Record<string, unknown>, id = 'c1'): ToolCall => ({
@@ -130,4 +131,39 @@ describe('built-in tools', () => {
     const unranked = await plain.services.tools.forBuild(other.id, 'search my old conversations')
     expect(unranked.map((t) => t.relevance)).toEqual([null, null])
   })
+
+  it('tool relevance follows a switch of the memory model, never mixing two models’ vectors', async () => {
+    const question = 'search my old conversations'
+    const ranked = async (services: MemoryTestServices['services'], threadId: string) =>
+      pollUntil(
+        async () => {
+          const tools = await services.tools.forBuild(threadId, question)
+          return tools.some((t) => t.relevance === null)
+            ? undefined
+            : new Map(tools.map((t) => [t.name, t.relevance]))
+        },
+        { what: 'every tool to have a relevance', timeoutMs: 20_000, intervalMs: 200 }
+      )
+    let model: TestModel = defaultModel()
+    const switching = withEmbeddings((settings) => testEmbeddings(workerPath(), model)(settings))
+    await switching.services.memoryIndexer.drained()
+    const thread = switching.services.threads.create('R')
+    switching.services.tools.setThreadTools(thread.id, BUILTINS)
+    const before = await ranked(switching.services, thread.id)
+
+    model = e5Model()
+    await switching.services.memoryModel.reload()
+    await switching.services.memoryIndexer.embedder()?.ready()
+    const after = await ranked(switching.services, thread.id)
+
+    // What a fresh app on the second model computes: the switched app must agree with it.
+    const fresh = await withModel(e5Model())
+    const freshThread = fresh.services.threads.create('R')
+    fresh.services.tools.setThreadTools(freshThread.id, BUILTINS)
+    const expected = await ranked(fresh.services, freshThread.id)
+    for (const [name, relevance] of expected) {
+      expect(after.get(name), name).toBeCloseTo(relevance!, 3)
+      expect(after.get(name), name).not.toBeCloseTo(before.get(name)!, 3)
+    }
+  }, 120_000)
 })

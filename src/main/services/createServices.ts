@@ -31,6 +31,7 @@ import { MemoryIndexer } from './memory/memoryIndexer'
 import { MemoryModelManager } from './memory/memoryModels'
 import { memoryRecall } from './memory/memoryRecall'
 import { MemoryService } from './memory/memoryService'
+import { QueryRanker } from './memory/queryRanker'
 import { SearchService } from './searchService'
 import { SettingsService } from './settingsService'
 import { adoptedDefaultModel } from '@shared/defaultModel'
@@ -115,10 +116,13 @@ export function createServices({
       else memoryIndexer.cancelThread(threadId)
     }
   }
+  // One query-vector cache for memory, files and tools, keyed by vector space.
+  const ranker = new QueryRanker()
   const memoryService = new MemoryService({
     memories: new MemoryRepository(db),
     recall,
     vectors,
+    ranker,
     ...(messageVectors && { messageSearch: workerMessageSearch(vectors, messageVectors, log) }),
     queue,
     indexer: memoryIndexer,
@@ -186,6 +190,7 @@ export function createServices({
     relevance: new ChunkRelevance({
       files: fileRepository,
       model: () => memoryIndexer.active(),
+      ranker,
       log,
       embedded: (hash) => {
         for (const threadId of fileRepository.threadsOf(hash)) emit('files:changed', { threadId })
@@ -210,7 +215,8 @@ export function createServices({
     publish,
     now,
     log,
-    embedder: () => memoryIndexer.active()?.embedder ?? null,
+    model: () => memoryIndexer.active(),
+    ranker,
     loginShellPath
   })
   // Set once the chat service exists; the context service asks it for the thread's model.

@@ -4,17 +4,15 @@
  * vectors are not ready yet is scored null, so the builder falls back to word overlap and the
  * build still goes out at once.
  */
-import { withDeadline } from '@shared/deadline'
 import type { FileRepository, StoredChunk } from '../../store/fileRepository'
 import { EmbeddingCancelledError } from '../../workers/embedding/embedder'
 import type { ActiveModel } from '../memory/memoryIndexer'
+import { similarity, type QueryRanker } from '../memory/queryRanker'
 
 /** How long a build waits for the query's vector; the memory search waits as long. */
 const QUERY_TIMEOUT_MS = 500
 /** Chunks per embedding call: small, so a chat's query is never stuck behind a whole file. */
 const BATCH = 16
-/** Query vectors kept (a preview per keystroke asks for the same draft again and again). */
-const QUERY_CACHE = 16
 /** Files whose chunk vectors stay in memory. */
 const VECTORS_KEPT = 4
 
@@ -22,6 +20,8 @@ export interface ChunkRelevanceDeps {
   files: FileRepository
   /** The memory model, once its vector space is active; null without one. */
   model: () => ActiveModel | null
+  /** Embeds the query with a deadline, cached per vector space (shared with memory search). */
+  ranker: QueryRanker
   log: (message: string, error: unknown) => void
   /** A file's vectors were stored (the renderer's chips say "ranked by meaning"). */
   embedded: (hash: string) => void
@@ -31,7 +31,6 @@ export type Scores = { relevance: (number | null)[]; embedded: boolean }
 
 export class ChunkRelevance {
   private readonly running = new Map<string, Promise<void>>()
-  private readonly queries = new Map<string, Float32Array>()
   private readonly vectorCache = new Map<string, Float32Array>()
 
   constructor(private readonly deps: ChunkRelevanceDeps) {}
@@ -88,7 +87,7 @@ export class ChunkRelevance {
     if (query.trim() === '') return { ...none, embedded: true }
     let q: Float32Array
     try {
-      q = await withDeadline(this.queryVector(model, query), QUERY_TIMEOUT_MS)
+      q = await this.deps.ranker.embedWithin(model, query, QUERY_TIMEOUT_MS)
     } catch (error) {
       this.deps.log('the attachment query was not embedded in time', error)
       return { ...none, embedded: true }
@@ -96,10 +95,8 @@ export class ChunkRelevance {
     const dimension = q.length
     const relevance = chunks.map((_, i) => {
       if ((i + 1) * dimension > vectors.length) return null
-      let dot = 0
-      for (let d = 0; d < dimension; d++)
-        dot += (q[d] as number) * (vectors[i * dimension + d] as number)
-      return Math.round(dot * 10_000) / 10_000
+      const row = vectors.subarray(i * dimension, (i + 1) * dimension)
+      return Math.round(similarity(q, row) * 10_000) / 10_000
     })
     return { relevance, embedded: true }
   }
@@ -117,19 +114,6 @@ export class ChunkRelevance {
       }
     }
     return vectors
-  }
-
-  private async queryVector(model: ActiveModel, query: string): Promise<Float32Array> {
-    const key = `${model.space.key}\n${query}`
-    const cached = this.queries.get(key)
-    if (cached) return cached
-    const [vector] = await model.embedder.embed([query], { priority: 'query', role: 'query' })
-    if (!vector) throw new Error('the model returned no vector')
-    this.queries.set(key, vector)
-    while (this.queries.size > QUERY_CACHE) {
-      this.queries.delete(this.queries.keys().next().value as string)
-    }
-    return vector
   }
 
   private async embed(

@@ -6,6 +6,7 @@ import type {
   MemorySearchScope
 } from '@shared/domain'
 import type { MemoryWarning } from '@shared/context'
+import { DeadlineError } from '@shared/deadline'
 import { AppError } from '@shared/result'
 import type { MemoryRepository } from '../../store/memoryRepository'
 import {
@@ -16,8 +17,9 @@ import {
 import { dotAt } from '../../store/vectors/dotProduct'
 import type { VectorHit, VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
 import { calibratedSimilarity } from '../../workers/embedding/embeddingModels'
-import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
+import type { MemoryIndexer } from './memoryIndexer'
 import { inProcessMessageSearch, type MessageVectorSearch } from './messageVectorSearch'
+import type { QueryRanker } from './queryRanker'
 import { hasStrongTerm, matchedShare, quotedTerms, recallTerms, rrfScore } from './memoryRanking'
 import {
   applyGate,
@@ -70,6 +72,8 @@ export interface HybridSearchDeps {
   indexer: MemoryIndexer
   /** Where the nearest messages are searched (a worker in the app); default this thread. */
   messageSearch?: MessageVectorSearch
+  /** Embeds queries with a deadline, cached per vector space (shared with files and tools). */
+  ranker: QueryRanker
 }
 
 export const DEFAULT_MIN_SIMILARITY = 0.6
@@ -87,7 +91,6 @@ const CANDIDATES_PER_LIST = 50
  * three-letter words alone are too common.
  */
 const TEXT_ONLY_MIN_SHARE = 0.5
-const QUERY_CACHE_SIZE = 64
 /**
  * The conversation's vector list counts a quarter as much as the query's own in the fusion:
  * enough to lift what an implicit question refers to (dev set: 0.872 → 0.929 at 1,500 tokens),
@@ -120,20 +123,10 @@ const NEIGHBOUR_WEIGHT = 0.5
 /** How many of the best candidates under the gate a build reports (the inspector's "why not"). */
 const REJECTED_REPORTED = 5
 
-export class DeadlineError extends Error {}
-
 /** A thread's messages up to `seq`, which its summary covers. */
 interface SummarizedThrough {
   threadId: string
   seq: number
-}
-
-export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlineError()), Math.max(0, ms))
-  })
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
 }
 
 interface Embedded {
@@ -164,8 +157,6 @@ interface Candidate {
  * query cannot be embedded in time, the result is full text only and says so.
  */
 export class HybridSearch {
-  private readonly queryCache = new Map<string, Float32Array>()
-
   constructor(private readonly deps: HybridSearchDeps) {}
 
   /**
@@ -206,7 +197,8 @@ export class HybridSearch {
     const timings = { embedMs: 0, contextEmbedMs: 0, textMs: 0, vectorMs: 0 }
     const embed = (input: string, done: (ms: number) => void): Promise<Embedded> | null =>
       model
-        ? withDeadline(this.embedQuery(model, input), timeoutMs * 0.8)
+        ? this.deps.ranker
+            .embedWithin(model, input, timeoutMs * 0.8)
             .then(
               (vector) => ({ vector, error: null }),
               (error: unknown) => ({ vector: null, error })
@@ -267,7 +259,7 @@ export class HybridSearch {
       }
     }
 
-    const cached = model ? this.cachedQuery(model, text) : null
+    const cached = model ? this.deps.ranker.cached(model, text) : null
     const early = cached && current() ? vectorList(current() as VectorSpace, cached, 0) : null
     // Awaited below unless the model changes meanwhile; a failure then is nobody's to report.
     early?.catch(() => undefined)
@@ -551,28 +543,7 @@ export class HybridSearch {
       !(summarized && message.threadId === summarized.threadId && message.seq <= summarized.seq)
     )
   }
-
-  /** The text's query vector if it is cached (the draft's preview embedded it), else null. */
-  private cachedQuery(model: ActiveModel, text: string): Float32Array | null {
-    return this.queryCache.get(queryKey(model, text)) ?? null
-  }
-
-  /** The text's query vector, from the cache when the same text was embedded lately. */
-  private async embedQuery(model: ActiveModel, text: string): Promise<Float32Array> {
-    const cached = this.cachedQuery(model, text)
-    if (cached) return cached
-    const [vector] = await model.embedder.embed([text], { priority: 'query', role: 'query' })
-    if (!vector) throw new Error('the model returned no vector')
-    this.queryCache.set(queryKey(model, text), vector)
-    while (this.queryCache.size > QUERY_CACHE_SIZE) {
-      this.queryCache.delete(this.queryCache.keys().next().value as string)
-    }
-    return vector
-  }
 }
-
-/** Query vectors are cached per space: a new model never answers with an old one's vector. */
-const queryKey = (model: ActiveModel, text: string) => `${model.space.key}\u0000${text}`
 
 /** The warning a build shows when the query could not be embedded: full text only. */
 function embedWarning(error: unknown, ms: number): MemoryWarning {

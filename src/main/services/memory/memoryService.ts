@@ -16,7 +16,9 @@ import {
 } from '../../store/memoryRepository'
 import type { RecallRepository } from '../../store/search/recallRepository'
 import type { VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
-import { HybridSearch, withDeadline, type MemorySearchOptions } from './hybridSearch'
+import { withDeadline } from '@shared/deadline'
+import { HybridSearch, type MemorySearchOptions } from './hybridSearch'
+import type { QueryRanker } from './queryRanker'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
 import { inProcessMessageSearch, type MessageVectorSearch } from './messageVectorSearch'
 
@@ -28,6 +30,8 @@ export interface MemoryServiceDeps {
   vectors: VectorStore
   /** Where the nearest messages are searched and their index loads (a worker in the app). */
   messageSearch?: MessageVectorSearch
+  /** Embeds queries with a deadline, cached per vector space (shared with files and tools). */
+  ranker: QueryRanker
   queue: EmbeddingQueueRepository
   indexer: MemoryIndexer
   now: () => number

@@ -19,7 +19,8 @@ import {
   type ToolApprovalRequest,
   type ToolDescriptor
 } from '@shared/tools'
-import type { Embedder } from '../../workers/embedding/embedder'
+import type { ActiveModel } from '../memory/memoryIndexer'
+import { similarity, spaceKeyed, type QueryRanker } from '../memory/queryRanker'
 import type { McpServerRecord, McpServerRepository } from '../../store/mcpServerRepository'
 import type { SettingsRepository } from '../../store/settingsRepository'
 import type { ThreadRepository } from '../../store/threadRepository'
@@ -45,7 +46,9 @@ export interface ToolServiceDeps {
   now: () => number
   log: (message: string, error: unknown) => void
   /** The memory model when it is loaded, for tool relevance; null: relevance is null. */
-  embedder?: () => Embedder | null
+  model?: () => ActiveModel | null
+  /** Embeds the query, cached per vector space (shared with memory search and files). */
+  ranker?: QueryRanker
   newId?: () => string
   /** Where stdio servers' commands are found and what PATH they get (null: the app's). */
   loginShellPath?: Promise<string | null>
@@ -299,29 +302,32 @@ export class ToolService {
     tools: ToolDescriptor[],
     query: string
   ): Promise<Map<string, number> | null> {
-    const embedder = this.deps.embedder?.()
-    if (!embedder || embedder.status().state !== 'ready' || !query.trim()) return null
+    const model = this.deps.model?.()
+    const ranker = this.deps.ranker
+    if (!model || !ranker || model.embedder.status().state !== 'ready' || !query.trim()) {
+      return null
+    }
     try {
       const work = (async () => {
-        const missing = tools.filter((t) => !this.vectors.has(t.key))
+        // A description's vector is kept per vector space: after a model switch the tools
+        // are embedded again, never compared across two models.
+        const key = (t: ToolDescriptor) => spaceKeyed(model, t.key)
+        const missing = tools.filter((t) => !this.vectors.has(key(t)))
         if (missing.length > 0) {
-          const vectors = await embedder.embed(
+          const vectors = await model.embedder.embed(
             missing.map((t) => `${t.name}: ${t.description}`),
             { priority: 'query' }
           )
           missing.forEach((t, i) => {
             const v = vectors[i]
-            if (v) this.vectors.set(t.key, v)
+            if (v) this.vectors.set(key(t), v)
           })
         }
-        const [q] = await embedder.embed([query.slice(0, 2000)], {
-          priority: 'query',
-          role: 'query'
-        })
+        const q = await ranker.embed(model, query.slice(0, 2000))
         const scores = new Map<string, number>()
         for (const t of tools) {
-          const v = this.vectors.get(t.key)
-          if (q && v) scores.set(t.key, dot(q, v))
+          const v = this.vectors.get(key(t))
+          if (v) scores.set(t.key, similarity(q, v))
         }
         return scores
       })()
@@ -374,10 +380,4 @@ export class ToolService {
   private changed(serverId: string): void {
     this.deps.publish('tools:changed', { serverId })
   }
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0
-  for (let i = 0; i < Math.min(a.length, b.length); i++) sum += (a[i] ?? 0) * (b[i] ?? 0)
-  return sum
 }
