@@ -49,6 +49,11 @@ describe('recall in the build of a new thread', () => {
     await services.memoryIndexer.drained()
 
     const fresh = services.threads.create()
+    // Typed first, as the inspector previews a draft: its vector is then ready, so a loaded
+    // machine cannot push the query past the build's 500 ms into a full-text-only search.
+    for (const draft of ['我能吃红烧肉吗？', 'How old is my kid?']) {
+      await services.memory.search(draft, { timeoutMs: 30_000 })
+    }
     const chinese = await services.context.preview(fresh.id, '我能吃红烧肉吗？')
     const zhItem = retrieved(chinese).find((t) => t.id === `message:${zh.message.id}`)
     expect(zhItem).toMatchObject({

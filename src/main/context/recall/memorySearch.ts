@@ -1,4 +1,5 @@
 import type { BuildWarning, MemoryCandidate, RecallReport } from '@shared/context'
+import { DeadlineError, withDeadline } from '@shared/deadline'
 import type { RecallScope } from '@shared/contextConfig'
 
 export interface MemorySearchOptions {
@@ -60,13 +61,16 @@ export async function recallMemories(
   options: MemorySearchOptions & { timeoutMs: number }
 ): Promise<Recall> {
   const { timeoutMs, ...searchOptions } = options
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const deadline = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs)
-  })
   try {
-    const result = await Promise.race([search.search(query, searchOptions), deadline])
-    if (result === 'timeout') {
+    const result = await withDeadline(search.search(query, searchOptions), timeoutMs)
+    if (Array.isArray(result)) return { memories: result, warnings: [] }
+    return {
+      memories: result.candidates,
+      warnings: result.warnings ?? [],
+      ...(result.report && { report: result.report })
+    }
+  } catch (error) {
+    if (error instanceof DeadlineError) {
       return {
         memories: [],
         warnings: [
@@ -82,13 +86,6 @@ export async function recallMemories(
         ]
       }
     }
-    if (Array.isArray(result)) return { memories: result, warnings: [] }
-    return {
-      memories: result.candidates,
-      warnings: result.warnings ?? [],
-      ...(result.report && { report: result.report })
-    }
-  } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     return {
       memories: [],
@@ -100,7 +97,5 @@ export async function recallMemories(
         }
       ]
     }
-  } finally {
-    clearTimeout(timer)
   }
 }
