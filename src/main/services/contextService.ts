@@ -12,15 +12,7 @@ import { ActiveTaskTracker } from '../context/activeTaskTracker'
 import type { EngineRegistry } from '../context/engine/engineRegistry'
 import { estimateCounter, tokenCounterFor } from '../context/tokens/tokenCounter'
 import { countOf, type TokenIndex } from '../context/tokens/tokenIndex'
-import {
-  inputAllowance,
-  inputTokensOf,
-  overSafetyLimit,
-  recordSafetyNet,
-  safetyLimit,
-  trimMiddleIndexed,
-  type SafetyNetReport
-} from '../context/windowSafetyNet'
+import { keepUnderSafetyLimit } from '../context/windowSafetyNet'
 import { recallMemories, type MemorySearch, type Recall } from '../context/recall/memorySearch'
 import { recallQuery, type RecallQuery } from '../context/recall/recallQuery'
 import { recallRequest } from '../context/recall/recallRequest'
@@ -276,10 +268,7 @@ export class ContextService {
     return this.settings.calibrate(build, usage, config)
   }
 
-  /**
-   * The build, kept under SAFETY_SHARE of the model's window (see windowSafetyNet): first by
-   * capping the total budget, then by sending only the ends of an input too big on its own.
-   */
+  /** The build, kept under SAFETY_SHARE of the model's window (windowSafetyNet.ts). */
   private async build(turn: TurnData, config: ContextConfig): Promise<BuiltContext> {
     // The input is counted in slices that yield (a paste can take seconds), once per text,
     // and trimmed from the same index; a preview's estimate is trimmed with the estimate.
@@ -288,35 +277,13 @@ export class ContextService {
     const counter = index.encoding === model.encoding ? model : estimateCounter
     const inputCount = countOf(index)
     const { context: first, gathered } = await this.buildOnce(turn, config, inputCount)
-    if (!overSafetyLimit(first)) return first
-    const report: SafetyNetReport = {
-      neededTokens: first.tokenStats.total,
-      shrunk: false,
-      trimmedFrom: null
-    }
-    let context = first
-    let capped = config
-    if (first.tokenStats.budget > safetyLimit(first)) {
-      capped = { ...config, totalBudget: safetyLimit(first) }
-      context = (await this.buildOnce(turn, capped, inputCount, gathered)).context
-      report.shrunk = true
-    }
-    let sentCount = inputCount
-    // Framing and the correction factor make the input's cost differ from its text's count;
-    // scale by what the build measured, and aim a little lower on each further try.
-    for (let attempt = 1; attempt <= 3 && overSafetyLimit(context); attempt++) {
-      const allowance = inputAllowance(context)
-      if (allowance === null) break
-      const goal = Math.floor(
-        (sentCount.tokens * allowance * (1 - 0.02 * attempt)) / inputTokensOf(context)
-      )
-      const sent = trimMiddleIndexed(index, goal, counter)
-      sentCount = { tokens: sent.tokens, method: inputCount.method }
-      context = (await this.buildOnce({ ...turn, input: sent.text }, capped, sentCount, gathered))
-        .context
-      report.trimmedFrom = inputTokensOf(first)
-    }
-    return recordSafetyNet(context, report)
+    return keepUnderSafetyLimit(
+      first,
+      config,
+      { text: turn.input, index, count: inputCount, counter },
+      async (input, capped, count) =>
+        (await this.buildOnce({ ...turn, input }, capped, count, gathered)).context
+    )
   }
 
   /**
