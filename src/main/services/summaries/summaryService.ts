@@ -26,21 +26,14 @@ import type {
   SummaryVersionView
 } from '@shared/summaryCompression'
 import { planManualCompression, TAIL_BUDGET_RATIO } from '../../context/summary/manualCompression'
-import {
-  FallbackSummarizer,
-  SummarizerError,
-  type Summarizer,
-  type SummaryRequest
-} from '../../context/summary/summarizer'
 import { planSummaryUpdate, windowStartSeq } from '../../context/summary/summaryUpdate'
 import { o200kCounter, type TokenCounter } from '../../context/tokens/tokenCounter'
 import type { SummaryRepository, SummaryWrite } from '../../store/summaryRepository'
 import type { ChatTarget } from '../chatService'
 import type { Publish } from '../events'
-import { streamChat } from '../providers/modelClient'
 import type { ProviderService } from '../providers/providerService'
-import { ProviderError } from '../providers/types'
 import { foldSummary, type FoldOutcome } from './foldSummary'
+import { summarizerFor } from './providerSummarizer'
 import { SummaryAutomation } from './summaryAutomation'
 import type { ThreadMessageCache } from '../threadMessageCache'
 
@@ -62,40 +55,6 @@ export interface SummaryServiceDeps {
   minTokens?: number
   /** Counts summaries against what they replace (o200k unless a test says otherwise). */
   tokens?: TokenCounter
-}
-
-/** The thread's chat model as a Summarizer: one streamed completion of the summary prompt. */
-function providerSummarizer(providers: ProviderService, target: ChatTarget): Summarizer {
-  return {
-    source: 'model',
-    async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<string> {
-      let text = ''
-      try {
-        const { apiKey } = providers.resolve(target.ref.providerId, target.ref.modelId)
-        for await (const event of streamChat({
-          provider: target.provider,
-          modelId: target.ref.modelId,
-          ...(apiKey !== undefined && { apiKey }),
-          messages: [{ role: 'user', content: request.prompt }],
-          maxOutputTokens: Math.min(target.model.maxOutput, Math.ceil(request.maxTokens * 1.25)),
-          ...(signal && { signal })
-        })) {
-          if (event.type === 'text') text += event.delta
-        }
-      } catch (error) {
-        const kind = error instanceof ProviderError ? error.kind : 'other'
-        const failure =
-          kind === 'auth'
-            ? 'auth'
-            : kind === 'network' || kind === 'timeout' || kind === 'rate_limit'
-              ? 'network'
-              : 'other'
-        const message = error instanceof Error ? error.message : String(error)
-        throw new SummarizerError(message, failure, { cause: error })
-      }
-      return text
-    }
-  }
 }
 
 interface SummaryJob {
@@ -291,7 +250,7 @@ export class SummaryService {
     const job: SummaryJob = {
       kind: 'background',
       controller,
-      promise: foldSummary(this.summarizerFor(target), this.tokens, {
+      promise: foldSummary(summarizerFor(this.deps.providers, target), this.tokens, {
         previousSummary: work.previous,
         messages: work.messages,
         maxTokens: ROLLING_SUMMARY_MAX_TOKENS,
@@ -348,10 +307,6 @@ export class SummaryService {
     }
   }
 
-  private summarizerFor(target: ChatTarget | null): Summarizer {
-    return target ? providerSummarizer(this.deps.providers, target) : new FallbackSummarizer()
-  }
-
   /**
    * "/compress [focus]": folds every message after what the summary covers and before the
    * protected tail (`planManualCompression`) into the summary now, iteratively, with the focus
@@ -386,7 +341,7 @@ export class SummaryService {
     const folded = plan.messages.filter(summarizable)
     const focusTopic = options.focusTopic?.trim() || null
     const controller = new AbortController()
-    const work = foldSummary(this.summarizerFor(options.target), this.tokens, {
+    const work = foldSummary(summarizerFor(this.deps.providers, options.target), this.tokens, {
       previousSummary: stored?.content ?? null,
       messages: folded,
       focusTopic,
