@@ -35,6 +35,7 @@ import type { ProviderService } from '../providers/providerService'
 import { foldSummary, type FoldOutcome } from './foldSummary'
 import { summarizerFor } from './providerSummarizer'
 import { SummaryAutomation } from './summaryAutomation'
+import { SummaryVersions } from './summaryVersions'
 import type { ThreadMessageCache } from '../threadMessageCache'
 
 /** Update once the unsummarized messages outside the window hold this many tokens. */
@@ -81,71 +82,42 @@ export class SummaryService {
   private readonly automation = new SummaryAutomation()
   private readonly tokens: TokenCounter
 
+  /** The stored text and its versions, which the user reads, edits and restores. */
+  private readonly userVersions: SummaryVersions
+
   constructor(private readonly deps: SummaryServiceDeps) {
     this.tokens = deps.tokens ?? o200kCounter
+    this.userVersions = new SummaryVersions({
+      ...deps,
+      tokens: this.tokens,
+      // A job still running was planned from another text: stopped.
+      stopJob: (threadId) => this.running.get(threadId)?.controller.abort()
+    })
   }
 
   get(threadId: string): ThreadSummaryView | null {
-    return this.deps.summaries.get(threadId)
+    return this.userVersions.get(threadId)
   }
 
   /** For the builder's summary section. */
   forBuild(threadId: string): ThreadSummary | null {
-    const stored = this.deps.summaries.get(threadId)
-    return stored && stored.content.trim()
-      ? { content: stored.content, lastMessageSeq: stored.lastMessageSeq }
-      : null
+    return this.userVersions.forBuild(threadId)
   }
 
-  /** Every version, newest first. */
   versions(threadId: string): SummaryVersionView[] {
-    return this.deps.summaries.versions(threadId)
+    return this.userVersions.versions(threadId)
   }
 
-  /** A version beside what it replaced: the version before it and the messages it folded in. */
   compare(threadId: string, version: number): SummaryComparison {
-    const found = this.deps.summaries.version(threadId, version)
-    if (!found) throw new AppError('not_found', 'This summary version no longer exists.')
-    const ids = new Set(found.foldedIds)
-    return {
-      version: found,
-      previous: this.deps.summaries.previousVersion(threadId, version),
-      replaced: this.deps.cache.get(threadId).filter((m) => ids.has(m.id))
-    }
+    return this.userVersions.compare(threadId, version)
   }
 
-  /**
-   * Brings an older version back as the newest one (its text and what it covers); the versions
-   * in between stay in the history. A job still running was planned from another text: stopped.
-   */
   restore(threadId: string, version: number): ThreadSummaryView {
-    const found = this.deps.summaries.version(threadId, version)
-    if (!found) throw new AppError('not_found', 'This summary version no longer exists.')
-    this.running.get(threadId)?.controller.abort()
-    return this.write(threadId, {
-      content: found.content,
-      lastMessageSeq: found.lastMessageSeq,
-      source: found.source,
-      kind: 'restore',
-      summaryTokens: this.tokens.count(found.content)
-    })
+    return this.userVersions.restore(threadId, version)
   }
 
-  /**
-   * The user's edit: the text changes, what it covers does not (0 for a first summary). A
-   * model update still running was planned from the text before the edit: it is stopped, and
-   * its result would be dropped anyway (see `saveIfUnchanged`).
-   */
   update(threadId: string, content: string): ThreadSummaryView {
-    const current = this.deps.summaries.get(threadId)
-    this.running.get(threadId)?.controller.abort()
-    return this.write(threadId, {
-      content,
-      lastMessageSeq: current?.lastMessageSeq ?? 0,
-      source: 'user',
-      kind: 'edit',
-      summaryTokens: this.tokens.count(content)
-    })
+    return this.userVersions.update(threadId, content)
   }
 
   /**
@@ -382,13 +354,6 @@ export class SummaryService {
     } finally {
       this.finished(threadId, job)
     }
-  }
-
-  private write(threadId: string, value: SummaryWrite): ThreadSummaryView {
-    const stored = this.deps.summaries.put(threadId, value, this.deps.now())
-    if (!stored) throw new AppError('not_found', 'This conversation no longer exists.')
-    this.deps.publish('summary:changed', stored)
-    return stored
   }
 
   /**
