@@ -1,12 +1,13 @@
 /**
  * The last check before a request leaves: a build may still be too big for the model (a total
  * budget set above its window, a huge paste, a long pinned message). Over SAFETY_SHARE of the
- * window, the caller first rebuilds with the budget capped at that limit (older history and
- * memories give way), then, if the user's own text is what does not fit, sends its head and
+ * window, `keepUnderSafetyLimit` rebuilds with the budget capped at that limit (older history
+ * and memories give way), then, if the user's own text is what does not fit, sends its head and
  * tail with a marker in place of the middle. Only the request changes; the stored message
  * stays whole, and the build says what happened so the chat and the inspector can tell the user.
  */
-import { SAFETY_SHARE, type BuiltContext, type TraceEntry } from '@shared/context'
+import { SAFETY_SHARE, type BuiltContext, type TokenCount, type TraceEntry } from '@shared/context'
+import type { ContextConfig } from '@shared/contextConfig'
 import { runSteps } from './steps'
 import type { TokenCounter, Truncated } from './tokens/tokenCounter'
 import { indexedTokens, type TokenIndex } from './tokens/tokenIndex'
@@ -22,7 +23,7 @@ export function overSafetyLimit(context: BuiltContext): boolean {
 }
 
 /** The input's cost in this build (framing and reply priming included). */
-export function inputTokensOf(context: BuiltContext): number {
+function inputTokensOf(context: BuiltContext): number {
   return context.trace.find((entry) => entry.id === 'input')?.tokens ?? 0
 }
 
@@ -45,11 +46,7 @@ const trimMarker = (omittedTokens: number): string =>
  * Questions tend to sit at the start of a paste and errors at its end, so both ends are kept.
  * With the index (tokenIndex.ts) this costs two slices' BPE, however long the paste.
  */
-export function trimMiddleIndexed(
-  index: TokenIndex,
-  maxTokens: number,
-  counter: TokenCounter
-): Truncated {
+function trimMiddleIndexed(index: TokenIndex, maxTokens: number, counter: TokenCounter): Truncated {
   const total = indexedTokens(index)
   if (total <= maxTokens) return { text: index.text, tokens: total }
   const half = Math.max(
@@ -111,4 +108,46 @@ export function recordSafetyNet(context: BuiltContext, report: SafetyNetReport):
     )
   }
   return { ...context, trace, metadata: { ...context.metadata, warnings } }
+}
+
+/**
+ * `first` as it is when it fits; else rebuilt (through `rebuild`, which builds the same turn
+ * with another input text, configuration and input count) with the total budget capped at the
+ * limit, then with the input trimmed to its ends, at most three times.
+ */
+export async function keepUnderSafetyLimit(
+  first: BuiltContext,
+  config: ContextConfig,
+  input: { text: string; index: TokenIndex; count: TokenCount; counter: TokenCounter },
+  rebuild: (input: string, config: ContextConfig, count: TokenCount) => Promise<BuiltContext>
+): Promise<BuiltContext> {
+  const { index, count: inputCount, counter } = input
+  if (!overSafetyLimit(first)) return first
+  const report: SafetyNetReport = {
+    neededTokens: first.tokenStats.total,
+    shrunk: false,
+    trimmedFrom: null
+  }
+  let context = first
+  let capped = config
+  if (first.tokenStats.budget > safetyLimit(first)) {
+    capped = { ...config, totalBudget: safetyLimit(first) }
+    context = await rebuild(input.text, capped, inputCount)
+    report.shrunk = true
+  }
+  let sentCount = inputCount
+  // Framing and the correction factor make the input's cost differ from its text's count;
+  // scale by what the build measured, and aim a little lower on each further try.
+  for (let attempt = 1; attempt <= 3 && overSafetyLimit(context); attempt++) {
+    const allowance = inputAllowance(context)
+    if (allowance === null) break
+    const goal = Math.floor(
+      (sentCount.tokens * allowance * (1 - 0.02 * attempt)) / inputTokensOf(context)
+    )
+    const sent = trimMiddleIndexed(index, goal, counter)
+    sentCount = { tokens: sent.tokens, method: inputCount.method }
+    context = await rebuild(sent.text, capped, sentCount)
+    report.trimmedFrom = inputTokensOf(first)
+  }
+  return recordSafetyNet(context, report)
 }

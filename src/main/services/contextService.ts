@@ -1,34 +1,26 @@
-import type { BuiltContext, StoredBuild } from '@shared/context'
-import {
-  mergeConfigPatches,
-  resolveContextConfig,
-  type ContextConfig,
-  type ContextConfigPatch,
-  type ContextConfigView
-} from '@shared/contextConfig'
-import type { ActiveTaskState, ThreadSummary, TokenCount, ToolInput } from '@shared/context'
+import type {
+  ActiveTaskState,
+  BuiltContext,
+  StoredBuild,
+  ThreadSummary,
+  TokenCount,
+  ToolInput
+} from '@shared/context'
+import type { ContextConfig, ContextConfigPatch, ContextConfigView } from '@shared/contextConfig'
 import type { Message } from '@shared/domain'
-import { AppError } from '@shared/result'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
 import type { EngineRegistry } from '../context/engine/engineRegistry'
 import { estimateCounter, tokenCounterFor } from '../context/tokens/tokenCounter'
 import { countOf, type TokenIndex } from '../context/tokens/tokenIndex'
-import {
-  inputAllowance,
-  inputTokensOf,
-  overSafetyLimit,
-  recordSafetyNet,
-  safetyLimit,
-  trimMiddleIndexed,
-  type SafetyNetReport
-} from '../context/windowSafetyNet'
+import { keepUnderSafetyLimit } from '../context/windowSafetyNet'
 import { recallMemories, type MemorySearch, type Recall } from '../context/recall/memorySearch'
 import { recallQuery, type RecallQuery } from '../context/recall/recallQuery'
 import { recallRequest } from '../context/recall/recallRequest'
 import type { BuildRepository } from '../store/buildRepository'
 import type { MessageRepository } from '../store/messageRepository'
 import type { SettingsRepository } from '../store/settingsRepository'
-import { TASK_STATE_SETTING, type ThreadRepository } from '../store/threadRepository'
+import type { ThreadRepository } from '../store/threadRepository'
+import { ContextSettings, type ChatModelLimits } from './contextSettings'
 import type { Publish } from './events'
 import { withUnrankedFiles, type BuildAttachments } from './files/fileService'
 import type { TurnProbe } from './turnProbe'
@@ -38,13 +30,6 @@ import { runSliced } from './slicedWork'
 import { firstAtOrAfter } from '@shared/messagePages'
 import type { ThreadMessageCache } from './threadMessageCache'
 
-/** The key of the context configuration in the settings table and in a thread's settings JSON. */
-const CONFIG_KEY = 'context'
-
-const MIN_CORRECTION = 0.5
-const MAX_CORRECTION = 2
-
-const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value))
 const MEMORY_TIMEOUT_MS = 500
 export interface ContextServiceDeps {
   threads: ThreadRepository
@@ -79,12 +64,6 @@ export interface ContextServiceDeps {
   tools?: (threadId: string, query: string) => Promise<ToolInput[]>
   /** The moments of a turn (the whole-turn benchmark). */
   probe?: TurnProbe
-}
-
-interface ChatModelLimits {
-  model: string
-  contextWindow: number
-  outputReserve: number
 }
 
 export interface BuildTurnOptions {
@@ -126,9 +105,6 @@ interface Gathered {
   tools: ToolInput[]
 }
 
-/** Provider prompt tokens / our count is smoothed with this weight for the newest reply. */
-const CALIBRATION_WEIGHT = 0.5
-
 /**
  * Gathers a thread's data, runs the configured engine and keeps what was sent. Previews and
  * real sends go through the same `build`, so the inspector never shows an approximation.
@@ -137,45 +113,24 @@ export class ContextService {
   /** Counts of long drafts, kept between keystrokes. */
   readonly drafts = new DraftCounts()
 
-  constructor(private readonly deps: ContextServiceDeps) {}
+  /** The configuration's layers, the token corrections and each thread's active-task state. */
+  private readonly settings: ContextSettings
 
-  getConfig(threadId?: string): ContextConfigView {
-    const global = this.globalPatch()
-    const thread = threadId === undefined ? null : this.threadPatch(threadId)
-    return { global, thread, effective: this.resolve(global, thread ?? {}) }
+  constructor(private readonly deps: ContextServiceDeps) {
+    this.settings = new ContextSettings(deps)
   }
 
-  /**
-   * Validates the merged result, because a thread raising one share can break the sum. A new
-   * default is checked against every thread's overrides, so saving it cannot break a thread.
-   */
+  getConfig(threadId?: string): ContextConfigView {
+    return this.settings.view(threadId)
+  }
+
+  /** Validated against every layer it affects (see ContextSettings.update). */
   updateConfig(
     scope: 'global' | 'thread',
     change: ContextConfigPatch,
     threadId?: string
   ): ContextConfigView {
-    if (scope === 'global') {
-      const global = mergeConfigPatches(this.globalPatch(), change)
-      this.resolve(global)
-      for (const thread of this.deps.threads.listWithSetting(CONFIG_KEY)) {
-        const result = resolveContextConfig(global, thread.value as ContextConfigPatch)
-        if (!result.ok) {
-          const name = thread.title || thread.id
-          throw new AppError(
-            'invalid_input',
-            `This default would break the thread "${name}", which overrides it: ${result.issues.join('; ')}`
-          )
-        }
-      }
-      this.deps.settings.set(CONFIG_KEY, global)
-    } else {
-      if (threadId === undefined) {
-        throw new AppError('invalid_input', 'A thread setting needs the thread.')
-      }
-      const thread = mergeConfigPatches(this.threadPatch(threadId), change)
-      this.resolve(this.globalPatch(), thread)
-      this.deps.threads.updateSettings(threadId, { [CONFIG_KEY]: thread })
-    }
+    this.settings.update(scope, change, threadId)
     return this.getConfig(threadId)
   }
 
@@ -185,7 +140,7 @@ export class ContextService {
     draft: string,
     whatIf?: ContextConfigPatch
   ): Promise<BuiltContext> {
-    const config = this.configFor(threadId, whatIf ?? {})
+    const config = this.settings.forThread(threadId, whatIf ?? {})
     const messages = await this.deps.cache.load(threadId)
     const inputIndex = await this.drafts.index(threadId, draft, tokenCounterFor(config.model))
     return this.build(
@@ -194,7 +149,7 @@ export class ContextService {
         messages,
         input: draft,
         inputIndex,
-        taskState: this.taskState(threadId),
+        taskState: this.settings.taskState(threadId),
         notRecalled: [],
         files: 'draft',
         historyTokens: this.deps.cache.tokensBefore(threadId, messages.length)
@@ -226,7 +181,7 @@ export class ContextService {
     message: Message,
     options: BuildTurnOptions = {}
   ): Promise<PreparedTurn> {
-    const config = this.configFor(
+    const config = this.settings.forThread(
       threadId,
       options.totalBudget === undefined ? {} : { totalBudget: options.totalBudget }
     )
@@ -237,7 +192,7 @@ export class ContextService {
     const history = all.slice(0, end)
     const notRecalled = all.slice(end).map((m) => m.id)
     if (!notRecalled.includes(message.id)) notRecalled.push(message.id)
-    const before = this.taskState(threadId)
+    const before = this.settings.taskState(threadId)
     const context = await this.build(
       {
         threadId,
@@ -255,7 +210,7 @@ export class ContextService {
     if (!options.retry) {
       const tasks = new ActiveTaskTracker(before)
       tasks.observe(message.content, message.seq)
-      this.deps.threads.updateSettings(threadId, { [TASK_STATE_SETTING]: tasks.state })
+      this.settings.saveTaskState(threadId, tasks.state)
     }
     return { threadId, messageId: message.id, createdAt: this.deps.now(), context }
   }
@@ -277,14 +232,14 @@ export class ContextService {
     message: Message,
     patch: ContextConfigPatch
   ): Promise<BuiltContext> {
-    const config = this.configFor(threadId, patch)
+    const config = this.settings.forThread(threadId, patch)
     const all = this.deps.cache.get(threadId)
     return this.build(
       {
         threadId,
         messages: all.filter((m) => m.id !== message.id && m.seq < message.seq),
         input: message.content,
-        taskState: this.taskState(threadId),
+        taskState: this.settings.taskState(threadId),
         notRecalled: all.filter((m) => m.seq >= message.seq).map((m) => m.id),
         files: { messageId: message.id }
       },
@@ -298,51 +253,22 @@ export class ContextService {
 
   /**
    * After a reply with provider usage: the engine hears it (`updateFromResponse`), and the
-   * model's token correction factor moves toward provider tokens / our uncorrected count
-   * (smoothed, clamped to 0.5-2, stored in the global config). Returns the new factor.
+   * model's token correction factor is calibrated (ContextSettings.calibrate). Returns the new
+   * factor.
    */
   recordUsage(
     threadId: string,
     build: BuiltContext,
     usage: { promptTokens: number; completionTokens: number }
   ): number | null {
-    const config = this.configFor(threadId, {})
+    const config = this.settings.forThread(threadId, {})
     const { engine } = this.deps.engines.select(config.engine)
     engine.updateModel(build.metadata.model, build.tokenStats.contextWindow)
     engine.updateFromResponse(usage)
-
-    const model = build.metadata.model
-    const current = config.tokenCorrections[model] ?? 1
-    const ours = build.tokenStats.total / current
-    if (!(ours > 0) || !(usage.promptTokens > 0)) return null
-    const observed = usage.promptTokens / ours
-    const next = clamp(
-      current * (1 - CALIBRATION_WEIGHT) + observed * CALIBRATION_WEIGHT,
-      MIN_CORRECTION,
-      MAX_CORRECTION
-    )
-    const rounded = Math.round(next * 10_000) / 10_000
-    const global = mergeConfigPatches(this.globalPatch(), {
-      tokenCorrections: { [model]: rounded }
-    })
-    this.deps.settings.set(CONFIG_KEY, global)
-    return rounded
+    return this.settings.calibrate(build, usage, config)
   }
 
-  /** Provider limits under the user's layers, the provider's model id over them, then `top`. */
-  private configFor(threadId: string, top: ContextConfigPatch): ContextConfig {
-    const chat = this.deps.chatModel?.(threadId) ?? null
-    const base: ContextConfigPatch = chat
-      ? { contextWindow: chat.contextWindow, outputReserve: chat.outputReserve }
-      : {}
-    const model: ContextConfigPatch = chat ? { model: chat.model } : {}
-    return this.resolve(base, this.globalPatch(), this.threadPatch(threadId), model, top)
-  }
-
-  /**
-   * The build, kept under SAFETY_SHARE of the model's window (see windowSafetyNet): first by
-   * capping the total budget, then by sending only the ends of an input too big on its own.
-   */
+  /** The build, kept under SAFETY_SHARE of the model's window (windowSafetyNet.ts). */
   private async build(turn: TurnData, config: ContextConfig): Promise<BuiltContext> {
     // The input is counted in slices that yield (a paste can take seconds), once per text,
     // and trimmed from the same index; a preview's estimate is trimmed with the estimate.
@@ -351,35 +277,13 @@ export class ContextService {
     const counter = index.encoding === model.encoding ? model : estimateCounter
     const inputCount = countOf(index)
     const { context: first, gathered } = await this.buildOnce(turn, config, inputCount)
-    if (!overSafetyLimit(first)) return first
-    const report: SafetyNetReport = {
-      neededTokens: first.tokenStats.total,
-      shrunk: false,
-      trimmedFrom: null
-    }
-    let context = first
-    let capped = config
-    if (first.tokenStats.budget > safetyLimit(first)) {
-      capped = { ...config, totalBudget: safetyLimit(first) }
-      context = (await this.buildOnce(turn, capped, inputCount, gathered)).context
-      report.shrunk = true
-    }
-    let sentCount = inputCount
-    // Framing and the correction factor make the input's cost differ from its text's count;
-    // scale by what the build measured, and aim a little lower on each further try.
-    for (let attempt = 1; attempt <= 3 && overSafetyLimit(context); attempt++) {
-      const allowance = inputAllowance(context)
-      if (allowance === null) break
-      const goal = Math.floor(
-        (sentCount.tokens * allowance * (1 - 0.02 * attempt)) / inputTokensOf(context)
-      )
-      const sent = trimMiddleIndexed(index, goal, counter)
-      sentCount = { tokens: sent.tokens, method: inputCount.method }
-      context = (await this.buildOnce({ ...turn, input: sent.text }, capped, sentCount, gathered))
-        .context
-      report.trimmedFrom = inputTokensOf(first)
-    }
-    return recordSafetyNet(context, report)
+    return keepUnderSafetyLimit(
+      first,
+      config,
+      { text: turn.input, index, count: inputCount, counter },
+      async (input, capped, count) =>
+        (await this.buildOnce({ ...turn, input }, capped, count, gathered)).context
+    )
   }
 
   /**
@@ -467,29 +371,5 @@ export class ContextService {
     })
     this.deps.probe?.(threadId, 'search_end')
     return recall
-  }
-
-  private resolve(...patches: ContextConfigPatch[]): ContextConfig {
-    const result = resolveContextConfig(...patches)
-    if (!result.ok) throw new AppError('invalid_input', result.issues.join('; '))
-    return result.config
-  }
-
-  private globalPatch(): ContextConfigPatch {
-    return (this.deps.settings.get(CONFIG_KEY) as ContextConfigPatch | undefined) ?? {}
-  }
-
-  private threadPatch(threadId: string): ContextConfigPatch {
-    return (this.threadSettings(threadId)[CONFIG_KEY] as ContextConfigPatch | undefined) ?? {}
-  }
-
-  private taskState(threadId: string): ActiveTaskState | undefined {
-    return this.threadSettings(threadId)[TASK_STATE_SETTING] as ActiveTaskState | undefined
-  }
-
-  private threadSettings(threadId: string): Record<string, unknown> {
-    const thread = this.deps.threads.get(threadId)
-    if (!thread) throw new AppError('not_found', 'This conversation no longer exists.')
-    return thread.settings
   }
 }

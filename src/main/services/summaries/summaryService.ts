@@ -26,22 +26,16 @@ import type {
   SummaryVersionView
 } from '@shared/summaryCompression'
 import { planManualCompression, TAIL_BUDGET_RATIO } from '../../context/summary/manualCompression'
-import {
-  FallbackSummarizer,
-  SummarizerError,
-  type Summarizer,
-  type SummaryRequest
-} from '../../context/summary/summarizer'
 import { planSummaryUpdate, windowStartSeq } from '../../context/summary/summaryUpdate'
 import { o200kCounter, type TokenCounter } from '../../context/tokens/tokenCounter'
 import type { SummaryRepository, SummaryWrite } from '../../store/summaryRepository'
 import type { ChatTarget } from '../chatService'
 import type { Publish } from '../events'
-import { streamChat } from '../providers/modelClient'
 import type { ProviderService } from '../providers/providerService'
-import { ProviderError } from '../providers/types'
 import { foldSummary, type FoldOutcome } from './foldSummary'
+import { summarizerFor } from './providerSummarizer'
 import { SummaryAutomation } from './summaryAutomation'
+import { SummaryVersions } from './summaryVersions'
 import type { ThreadMessageCache } from '../threadMessageCache'
 
 /** Update once the unsummarized messages outside the window hold this many tokens. */
@@ -62,40 +56,6 @@ export interface SummaryServiceDeps {
   minTokens?: number
   /** Counts summaries against what they replace (o200k unless a test says otherwise). */
   tokens?: TokenCounter
-}
-
-/** The thread's chat model as a Summarizer: one streamed completion of the summary prompt. */
-function providerSummarizer(providers: ProviderService, target: ChatTarget): Summarizer {
-  return {
-    source: 'model',
-    async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<string> {
-      let text = ''
-      try {
-        const { apiKey } = providers.resolve(target.ref.providerId, target.ref.modelId)
-        for await (const event of streamChat({
-          provider: target.provider,
-          modelId: target.ref.modelId,
-          ...(apiKey !== undefined && { apiKey }),
-          messages: [{ role: 'user', content: request.prompt }],
-          maxOutputTokens: Math.min(target.model.maxOutput, Math.ceil(request.maxTokens * 1.25)),
-          ...(signal && { signal })
-        })) {
-          if (event.type === 'text') text += event.delta
-        }
-      } catch (error) {
-        const kind = error instanceof ProviderError ? error.kind : 'other'
-        const failure =
-          kind === 'auth'
-            ? 'auth'
-            : kind === 'network' || kind === 'timeout' || kind === 'rate_limit'
-              ? 'network'
-              : 'other'
-        const message = error instanceof Error ? error.message : String(error)
-        throw new SummarizerError(message, failure, { cause: error })
-      }
-      return text
-    }
-  }
 }
 
 interface SummaryJob {
@@ -122,71 +82,42 @@ export class SummaryService {
   private readonly automation = new SummaryAutomation()
   private readonly tokens: TokenCounter
 
+  /** The stored text and its versions, which the user reads, edits and restores. */
+  private readonly userVersions: SummaryVersions
+
   constructor(private readonly deps: SummaryServiceDeps) {
     this.tokens = deps.tokens ?? o200kCounter
+    this.userVersions = new SummaryVersions({
+      ...deps,
+      tokens: this.tokens,
+      // A job still running was planned from another text: stopped.
+      stopJob: (threadId) => this.running.get(threadId)?.controller.abort()
+    })
   }
 
   get(threadId: string): ThreadSummaryView | null {
-    return this.deps.summaries.get(threadId)
+    return this.userVersions.get(threadId)
   }
 
   /** For the builder's summary section. */
   forBuild(threadId: string): ThreadSummary | null {
-    const stored = this.deps.summaries.get(threadId)
-    return stored && stored.content.trim()
-      ? { content: stored.content, lastMessageSeq: stored.lastMessageSeq }
-      : null
+    return this.userVersions.forBuild(threadId)
   }
 
-  /** Every version, newest first. */
   versions(threadId: string): SummaryVersionView[] {
-    return this.deps.summaries.versions(threadId)
+    return this.userVersions.versions(threadId)
   }
 
-  /** A version beside what it replaced: the version before it and the messages it folded in. */
   compare(threadId: string, version: number): SummaryComparison {
-    const found = this.deps.summaries.version(threadId, version)
-    if (!found) throw new AppError('not_found', 'This summary version no longer exists.')
-    const ids = new Set(found.foldedIds)
-    return {
-      version: found,
-      previous: this.deps.summaries.previousVersion(threadId, version),
-      replaced: this.deps.cache.get(threadId).filter((m) => ids.has(m.id))
-    }
+    return this.userVersions.compare(threadId, version)
   }
 
-  /**
-   * Brings an older version back as the newest one (its text and what it covers); the versions
-   * in between stay in the history. A job still running was planned from another text: stopped.
-   */
   restore(threadId: string, version: number): ThreadSummaryView {
-    const found = this.deps.summaries.version(threadId, version)
-    if (!found) throw new AppError('not_found', 'This summary version no longer exists.')
-    this.running.get(threadId)?.controller.abort()
-    return this.write(threadId, {
-      content: found.content,
-      lastMessageSeq: found.lastMessageSeq,
-      source: found.source,
-      kind: 'restore',
-      summaryTokens: this.tokens.count(found.content)
-    })
+    return this.userVersions.restore(threadId, version)
   }
 
-  /**
-   * The user's edit: the text changes, what it covers does not (0 for a first summary). A
-   * model update still running was planned from the text before the edit: it is stopped, and
-   * its result would be dropped anyway (see `saveIfUnchanged`).
-   */
   update(threadId: string, content: string): ThreadSummaryView {
-    const current = this.deps.summaries.get(threadId)
-    this.running.get(threadId)?.controller.abort()
-    return this.write(threadId, {
-      content,
-      lastMessageSeq: current?.lastMessageSeq ?? 0,
-      source: 'user',
-      kind: 'edit',
-      summaryTokens: this.tokens.count(content)
-    })
+    return this.userVersions.update(threadId, content)
   }
 
   /**
@@ -291,7 +222,7 @@ export class SummaryService {
     const job: SummaryJob = {
       kind: 'background',
       controller,
-      promise: foldSummary(this.summarizerFor(target), this.tokens, {
+      promise: foldSummary(summarizerFor(this.deps.providers, target), this.tokens, {
         previousSummary: work.previous,
         messages: work.messages,
         maxTokens: ROLLING_SUMMARY_MAX_TOKENS,
@@ -348,10 +279,6 @@ export class SummaryService {
     }
   }
 
-  private summarizerFor(target: ChatTarget | null): Summarizer {
-    return target ? providerSummarizer(this.deps.providers, target) : new FallbackSummarizer()
-  }
-
   /**
    * "/compress [focus]": folds every message after what the summary covers and before the
    * protected tail (`planManualCompression`) into the summary now, iteratively, with the focus
@@ -386,7 +313,7 @@ export class SummaryService {
     const folded = plan.messages.filter(summarizable)
     const focusTopic = options.focusTopic?.trim() || null
     const controller = new AbortController()
-    const work = foldSummary(this.summarizerFor(options.target), this.tokens, {
+    const work = foldSummary(summarizerFor(this.deps.providers, options.target), this.tokens, {
       previousSummary: stored?.content ?? null,
       messages: folded,
       focusTopic,
@@ -427,13 +354,6 @@ export class SummaryService {
     } finally {
       this.finished(threadId, job)
     }
-  }
-
-  private write(threadId: string, value: SummaryWrite): ThreadSummaryView {
-    const stored = this.deps.summaries.put(threadId, value, this.deps.now())
-    if (!stored) throw new AppError('not_found', 'This conversation no longer exists.')
-    this.deps.publish('summary:changed', stored)
-    return stored
   }
 
   /**
