@@ -6,6 +6,7 @@
  * process holding the single-instance lock.
  */
 import { app, BrowserWindow, dialog } from 'electron'
+import { languageOf } from './startup/dialogText'
 import { choosePasswordStore, secretServiceOnSessionBus } from './startup/linuxPasswordStore'
 import { revealWindow } from './startup/revealWindow'
 import { startupGuard } from './startup/startupGuard'
@@ -22,6 +23,13 @@ const passwordStore = choosePasswordStore({
 })
 if (passwordStore) app.commandLine.appendSwitch('password-store', passwordStore)
 
+/**
+ * The language of the dialogs shown before the store is open (start-up failures, recovery):
+ * the saved setting is in the store, so the system's. getLocale is what the renderer follows
+ * for "system"; it is empty before `ready` on Linux, hence the preferred languages behind it.
+ */
+const systemLanguage = () => languageOf(app.getLocale() || app.getPreferredSystemLanguages()[0])
+
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
@@ -31,7 +39,8 @@ if (!app.requestSingleInstanceLock()) {
       app.releaseSingleInstanceLock()
       app.exit(code)
     },
-    log: (message, error) => console.error(message, error)
+    log: (message, error) => console.error(message, error),
+    language: systemLanguage
   })
   app.on('second-instance', () => revealWindow(BrowserWindow.getAllWindows()[0]))
   app.on('window-all-closed', () => {
@@ -40,7 +49,7 @@ if (!app.requestSingleInstanceLock()) {
   app
     .whenReady()
     .then(() => import('./startApp'))
-    .then(({ start }) => start())
+    .then(({ start }) => start(systemLanguage()))
     .then(() => guard.windowUp())
     .catch((error: unknown) => guard.fail(error))
 }

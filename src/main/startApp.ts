@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { app, BrowserWindow, dialog, ipcMain, safeStorage, session } from 'electron'
-import type { AppInfo, SalvageReport } from '@shared/domain'
+import type { AppInfo, Language, SalvageReport } from '@shared/domain'
 import { electronEmbeddings } from './electronEmbeddings'
 import { createHandlers } from './ipc/handlers'
 import { registerIpc } from './ipc/electronIpc'
@@ -19,8 +19,8 @@ import { readLoginShellPath } from './services/tools/loginShellPath'
 import type { Publish } from './services/events'
 import type { OpenOptions } from './store/database'
 import { QUICK_CHECK_AT_OPEN_MAX_BYTES } from './store/integrity'
+import { DIALOG_TEXT } from './startup/dialogText'
 import {
-  CHOICES,
   CorruptionWatch,
   describeSalvage,
   openStoreInteractively,
@@ -81,7 +81,8 @@ const safeStorageCipher: Cipher = {
   decrypt: (ciphertext) => safeStorage.decryptString(ciphertext)
 }
 
-const recoveryDialogs: RecoveryDialogs = {
+const recoveryDialogs = (language: Language): RecoveryDialogs => ({
+  language,
   ask: ({ type, message, detail, buttons }) =>
     dialog.showMessageBoxSync({
       type,
@@ -92,7 +93,7 @@ const recoveryDialogs: RecoveryDialogs = {
       defaultId: 0,
       cancelId: buttons.length - 1
     })
-}
+})
 
 /** Salvage in a worker thread, so the main process keeps answering while it runs. */
 /**
@@ -165,13 +166,14 @@ function restoreChecker(
     })
 }
 
-export async function start(): Promise<void> {
+/** `language`: the system's (index.ts), for the dialogs shown before the store is open. */
+export async function start(language: Language): Promise<void> {
   const storeOptions: OpenOptions = { nativeBinding: electronNativeBinding() }
   const store = await openStoreInteractively(
     databasePath,
     // Kept out of storeOptions: the salvage worker receives those, and a function cannot cross.
     { ...storeOptions, beforeMigrate: backupBeforeMigration(backupsDirFor(databasePath)) },
-    recoveryDialogs,
+    recoveryDialogs(language),
     salvager(storeOptions)
   )
   if (!store) {
@@ -314,7 +316,7 @@ export async function start(): Promise<void> {
     void shutDown().finally(() => app.quit())
   })
   corruption = new CorruptionWatch(databasePath, (backupPath) => {
-    void recoverWhileRunning(backupPath, storeOptions, shutDown)
+    void recoverWhileRunning(backupPath, storeOptions, shutDown, language)
   })
   checkIntegrityAfterShow(corruption, storeOptions)
 }
@@ -322,18 +324,22 @@ export async function start(): Promise<void> {
 /**
  * The same recovery as at open, for damage found while the app runs: the user chooses, the
  * store is closed, salvaged from the backup just taken, and the app restarts on the new file.
+ * The dialogs speak the system's language like those at open: the saved setting lives in the
+ * damaged store.
  */
 async function recoverWhileRunning(
   backupPath: string,
   storeOptions: OpenOptions,
-  shutDown: () => Promise<void>
+  shutDown: () => Promise<void>,
+  language: Language
 ): Promise<void> {
+  const text = DIALOG_TEXT[language]
   const { response } = await dialog.showMessageBox({
     type: 'error',
     title: 'Context Lens',
-    message: 'Your conversations file is damaged.',
-    detail: `Part of ${databasePath} can no longer be read. A copy of it as it is now was saved to ${backupPath}. Context Lens can copy everything that can still be read into a new file and restart.`,
-    buttons: [CHOICES.recover, CHOICES.quit],
+    message: text.titles.corrupt,
+    detail: text.damagedWhileRunning(databasePath, backupPath),
+    buttons: [text.choices.recover, text.choices.quit],
     defaultId: 0,
     cancelId: 1
   })
@@ -344,11 +350,11 @@ async function recoverWhileRunning(
   }
   const report = await salvageInPlace(databasePath, backupPath, salvager(storeOptions))
   saveSalvageNotice(databasePath, backupPath, report)
-  recoveryDialogs.ask({
+  recoveryDialogs(language).ask({
     type: 'info',
-    message: 'Recovery finished. Context Lens will restart.',
-    detail: describeSalvage(report, backupPath),
-    buttons: [CHOICES.continue]
+    message: text.recoveryFinishedRestart,
+    detail: describeSalvage(report, backupPath, language),
+    buttons: [text.choices.continue]
   })
   app.relaunch()
   app.exit(0)

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import type Database from 'better-sqlite3'
-import type { SalvageReport } from '@shared/domain'
+import type { Language, SalvageReport } from '@shared/domain'
 import {
   backupDatabaseFiles,
   DatabaseOpenError,
@@ -10,12 +10,16 @@ import {
 import { discardDamagedDatabase } from './store/recovery'
 import { RECOVERED_THREAD_TITLE, removeDatabaseFiles, salvageDatabase } from './store/salvage'
 import { storageFaultOf } from './store/storageFaults'
+import { describeOpenFailure } from './store/openFailureText'
+import { DIALOG_TEXT, type DialogText } from './startup/dialogText'
 
 /**
  * What the user sees when the store cannot be used, and what each choice does. Electron's
- * dialog is passed in (index.ts), so this runs under plain Node in tests.
+ * dialog is passed in (startApp.ts), so this runs under plain Node in tests.
  */
 export interface RecoveryDialogs {
+  /** The language the dialogs speak: the system's, as the store is not open (English if unset). */
+  language?: Language
   /** Shows a modal question and returns the index of the button chosen. */
   ask(options: {
     type: 'error' | 'info'
@@ -43,22 +47,10 @@ export interface OpenedStore {
   salvage: SalvageReport | null
 }
 
-export const CHOICES = {
-  recover: 'Recover what can be read',
-  startEmpty: 'Start with an empty database',
-  retry: 'Try again',
-  quit: 'Quit',
-  continue: 'Continue'
-} as const
+/** The English buttons; the dialogs show DIALOG_TEXT[language].choices. */
+export const CHOICES = DIALOG_TEXT.en.choices
 
-const TITLES: Record<DatabaseOpenError['kind'], string> = {
-  corrupt: 'Your conversations file is damaged.',
-  empty: 'Your conversations file is empty.',
-  readonly: 'Your conversations file cannot be written.',
-  full: 'The disk is full.',
-  unreadable: 'Your conversations could not be opened.',
-  too_new: 'Your conversations were saved by a newer version of Context Lens.'
-}
+type Choice = keyof DialogText['choices']
 
 /**
  * Opens the store, asking the user whenever it cannot be opened as is. Never resets anything
@@ -71,52 +63,54 @@ export async function openStoreInteractively(
   dialogs: RecoveryDialogs,
   salvager: Salvager = salvageInProcess(options)
 ): Promise<OpenedStore | null> {
+  const language = dialogs.language ?? 'en'
+  const text = DIALOG_TEXT[language]
   for (;;) {
     try {
       return { db: openDatabase(path, options), recoveredFrom: null, salvage: null }
     } catch (error) {
       if (!(error instanceof DatabaseOpenError)) throw error
-      const buttons = choicesFor(error)
-      const chosen =
-        buttons[
+      const choices = choicesFor(error)
+      const chosen: Choice | undefined =
+        choices[
           dialogs.ask({
             type: 'error',
-            message: TITLES[error.kind],
-            detail: error.message,
-            buttons
+            message: text.titles[error.kind],
+            detail: describeOpenFailure(error.facts, language),
+            buttons: choices.map((choice) => text.choices[choice])
           })
         ]
-      if (chosen === CHOICES.retry) continue
-      if (chosen === CHOICES.startEmpty) {
+      if (chosen === 'retry') continue
+      if (chosen === 'startEmpty') {
         // Only a file that is still empty is replaced: there is nothing in it to keep.
         if (statSync(path).size === 0) removeDatabaseFiles(path)
         continue
       }
-      if (chosen !== CHOICES.recover || !error.backupPath) return null
+      if (chosen !== 'recover' || !error.backupPath) return null
       const salvage = await salvageInPlace(path, error.backupPath, salvager)
       dialogs.ask({
         type: 'info',
-        message: 'Recovery finished.',
-        detail: describeSalvage(salvage, error.backupPath),
-        buttons: [CHOICES.continue]
+        message: text.recoveryFinished,
+        detail: describeSalvage(salvage, error.backupPath, language),
+        buttons: [text.choices.continue]
       })
       return { db: openDatabase(path, options), recoveredFrom: error.backupPath, salvage }
     }
   }
 }
 
-function choicesFor(error: DatabaseOpenError): string[] {
+function choicesFor(error: DatabaseOpenError): Choice[] {
   switch (error.kind) {
     case 'corrupt':
-      return [CHOICES.recover, CHOICES.quit]
+      return ['recover', 'quit']
     case 'empty':
-      return [CHOICES.startEmpty, CHOICES.retry, CHOICES.quit]
+      return ['startEmpty', 'retry', 'quit']
     case 'readonly':
     case 'full':
     case 'unreadable':
-      return [CHOICES.retry, CHOICES.quit]
+      return ['retry', 'quit']
     case 'too_new':
-      return [CHOICES.quit]
+      return ['quit']
   }
 }
 
@@ -136,48 +130,31 @@ export async function salvageInPlace(
   return report
 }
 
-const TABLE_NAMES: Record<string, [string, string]> = {
-  threads: ['conversation', 'conversations'],
-  messages: ['message', 'messages'],
-  thread_summaries: ['summary', 'summaries'],
-  message_usage: ['usage record', 'usage records'],
-  context_builds: ['inspector build', 'inspector builds'],
-  settings: ['setting', 'settings'],
-  memories: ['memory', 'memories'],
-  memory_history: ['memory history entry', 'memory history entries']
-}
-
-const count = (n: number, table: string) => {
-  const [one, many] = TABLE_NAMES[table] ?? [table, table]
-  return `${n} ${n === 1 ? one : many}`
-}
-
 /** The salvage report in words, for the dialog (the renderer has its own translated notice). */
-export function describeSalvage(report: SalvageReport, backupPath: string): string {
+export function describeSalvage(
+  report: SalvageReport,
+  backupPath: string,
+  language: Language = 'en'
+): string {
+  const words = DIALOG_TEXT[language].salvage
   const lines: string[] = []
   if (!report.schemaReadable) {
-    lines.push('Nothing could be read from the damaged file; the new database is empty.')
+    lines.push(words.nothingRead)
   } else {
-    const copied = report.tables.filter((t) => t.copied > 0).map((t) => count(t.copied, t.table))
-    lines.push(`Recovered: ${copied.length > 0 ? copied.join(', ') : 'nothing'}.`)
+    const copied = report.tables.filter((t) => t.copied > 0)
+    lines.push(words.recovered(copied.map((t) => words.count(t.copied, t.table))))
     const lost = report.tables
       .filter((t) => t.unreadable + t.invalid > 0 || t.unknownLoss)
       .map((t) =>
-        t.unknownLoss
-          ? `all ${TABLE_NAMES[t.table]?.[1] ?? t.table}`
-          : count(t.unreadable + t.invalid, t.table)
+        t.unknownLoss ? words.allOf(t.table) : words.count(t.unreadable + t.invalid, t.table)
       )
-    lines.push(
-      lost.length > 0 ? `Could not be read: ${lost.join(', ')}.` : 'Everything could be read.'
-    )
+    lines.push(lost.length > 0 ? words.couldNotRead(lost) : words.everythingRead)
     if (report.threadsRecreated > 0) {
-      lines.push(
-        `${count(report.threadsRecreated, 'threads')} lost ${report.threadsRecreated === 1 ? 'its' : 'their'} title and ${report.threadsRecreated === 1 ? 'is' : 'are'} now called "${RECOVERED_THREAD_TITLE}".`
-      )
+      lines.push(words.retitled(report.threadsRecreated, RECOVERED_THREAD_TITLE))
     }
   }
-  lines.push('Search and memory recall are rebuilt in the background.')
-  lines.push(`The damaged file is kept unchanged at ${backupPath}.`)
+  lines.push(words.rebuilding)
+  lines.push(words.keptAt(backupPath))
   return lines.join('\n')
 }
 

@@ -134,6 +134,9 @@ export interface SearchHit {
 
 export type LocalePreference = 'system' | 'en' | 'zh-CN'
 
+/** A language the app speaks: the user's choice, or the system's mapped onto one of these. */
+export type Language = Exclude<LocalePreference, 'system'>
+
 /** Light or dark colours; 'system' follows the OS and changes with it. */
 export type ThemePreference = 'system' | 'light' | 'dark'
 

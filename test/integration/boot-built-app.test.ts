@@ -159,6 +159,29 @@ describe('the built app under a fake Electron', () => {
     expect(app.reports.some((r) => r.type === 'lock-released')).toBe(true)
   }, 30_000)
 
+  it('on a Chinese system, a damaged store and a failed start are explained in Chinese', async () => {
+    const path = join(tempDir(), 'store.sqlite')
+    writeFileSync(path, 'not a database at all '.repeat(500))
+    const damaged = boot({ FAKE_ELECTRON_LOCALE: 'zh-CN', CONTEXT_LENS_DB_PATH: path })
+    const box = await damaged.waitFor((r) => r.type === 'message-box')
+    expect(box).toMatchObject({
+      message: '你的对话文件已损坏。',
+      buttons: ['恢复仍可读取的内容', '退出']
+    })
+    expect(String(box.detail)).toContain(`位于 ${path} 的对话数据库已损坏，无法读取（`)
+    expect(await damaged.exited).toBe(0) // the fake user chose the last button, Quit
+    expect(damaged.reports.some((r) => r.type === 'window')).toBe(false)
+
+    const failed = boot({
+      FAKE_ELECTRON_LOCALE: 'zh-CN',
+      FAKE_ELECTRON_MISSING: `sqlite-vec-${process.platform}-${process.arch}`
+    })
+    expect(await failed.exited).toBe(1)
+    const error = failed.reports.find((r) => r.type === 'error-box')
+    expect(error?.title).toBe('Context Lens 无法启动：缺少向量搜索扩展（sqlite-vec）。')
+    expect(error?.content).toMatch(/^安装不完整。请从下载页面重新安装 Context Lens。/)
+  }, 30_000)
+
   it('an offline first run reports why the model download failed, through Electron net', async () => {
     const port = await closedPort()
     const app = boot({ HF_ENDPOINT: `http://127.0.0.1:${port}` })

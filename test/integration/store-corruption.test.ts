@@ -1,9 +1,20 @@
 import { execFileSync } from 'node:child_process'
-import { chmodSync, chownSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeFileSync
+} from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DatabaseOpenError, openDatabase } from '../../src/main/store/database'
+import type { Language } from '@shared/domain'
+import { LATEST_VERSION } from '../../src/main/store/migrations'
+import { DIALOG_TEXT, type DialogText } from '../../src/main/startup/dialogText'
 import { CHOICES, openStoreInteractively, type RecoveryDialogs } from '../../src/main/storeRecovery'
 import { bundleStoreChild, childEnv } from '../support/bundleStoreChild'
 import { servicesIn } from '../support/services'
@@ -21,13 +32,20 @@ import { useTempDir } from '../support/tempDir'
 
 const tempDir = useTempDir()
 
-/** Plays the user: records every dialog and answers with the button named `answer`. */
-function scriptedDialogs(...answers: string[]) {
+type Choice = keyof DialogText['choices']
+
+/**
+ * Plays the user on a system in `language`: records every dialog and answers each with the
+ * button of the next choice in `answers` (Quit when none is left).
+ */
+function scriptedDialogs(answers: Choice[], language: Language = 'en') {
   const asked: { message: string; detail: string; buttons: string[] }[] = []
+  const labels = DIALOG_TEXT[language].choices
   const dialogs: RecoveryDialogs = {
+    language,
     ask: ({ message, detail, buttons }) => {
       asked.push({ message, detail, buttons })
-      const answer = answers.shift() ?? CHOICES.quit
+      const answer = labels[answers.shift() ?? 'quit']
       const index = buttons.indexOf(answer)
       if (index < 0) throw new Error(`"${answer}" was not offered: ${buttons.join(', ')}`)
       return index
@@ -53,7 +71,7 @@ function openError(path: string): DatabaseOpenError {
  */
 async function recoverAndCheck(store: PopulatedStore) {
   const damaged = readFileSync(store.path)
-  const { asked, dialogs } = scriptedDialogs(CHOICES.recover, CHOICES.continue)
+  const { asked, dialogs } = scriptedDialogs(['recover', 'continue'])
   const opened = await openStoreInteractively(store.path, {}, dialogs)
   expect(opened).not.toBeNull()
   opened?.db.close()
@@ -181,7 +199,7 @@ describe('corruption matrix: what the user sees and what is saved', () => {
     const path = join(dir, 'store.sqlite')
     const garbage = Buffer.from('not a database at all '.repeat(500))
     writeFileSync(path, garbage)
-    const { asked, dialogs } = scriptedDialogs(CHOICES.recover, CHOICES.continue)
+    const { asked, dialogs } = scriptedDialogs(['recover', 'continue'])
     const opened = await openStoreInteractively(path, {}, dialogs)
     opened?.db.close()
     expect(opened?.salvage?.schemaReadable).toBe(false)
@@ -197,15 +215,103 @@ describe('corruption matrix: what the user sees and what is saved', () => {
     expect(error.kind).toBe('empty')
     expect(error.message).toMatch(/empty file \(0 bytes\)/)
 
-    const quit = scriptedDialogs(CHOICES.quit)
+    const quit = scriptedDialogs(['quit'])
     expect(await openStoreInteractively(path, {}, quit.dialogs)).toBeNull()
     expect(quit.asked[0]?.buttons).toEqual([CHOICES.startEmpty, CHOICES.retry, CHOICES.quit])
     expect(statSync(path).size).toBe(0) // untouched
 
-    const fresh = scriptedDialogs(CHOICES.startEmpty)
+    const fresh = scriptedDialogs(['startEmpty'])
     const opened = await openStoreInteractively(path, {}, fresh.dialogs)
     expect(opened?.db.prepare('SELECT count(*) FROM threads').pluck().get()).toBe(0)
     opened?.db.close()
+  })
+
+  it('a file that cannot be opened and one from a newer app: each says why and offers Quit', async () => {
+    const dir = tempDir()
+    const folder = join(dir, 'a-directory') // SQLite cannot open a folder: SQLITE_CANTOPEN
+    mkdirSync(folder)
+    const future = join(dir, 'future.sqlite')
+    const db = new Database(future)
+    db.pragma(`user_version = ${LATEST_VERSION + 1}`)
+    db.close()
+
+    const unreadable = scriptedDialogs(['quit'])
+    expect(await openStoreInteractively(folder, {}, unreadable.dialogs)).toBeNull()
+    expect(unreadable.asked[0]).toMatchObject({
+      message: 'Your conversations could not be opened.',
+      buttons: [CHOICES.retry, CHOICES.quit]
+    })
+    expect(unreadable.asked[0]?.detail).toMatch(
+      /cannot be opened \(.+\)\. Check that the file exists/
+    )
+    const tooNew = scriptedDialogs(['quit'])
+    expect(await openStoreInteractively(future, {}, tooNew.dialogs)).toBeNull()
+    expect(tooNew.asked[0]).toEqual({
+      message: 'Your conversations were saved by a newer version of Context Lens.',
+      detail: `This database was written by a newer version of the app (schema ${LATEST_VERSION + 1}, this app knows ${LATEST_VERSION}). Update the app to open it.`,
+      buttons: [CHOICES.quit]
+    })
+  })
+
+  it('speaks Chinese on a Chinese system, with the same facts: damaged, recovered, empty, unreadable, too new', async () => {
+    const zh = DIALOG_TEXT['zh-CN'].choices
+    const store = await populatedStore(tempDir(), 20)
+    overwrite(store.path, 0, Buffer.from('garbage garbage!'))
+    const damaged = scriptedDialogs(['recover', 'continue'], 'zh-CN')
+    const opened = await openStoreInteractively(store.path, {}, damaged.dialogs)
+    opened?.db.close()
+    const backupPath = opened?.recoveredFrom as string
+    expect(damaged.asked[0]).toMatchObject({
+      message: '你的对话文件已损坏。',
+      buttons: ['恢复仍可读取的内容', '退出']
+    })
+    // SQLite's own words stay as they are; the sentence around them is Chinese.
+    expect(damaged.asked[0]?.detail).toBe(
+      `位于 ${store.path} 的对话数据库已损坏，无法读取（file is not a database）。已将它的副本保存到 ${backupPath}。`
+    )
+    expect(damaged.asked[1]).toMatchObject({ message: '恢复完成。', buttons: [zh.continue] })
+    expect(damaged.asked[1]?.detail.split('\n')).toEqual([
+      expect.stringMatching(/^已恢复：3 个对话、\d+ 条消息、.*3 条记忆/),
+      '所有内容都已读取。',
+      '搜索和记忆召回会在后台重建。',
+      `损坏的文件原样保留在 ${backupPath}。`
+    ])
+
+    const empty = join(tempDir(), 'empty.sqlite')
+    writeFileSync(empty, '')
+    const emptyAsked = scriptedDialogs(['quit'], 'zh-CN')
+    expect(await openStoreInteractively(empty, {}, emptyAsked.dialogs)).toBeNull()
+    expect(emptyAsked.asked[0]).toMatchObject({
+      message: '你的对话文件是空的。',
+      buttons: ['使用空数据库开始', '重试', '退出']
+    })
+    expect(emptyAsked.asked[0]?.detail).toMatch(
+      new RegExp(`^位于 ${empty} 的对话数据库是一个空文件（0 字节）`)
+    )
+
+    const folder = join(tempDir(), 'a-directory')
+    mkdirSync(folder)
+    const unreadable = scriptedDialogs(['quit'], 'zh-CN')
+    expect(await openStoreInteractively(folder, {}, unreadable.dialogs)).toBeNull()
+    expect(unreadable.asked[0]).toMatchObject({
+      message: '无法打开你的对话。',
+      buttons: [zh.retry, zh.quit]
+    })
+    expect(unreadable.asked[0]?.detail).toMatch(
+      new RegExp(`^无法打开位于 ${folder} 的对话数据库（.+）。请确认这个文件存在`)
+    )
+
+    const future = join(tempDir(), 'future.sqlite')
+    const db = new Database(future)
+    db.pragma(`user_version = ${LATEST_VERSION + 1}`)
+    db.close()
+    const tooNew = scriptedDialogs(['quit'], 'zh-CN')
+    expect(await openStoreInteractively(future, {}, tooNew.dialogs)).toBeNull()
+    expect(tooNew.asked[0]).toEqual({
+      message: '你的对话是由更新版本的 Context Lens 保存的。',
+      detail: `这个数据库是由更新版本的应用写入的（数据库版本 ${LATEST_VERSION + 1}，本应用最高支持 ${LATEST_VERSION}）。请更新应用后再打开。`,
+      buttons: [zh.quit]
+    })
   })
 
   it('refuses a write on a full disk with "the disk is full", keeping everything written before', async () => {
@@ -273,7 +379,7 @@ describe.runIf(process.getuid?.() === 0)('corruption matrix: read-only files and
     child = await bundleStoreChild()
   })
 
-  async function readOnlyCase(lockFolder: boolean) {
+  async function readOnlyCase(lockFolder: boolean, language: Language = 'en') {
     const dir = tempDir()
     chmodSync(dir, 0o755)
     const store = await populatedStore(join(dir, 'data'))
@@ -283,7 +389,7 @@ describe.runIf(process.getuid?.() === 0)('corruption matrix: read-only files and
     if (!lockFolder) chownSync(folder, 65534, 65534)
     chmodSync(folder, 0o755)
     const before = readFileSync(store.path)
-    const out = execFileSync(process.execPath, [child, 'open', store.path], {
+    const out = execFileSync(process.execPath, [child, 'open', store.path, language], {
       uid: 65534,
       gid: 65534,
       env: childEnv
@@ -312,5 +418,17 @@ describe.runIf(process.getuid?.() === 0)('corruption matrix: read-only files and
     expect(result.opened).toBe(false)
     expect(result.asked[0]?.message).toBe('Your conversations file cannot be written.')
     expect(result.asked[0]?.detail).toMatch(/read-only/)
+  })
+
+  it('explains a read-only file in Chinese on a Chinese system', async () => {
+    const result = await readOnlyCase(false, 'zh-CN')
+    expect(result.opened).toBe(false)
+    expect(result.asked[0]).toMatchObject({
+      message: '你的对话文件无法写入。',
+      buttons: ['重试', '退出']
+    })
+    expect(result.asked[0]?.detail).toMatch(
+      /的对话数据库是只读的（没有写入这个文件的权限）。.*文件和它所在的文件夹都必须可写/
+    )
   })
 })

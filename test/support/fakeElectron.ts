@@ -72,6 +72,7 @@ export function fakeElectron(options: {
         getAppPath: () => tmpdir(),
         getVersion: () => '0.0.0-test',
         getLocale: () => options.locale,
+        getPreferredSystemLanguages: () => [options.locale],
         requestSingleInstanceLock: () => true,
         on: () => {},
         quit: vi.fn(),

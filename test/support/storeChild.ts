@@ -4,16 +4,18 @@
  * Bundled by bundleStoreChild; modes:
  *   write <db>  sends messages through the real registry and prints `ack <n>` after each one
  *               is acknowledged, until killed;
- *   open <db>   opens the store as the app does, answers every dialog with its last button
- *               (Quit) and prints the dialogs as JSON.
+ *   open <db> [language]
+ *               opens the store as the app does on a system in `language` (en by default),
+ *               answers every dialog with its last button (Quit) and prints the dialogs as JSON.
  */
 import { createHandlers } from '../../src/main/ipc/handlers'
 import { createRegistry } from '../../src/main/ipc/registry'
 import { createServices } from '../../src/main/services/createServices'
 import { openDatabase } from '../../src/main/store/database'
+import type { Language } from '@shared/domain'
 import { openStoreInteractively } from '../../src/main/storeRecovery'
 
-const [mode, path, start] = process.argv.slice(2) as [string, string, string | undefined]
+const [mode, path, extra] = process.argv.slice(2) as [string, string, string | undefined]
 
 async function write(): Promise<void> {
   const db = openDatabase(path)
@@ -26,7 +28,7 @@ async function write(): Promise<void> {
   const registry = createRegistry(createHandlers(services))
   const existing = services.threads.list()[0]
   const threadId = existing ? existing.id : services.threads.create('durability').id
-  for (let n = Number(start ?? 0); ; n++) {
+  for (let n = Number(extra ?? 0); ; n++) {
     const result = await registry.invoke('messages:send', { threadId, content: `durable ${n}` })
     if (!result.ok) throw new Error(JSON.stringify(result.error))
     process.stdout.write(`ack ${n}\n`)
@@ -39,6 +41,7 @@ async function open(): Promise<void> {
     path,
     {},
     {
+      language: (extra ?? 'en') as Language,
       ask: ({ message, detail, buttons }) => {
         asked.push({ message, detail, buttons })
         return buttons.length - 1

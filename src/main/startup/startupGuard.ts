@@ -4,6 +4,7 @@
  * afresh instead of handing over to an invisible process. After that, errors are the running
  * app's business (Electron's own handling and the services' logs).
  */
+import type { Language } from '@shared/domain'
 import { describeStartupError, type StartupProblem } from './startupError'
 
 export interface StartupGuardDeps {
@@ -12,6 +13,8 @@ export interface StartupGuardDeps {
   /** Releases the single-instance lock and exits with this code. */
   exit(code: number): void
   log(message: string, error: unknown): void
+  /** The language of the dialog, asked when it shows (the system's; English by default). */
+  language?: () => Language
   /** The process to watch for uncaught exceptions (tests pass their own emitter). */
   process?: Pick<NodeJS.Process, 'on' | 'off'>
 }
@@ -35,7 +38,7 @@ export function startupGuard(deps: StartupGuardDeps): StartupGuard {
       done = true
       target.off('uncaughtException', onUncaught)
       deps.log('[startup] Context Lens could not start', error)
-      failed = describeStartupError(error)
+      failed = describeStartupError(error, deps.language?.() ?? 'en')
       try {
         deps.showError(failed.message, failed.detail)
       } finally {

@@ -13,45 +13,27 @@ import { quickCheck, QUICK_CHECK_AT_OPEN_MAX_BYTES } from './integrity'
 import { LATEST_VERSION, migrate, schemaVersion, SchemaTooNewError } from './migrations'
 import { loadSqliteVec } from './vectors/sqliteVec'
 import { sqliteCode, storageFaultOf } from './storageFaults'
+import { describeOpenFailure, type OpenFailureFacts, type OpenFailureKind } from './openFailureText'
 
-/**
- * - `corrupt`: damaged; a byte-for-byte backup exists and salvage can be offered.
- * - `empty`: the file exists but holds 0 bytes, so whatever it held is gone; never treated as
- *   a new store, because that would hide the loss.
- * - `readonly`, `full`: the file or its folder cannot be written, or the disk is full.
- */
-export type OpenFailureKind = 'corrupt' | 'unreadable' | 'too_new' | 'readonly' | 'full' | 'empty'
+export type { OpenFailureKind }
 
 /**
  * The store could not be opened. The user must decide what happens next; nothing is reset
- * silently. For a corrupt file a byte-for-byte backup already exists at `backupPath`.
+ * silently. For a corrupt file a byte-for-byte backup already exists at `backupPath`. The
+ * message is in English; the dialogs say the same in the user's language from `facts`.
  */
 export class DatabaseOpenError extends Error {
-  constructor(
-    readonly kind: OpenFailureKind,
-    readonly path: string,
-    readonly backupPath: string | null,
-    readonly detail: string
-  ) {
-    super(describe(kind, path, backupPath, detail))
+  constructor(readonly facts: OpenFailureFacts) {
+    super(describeOpenFailure(facts, 'en'))
     this.name = 'DatabaseOpenError'
   }
-}
 
-function describe(kind: OpenFailureKind, path: string, backup: string | null, detail: string) {
-  switch (kind) {
-    case 'corrupt':
-      return `The conversation database at ${path} is damaged and cannot be read (${detail}). A copy of it was saved to ${backup}.`
-    case 'unreadable':
-      return `The conversation database at ${path} cannot be opened (${detail}). Check that the file exists and that you have permission to read and write it.`
-    case 'too_new':
-      return detail
-    case 'readonly':
-      return `The conversation database at ${path} is read-only (${detail}). Context Lens writes to the file and keeps a journal beside it, so both the file and its folder must be writable.`
-    case 'full':
-      return `The disk that holds ${path} is full, so the conversation database cannot be opened (${detail}). Free some space and try again; nothing in the file was changed.`
-    case 'empty':
-      return `The conversation database at ${path} is an empty file (0 bytes): it was cut short, for example by a crash, a full disk or a sync tool, and holds no conversations. If you have a copy of it, put it back at that path and try again.`
+  get kind(): OpenFailureKind {
+    return this.facts.kind
+  }
+
+  get backupPath(): string | null {
+    return this.facts.backupPath
   }
 }
 
@@ -95,11 +77,17 @@ function isEmptyDatabaseFile(path: string): boolean {
 export function openDatabase(path: string, options: OpenOptions = {}): Database.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   if (path !== ':memory:' && isEmptyDatabaseFile(path)) {
-    throw new DatabaseOpenError('empty', path, null, '0 bytes')
+    throw new DatabaseOpenError({ kind: 'empty', path, backupPath: null, detail: '0 bytes' })
   }
   // SQLite would quietly open a read-only file read-only, and every later write would fail.
   if (path !== ':memory:' && existsSync(path) && !writable(path)) {
-    throw new DatabaseOpenError('readonly', path, null, 'the file may not be written')
+    throw new DatabaseOpenError({
+      kind: 'readonly',
+      path,
+      backupPath: null,
+      detail: 'not writable (access W_OK)',
+      reason: { kind: 'not_writable' }
+    })
   }
   let db: Database.Database | undefined
   try {
@@ -165,23 +153,30 @@ function toOpenError(path: string, error: unknown): Error {
       const errno = (copyError as NodeJS.ErrnoException).code
       if (errno !== 'ENOSPC' && errno !== 'EDQUOT') throw copyError
       const needed = Math.ceil((fileSize(path) + fileSize(`${path}-wal`)) / 1_000_000)
-      return new DatabaseOpenError(
-        'full',
+      return new DatabaseOpenError({
+        kind: 'full',
         path,
-        null,
-        `it is damaged, and a copy of it must be kept before it is repaired: that needs about ${needed} MB free`
-      )
+        backupPath: null,
+        detail: `${errno}: the copy needs about ${needed} MB`,
+        reason: { kind: 'backup_needs_space', megabytes: needed }
+      })
     }
-    return new DatabaseOpenError('corrupt', path, backup, detail)
+    return new DatabaseOpenError({ kind: 'corrupt', path, backupPath: backup, detail })
   }
-  if (fault) return new DatabaseOpenError(fault, path, null, detail)
+  if (fault) return new DatabaseOpenError({ kind: fault, path, backupPath: null, detail })
   if (code === 'SQLITE_CANTOPEN') {
     // An existing file in a folder we may not write to: SQLite cannot create the WAL beside it.
     const kind = existsSync(path) && !writable(dirname(path)) ? 'readonly' : 'unreadable'
-    return new DatabaseOpenError(kind, path, null, detail)
+    return new DatabaseOpenError({ kind, path, backupPath: null, detail })
   }
   if (error instanceof SchemaTooNewError) {
-    return new DatabaseOpenError('too_new', path, null, detail)
+    return new DatabaseOpenError({
+      kind: 'too_new',
+      path,
+      backupPath: null,
+      detail,
+      reason: { kind: 'schema_too_new', found: error.found, known: LATEST_VERSION }
+    })
   }
   return error instanceof Error ? error : new Error(detail)
 }

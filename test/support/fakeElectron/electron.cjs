@@ -1,7 +1,8 @@
 // A stand-in for the `electron` module, for running the BUILT main bundle under plain Node.
 // It does what the app asks as Electron would, at the level the app sees it, and reports each
 // step to the test over the fork IPC channel; the test can call IPC handlers and the
-// permission handler through it. Settings come from FAKE_ELECTRON_* variables.
+// permission handler through it. Settings come from FAKE_ELECTRON_* variables (the system
+// locale from FAKE_ELECTRON_LOCALE).
 const { fork } = require('node:child_process')
 const { EventEmitter } = require('node:events')
 const { join } = require('node:path')
@@ -79,7 +80,8 @@ const app = new (class extends EventEmitter {
   }
   getAppPath = () => env.FAKE_ELECTRON_APP_PATH ?? process.cwd()
   getVersion = () => '0.0.0-boot'
-  getLocale = () => 'en-US'
+  getLocale = () => env.FAKE_ELECTRON_LOCALE ?? 'en-US'
+  getPreferredSystemLanguages = () => [this.getLocale()]
   requestSingleInstanceLock = () => true
   releaseSingleInstanceLock = () => report({ type: 'lock-released' })
   whenReady = () => new Promise((resolve) => setImmediate(resolve))
@@ -95,7 +97,12 @@ const app = new (class extends EventEmitter {
 const dialog = {
   showErrorBox: (title, content) => report({ type: 'error-box', title, content }),
   showMessageBoxSync: (options) => {
-    report({ type: 'message-box', message: options.message, detail: options.detail })
+    report({
+      type: 'message-box',
+      message: options.message,
+      detail: options.detail,
+      buttons: options.buttons
+    })
     return options.buttons.length - 1
   },
   showMessageBox: async (options) => ({ response: dialog.showMessageBoxSync(options) }),

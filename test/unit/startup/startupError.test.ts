@@ -106,3 +106,59 @@ describe('describeStartupError', () => {
     expect(problem.detail).toMatch(/Technical detail: boom$/)
   })
 })
+
+describe('describeStartupError on a Chinese system', () => {
+  const zh = (error: unknown) => describeStartupError(error, 'zh-CN')
+
+  it('says each cause in Chinese, keeping the technical line as the system wrote it', () => {
+    const mismatch = zh(
+      withCode(
+        "The module '/x/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115.",
+        'ERR_DLOPEN_FAILED'
+      )
+    )
+    expect(mismatch).toMatchObject({
+      cause: 'native_mismatch',
+      message: 'Context Lens 无法启动：数据库引擎（better-sqlite3）与当前版本的应用不匹配。'
+    })
+    expect(mismatch.detail).toMatch(/^它是为另一个版本的 Electron 编译的。请从下载页面重新安装/)
+    expect(mismatch.detail).toMatch(
+      /\n\n技术信息：The module '\/x\/better_sqlite3\.node' \(ERR_DLOPEN_FAILED\)$/
+    )
+
+    const library = zh(
+      withCode(
+        'libvips-cpp.so.8: cannot open shared object file: No such file',
+        'ERR_DLOPEN_FAILED'
+      )
+    )
+    expect(library.message).toBe('Context Lens 无法启动：无法加载图像库（sharp）。')
+    expect(library.detail).toMatch(/^它需要系统库 libvips-cpp\.so\.8，但没有找到。/)
+
+    expect(zh(withCode("Cannot find module 'zod'", 'MODULE_NOT_FOUND'))).toMatchObject({
+      cause: 'component_missing',
+      message: 'Context Lens 无法启动：缺少模块“zod”。'
+    })
+    expect(zh(new Error('Unsupported platform for sqlite-vec')).message).toBe(
+      'Context Lens 无法启动：缺少向量搜索扩展（sqlite-vec）。'
+    )
+  })
+
+  it('an unwritable data folder, a full disk and anything else', () => {
+    expect(
+      zh(withCode('EACCES: permission denied', 'EACCES', { path: '/home/u/.config/Context Lens' }))
+    ).toMatchObject({
+      cause: 'data_folder',
+      message: 'Context Lens 无法启动：无法保存数据（/home/u/.config/Context Lens）。'
+    })
+    expect(zh(withCode('ENOSPC: no space left on device', 'ENOSPC')).detail).toMatch(
+      /^磁盘已满。请腾出一些空间或修正该文件夹的权限.*\n\n技术信息：ENOSPC: no space left on device \(ENOSPC\)$/
+    )
+    const unknown = zh('boom')
+    expect(unknown).toMatchObject({
+      cause: 'unknown',
+      message: 'Context Lens 因意外错误无法启动。'
+    })
+    expect(unknown.detail).toMatch(/技术信息：boom$/)
+  })
+})

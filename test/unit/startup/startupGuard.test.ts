@@ -28,6 +28,16 @@ describe('startupGuard', () => {
     expect(guard.failed?.cause).toBe('component_missing')
   })
 
+  it('speaks the language it is given when the dialog shows', () => {
+    const { deps } = setUp()
+    const guard = startupGuard({ ...deps, language: () => 'zh-CN' })
+    guard.fail(Object.assign(new Error("Cannot find module 'zod'"), { code: 'MODULE_NOT_FOUND' }))
+    expect(deps.showError).toHaveBeenCalledWith(
+      'Context Lens 无法启动：缺少模块“zod”。',
+      expect.stringContaining('请从下载页面重新安装 Context Lens')
+    )
+  })
+
   it('an exception thrown anywhere before the window is up is a failed start', () => {
     const { process, deps } = setUp()
     process.emit('uncaughtException', new Error('thrown in a timer'))
