@@ -141,6 +141,18 @@ describe('a focused request in a new thread (issue #17)', () => {
       }
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme })
+        // The app follows the system's scheme through a media listener: wait for it to apply,
+        // or the screenshot catches the buttons' colour transitions half-way.
+        await eventually(() =>
+          page.evaluate(
+            () =>
+              (
+                globalThis as unknown as {
+                  document: { documentElement: { dataset: { theme?: string } } }
+                }
+              ).document.documentElement.dataset.theme
+          )
+        ).toBe(colorScheme)
         await animationsDone(page)
         await page.screenshot({
           path: join(SCREENSHOTS, `recall-settings-1024-${colorScheme}-${locale}.png`)
