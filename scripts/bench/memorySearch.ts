@@ -37,7 +37,7 @@ const LIMIT = 400
 /** The window's newest messages, which a build excludes from recall. */
 const WINDOW = 2_000
 
-export interface SearchSplit {
+interface SearchSplit {
   total: Timing
   embed: Timing
   text: Timing

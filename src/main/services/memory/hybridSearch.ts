@@ -76,7 +76,7 @@ export interface HybridSearchDeps {
   ranker: QueryRanker
 }
 
-export const DEFAULT_MIN_SIMILARITY = 0.6
+const DEFAULT_MIN_SIMILARITY = 0.6
 const DEFAULT_LIMIT = 10
 const DEFAULT_TIMEOUT_MS = 500
 /**
@@ -104,7 +104,7 @@ const CONTEXT_WEIGHT = 0.25
  * nearest first, down to this calibrated similarity (0.5 ≈ cosine 0.0 after centering for
  * bge-small-zh, where unrelated pairs sit; calibrated on the dev set, docs/EVALUATION.md).
  */
-export const NEAREST_FLOOR = 0.5
+const NEAREST_FLOOR = 0.5
 /**
  * Scores of those items: calibrated similarity (under 0.6) × this, so under 0.012: below any
  * supported hit's fused score (a conversation-only rank of 400 still scores 0.0166).

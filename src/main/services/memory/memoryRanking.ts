@@ -6,7 +6,7 @@ import { RECALL_SAMPLE_CHARS, recallSample } from '../../context/recall/recallQu
 import { isRepetitive, MAX_TERM_CHARS } from '../../store/search/queryTerms'
 
 /** RRF's k: 60 as in Cormack et al. (2009); it damps the difference between ranks 1 and 2. */
-export const RRF_K = 60
+const RRF_K = 60
 
 /** Query words that say nothing about the topic; matching them in FTS only adds noise. */
 const STOPWORDS = new Set(

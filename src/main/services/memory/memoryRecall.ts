@@ -23,7 +23,7 @@ function sourceOf(hit: MemorySearchHit): string {
   return `message #${hit.seq ?? '?'}${title}`
 }
 
-export function originOf(hit: MemorySearchHit, threadId: string | undefined): RetrievedOrigin {
+function originOf(hit: MemorySearchHit, threadId: string | undefined): RetrievedOrigin {
   return hit.kind === 'memory'
     ? { kind: 'memory', category: hit.category ?? 'other' }
     : {

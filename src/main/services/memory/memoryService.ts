@@ -22,7 +22,7 @@ import type { QueryRanker } from './queryRanker'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
 import { inProcessMessageSearch, type MessageVectorSearch } from './messageVectorSearch'
 
-export { DEFAULT_MIN_SIMILARITY, type MemorySearchOptions } from './hybridSearch'
+export type { MemorySearchOptions } from './hybridSearch'
 
 export interface MemoryServiceDeps {
   memories: MemoryRepository

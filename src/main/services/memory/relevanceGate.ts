@@ -19,7 +19,7 @@ import { cjkWeight } from '../../workers/embedding/centering'
 import { signalText } from './memoryRanking'
 
 /** The bar for one kind of candidate. */
-export interface KindGate {
+interface KindGate {
   /** The relevance a candidate needs, whatever else was found. */
   gate: number
   /**
