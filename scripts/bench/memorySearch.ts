@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setImmediate as yieldToEvents } from 'node:timers/promises'
+import { yieldToEventLoop } from '@shared/eventLoop'
 import { recallQuery } from '../../src/main/context/recall/recallQuery'
 import { HybridSearch } from '../../src/main/services/memory/hybridSearch'
 import { QueryRanker } from '../../src/main/services/memory/queryRanker'
@@ -224,7 +224,7 @@ export async function memorySearchFigures(
     let sliceStarted = performance.now()
     await first.vectors.preload(first.space, async () => {
       longestSliceMs = Math.max(longestSliceMs, performance.now() - sliceStarted)
-      await yieldToEvents()
+      await yieldToEventLoop()
       sliceStarted = performance.now()
     })
     longestSliceMs = Math.max(longestSliceMs, performance.now() - sliceStarted)

@@ -1,4 +1,4 @@
-import { setImmediate as yieldToEvents } from 'node:timers/promises'
+import { yieldToEventLoop } from '@shared/eventLoop'
 import { EmbeddingCancelledError, type Embedder } from '../../workers/embedding/embedder'
 import { spaceKey, type EmbeddingModelSpec } from '../../workers/embedding/embeddingModels'
 import type { EmbeddingQueueRepository, QueuedItem } from '../../store/embeddingQueueRepository'
@@ -162,7 +162,7 @@ export class MemoryIndexer {
       const written = await this.index(model, items)
       this.rate.record(written, this.deps.now() - started)
       this.deps.changed()
-      await yieldToEvents()
+      await yieldToEventLoop()
     }
     this.markIdle()
   }

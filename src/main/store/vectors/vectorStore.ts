@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3'
-import { setImmediate as nextTurn } from 'node:timers/promises'
+import { yieldToEventLoop } from '@shared/eventLoop'
 import { MemoryVectorIndex } from './memoryVectorIndex'
 import { MessageCodeIndex } from './messageCodeIndex'
 
@@ -345,7 +345,7 @@ export class VectorStore {
    */
   async preload(
     space: VectorSpace,
-    yieldToEvents: () => Promise<unknown> = nextTurn
+    yieldToEvents: () => Promise<unknown> = yieldToEventLoop
   ): Promise<void> {
     // Only the active space is searched: a worker's index of a replaced model goes (main's
     // goes when the space is dropped, which a worker does not see).
@@ -425,7 +425,7 @@ export class VectorStore {
    */
   async loadMemories(
     space: VectorSpace,
-    yieldToEvents: () => Promise<unknown> = nextTurn
+    yieldToEvents: () => Promise<unknown> = yieldToEventLoop
   ): Promise<void> {
     if (this.memoryIndexes.has(space.id) || this.memoryLoads.has(space.id)) return
     const index = new MemoryVectorIndex(space.dimension)
