@@ -4,7 +4,11 @@
  */
 import type { Migration } from '../migrations'
 
-/** Migration 17: the shares a stored layer resolves to, in SQL (defaults as in contextConfig). */
+/**
+ * Migration 17: the shares a stored layer resolves to, in SQL. The defaults as contextConfig had
+ * them when it was released, copied rather than imported: a released migration must not change
+ * meaning when a later version changes the defaults.
+ */
 const SHARE_DEFAULTS = {
   system: 15,
   summary: 10,
