@@ -34,3 +34,46 @@ describe('the thread message cache', () => {
     expect(cache.get(a!.id).map((m) => m.content)).toEqual(['one', 'two', 'written while evicted'])
   })
 })
+
+describe('loading a thread behind a turn', () => {
+  it('pauses a background read while a turn holds the cache, and goes on for a caller that needs it now', async () => {
+    const { db, services } = servicesIn(tempDir())
+    const repository = new MessageRepository(db)
+    const thread = services.threads.create('long')
+    db.transaction(() => {
+      for (let i = 0; i < 12_000; i++)
+        repository.append({
+          threadId: thread.id,
+          role: 'user',
+          content: `m${i}`,
+          tokenCount: 1,
+          createdAt: 1
+        })
+    })()
+    const cache = new ThreadMessageCache(repository, 2)
+    const release = cache.holdForTurn()
+    let loaded = false
+    const background = cache.load(thread.id, { behindTurns: true }).then(() => (loaded = true))
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+    expect([loaded, cache.has(thread.id)]).toEqual([false, false]) // the first slice only
+    release()
+    await background
+    expect(cache.get(thread.id)).toHaveLength(12_000)
+
+    const other = services.threads.create('other')
+    db.transaction(() => {
+      for (let i = 0; i < 12_000; i++)
+        repository.append({
+          threadId: other.id,
+          role: 'user',
+          content: `m${i}`,
+          tokenCount: 1,
+          createdAt: 1
+        })
+    })()
+    const held = cache.holdForTurn()
+    void cache.load(other.id, { behindTurns: true })
+    expect(await cache.load(other.id)).toHaveLength(12_000) // not held: no deadlock
+    held()
+  })
+})

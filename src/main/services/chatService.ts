@@ -101,7 +101,7 @@ export class ChatService {
     this.threads.get(threadId)
     if (this.cache.has(threadId)) return pageOf(this.cache.get(threadId), query)
     this.cache
-      .load(threadId)
+      .load(threadId, { behindTurns: true })
       .catch((error: unknown) => this.deps.log(`loading thread ${threadId} failed`, error))
     if (query.fromSeq !== undefined) {
       return {
@@ -210,7 +210,7 @@ export class ChatService {
    */
   async usage(threadId: string): Promise<UsageTotals> {
     this.threads.get(threadId)
-    const messages = await this.cache.load(threadId)
+    const messages = await this.cache.load(threadId, { behindTurns: true })
     return sumUsage(
       messages.flatMap((m) =>
         m.reply?.usage ? [{ usage: m.reply.usage, cost: m.reply.cost }] : []
@@ -297,9 +297,11 @@ export class ChatService {
    * once the request has left: the work it starts would otherwise compete with the turn.
    */
   private async answerAndAnnounce(threadId: string, message: Message): Promise<SendOutcome> {
+    const release = this.cache.holdForTurn()
     try {
       return await this.answer(threadId, message)
     } finally {
+      release()
       this.deps.publish('threads:changed', { threadId })
     }
   }

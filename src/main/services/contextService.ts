@@ -16,6 +16,7 @@ import { keepUnderSafetyLimit } from '../context/windowSafetyNet'
 import { recallMemories, type MemorySearch, type Recall } from '../context/recall/memorySearch'
 import { recallQuery, type RecallQuery } from '../context/recall/recallQuery'
 import { recallRequest } from '../context/recall/recallRequest'
+import { totalBudgetOf } from '../context/budget'
 import type { BuildRepository } from '../store/buildRepository'
 import type { MessageRepository } from '../store/messageRepository'
 import type { SettingsRepository } from '../store/settingsRepository'
@@ -28,7 +29,7 @@ import { DraftCounts } from './draftCounts'
 import { leaveOutOtherBranches, type ForkLineage } from './memory/forkRecallFilter'
 import { runSliced } from './slicedWork'
 import { firstAtOrAfter } from '@shared/messagePages'
-import type { ThreadMessageCache } from './threadMessageCache'
+import { sendsOutline, type ThreadMessageCache, type ThreadSnapshot } from './threadMessageCache'
 
 const MEMORY_TIMEOUT_MS = 500
 export interface ContextServiceDeps {
@@ -186,25 +187,34 @@ export class ContextService {
       options.totalBudget === undefined ? {} : { totalBudget: options.totalBudget }
     )
     // Everything before the input; a regenerated turn's earlier replies come after it. Neither
-    // the input nor those replies may come back as recalled messages.
-    const all = await this.deps.cache.load(threadId)
-    const end = firstAtOrAfter(all, message.seq)
-    const history = all.slice(0, end)
-    const notRecalled = all.slice(end).map((m) => m.id)
-    if (!notRecalled.includes(message.id)) notRecalled.push(message.id)
+    // the input nor those replies may come back as recalled messages. A thread still loading
+    // is read as an outline with its newest messages whole: enough for any window this budget
+    // holds, even with a correction below 1.
+    const correction = Math.min(1, config.tokenCorrections[config.model] ?? 1)
+    const tailTokens = Math.ceil(totalBudgetOf(config) / correction)
     const before = this.settings.taskState(threadId)
-    const context = await this.build(
-      {
-        threadId,
-        messages: history,
-        input: message.content,
-        taskState: before,
-        notRecalled,
-        files: { messageId: message.id },
-        historyTokens: this.deps.cache.tokensBefore(threadId, end)
-      },
-      config
-    )
+    const buildFrom = (thread: ThreadSnapshot): Promise<BuiltContext> => {
+      const end = firstAtOrAfter(thread.messages, message.seq)
+      const notRecalled = thread.messages.slice(end).map((m) => m.id)
+      if (!notRecalled.includes(message.id)) notRecalled.push(message.id)
+      return this.build(
+        {
+          threadId,
+          messages: thread.messages.slice(0, end),
+          input: message.content,
+          taskState: before,
+          notRecalled,
+          files: { messageId: message.id },
+          historyTokens: thread.tokens[end] as number
+        },
+        config
+      )
+    }
+    const thread = await this.deps.cache.forBuild(threadId, tailTokens)
+    let context = await buildFrom(thread)
+    if (sendsOutline(thread, context.trace)) {
+      context = await buildFrom(await this.deps.cache.whole(threadId))
+    }
     this.deps.probe?.(threadId, 'built')
 
     if (!options.retry) {

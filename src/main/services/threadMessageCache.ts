@@ -1,10 +1,48 @@
+import type { TraceEntry } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { yieldToEventLoop } from '@shared/eventLoop'
-import { firstAtOrAfter } from '@shared/messagePages'
+import { indexOfSeq, unitContaining } from '../context/toolCallGroups'
 import type { MessageRepository } from '../store/messageRepository'
 
 /** Rows read per step while a thread loads in the background: about 25 ms each on 2 idle cores. */
 const LOAD_SLICE = 5_000
+/** Outline rows read per step (store/messageOutline.ts): about 25 ms each here. */
+const OUTLINE_SLICE = 25_000
+
+/**
+ * A thread as one build reads it: whole once the thread is cached; before that, its outline
+ * (store/messageOutline.ts) with the newest messages and every pinned message's tool-call unit
+ * read whole.
+ */
+export interface ThreadSnapshot {
+  messages: Message[]
+  /** `tokens[i]` is the sum of `tokenCount` over `messages[0..i)`. */
+  tokens: number[]
+  /** Messages with a lower seq are outlines, except those in `readWhole`. */
+  outlinedBefore: number
+  readWhole: ReadonlySet<number>
+}
+
+/**
+ * Whether a build made from `snapshot` sends a message the snapshot has only as an outline
+ * (its text is a placeholder): the caller then builds again from the whole thread.
+ */
+export function sendsOutline(snapshot: ThreadSnapshot, trace: readonly TraceEntry[]): boolean {
+  return trace.some(
+    (entry) =>
+      entry.kind === 'message' &&
+      entry.section === 'recent' &&
+      (entry.decision === 'included' || entry.decision === 'pinned') &&
+      (entry.seq ?? Infinity) < snapshot.outlinedBefore &&
+      !snapshot.readWhole.has(Number(entry.id))
+  )
+}
+
+interface Loading {
+  partial: Message[]
+  done: Promise<Message[]>
+  behindTurns: boolean
+}
 
 interface CachedThread {
   messages: Message[]
@@ -24,7 +62,11 @@ interface CachedThread {
 export class ThreadMessageCache {
   private readonly threads = new Map<string, CachedThread>()
   /** Threads being read in slices: the partial copy (kept in step by `updated`) and the read. */
-  private readonly loading = new Map<string, { partial: Message[]; done: Promise<Message[]> }>()
+  private readonly loading = new Map<string, Loading>()
+  /** Turns holding background reads (`holdForTurn`), and what wakes those reads. */
+  private turns = 0
+  private resume: Promise<void> | null = null
+  private wake: (() => void) | null = null
 
   constructor(
     private readonly repository: MessageRepository,
@@ -58,33 +100,132 @@ export class ThreadMessageCache {
 
   /**
    * The thread's messages without holding the event loop: read in slices when not cached.
-   * Concurrent calls share one read.
+   * Concurrent calls share one read. With `behindTurns`, the read pauses between slices while a
+   * turn holds the cache (`holdForTurn`); a caller that must have the thread now (without it)
+   * makes a paused read go on.
    */
-  async load(threadId: string): Promise<Message[]> {
+  async load(threadId: string, { behindTurns = false } = {}): Promise<Message[]> {
     if (this.threads.has(threadId)) return this.get(threadId)
     const running = this.loading.get(threadId)
-    if (running) return running.done
-    const partial: Message[] = []
-    const done = (async () => {
+    if (running) {
+      if (!behindTurns && running.behindTurns) {
+        running.behindTurns = false
+        this.resumeLoads()
+      }
+      return running.done
+    }
+    const entry: Loading = { partial: [], done: Promise.resolve([]), behindTurns }
+    entry.done = (async () => {
       try {
         for (;;) {
-          const after = partial.at(-1)?.seq ?? 0
+          const after = entry.partial.at(-1)?.seq ?? 0
           const slice = this.repository.listAfter(threadId, after, LOAD_SLICE)
-          partial.push(...slice)
+          entry.partial.push(...slice)
           // The last slice and the hand-over happen in one synchronous step: a message
           // appended meanwhile is either in the slice or arrives through `appended`.
           if (slice.length < LOAD_SLICE) {
-            if (!this.threads.has(threadId)) this.remember(threadId, withSums(partial))
+            if (!this.threads.has(threadId)) this.remember(threadId, withSums(entry.partial))
             return this.get(threadId)
           }
           await yieldToEventLoop()
+          while (this.turns > 0 && entry.behindTurns) await this.turnsDone()
         }
       } finally {
         this.loading.delete(threadId)
       }
     })()
-    this.loading.set(threadId, { partial, done })
-    return done
+    this.loading.set(threadId, entry)
+    return entry.done
+  }
+
+  /**
+   * Background reads pause from here until the returned release: a 100,000-message thread
+   * loads in slices of tens of ms each, which would otherwise delay the turn's search and its
+   * request (a first send waited 0.5 s for the request to leave).
+   */
+  holdForTurn(): () => void {
+    this.turns++
+    let held = true
+    return () => {
+      if (!held) return
+      held = false
+      if (--this.turns === 0) this.resumeLoads()
+    }
+  }
+
+  private turnsDone(): Promise<void> {
+    this.resume ??= new Promise<void>((resolve) => (this.wake = resolve))
+    return this.resume
+  }
+
+  private resumeLoads(): void {
+    this.wake?.()
+    this.resume = null
+    this.wake = null
+  }
+
+  /**
+   * What a build needs of the thread, without waiting for the whole thread to load: the cached
+   * thread when it is cached; otherwise its outline (100,000 messages in about 120 ms, against
+   * 1.5 s for the whole rows here), with the messages whose stored counts add up to
+   * `tailTokens` from the newest back and every pinned message's tool-call unit read whole.
+   * The whole thread goes on loading behind it for the turns that follow.
+   */
+  async forBuild(threadId: string, tailTokens: number): Promise<ThreadSnapshot> {
+    const outline = this.threads.has(threadId) ? null : await this.outline(threadId)
+    if (!outline || outline.length === 0) return this.wholeSnapshot(threadId)
+    const snapshot = this.withText(threadId, outline, tailTokens)
+    // Started after the snapshot: its first slice is read at once. A read that fails there
+    // failed the outline's read first, which the caller reported.
+    this.load(threadId, { behindTurns: true }).catch(() => undefined)
+    return snapshot
+  }
+
+  /** The thread's outline in slices; null when the whole thread was cached meanwhile. */
+  private async outline(threadId: string): Promise<Message[] | null> {
+    const outline: Message[] = []
+    for (;;) {
+      const slice = this.repository.outlineAfter(threadId, outline.at(-1)?.seq ?? 0, OUTLINE_SLICE)
+      for (const message of slice) outline.push(message)
+      if (slice.length < OUTLINE_SLICE) return outline
+      await yieldToEventLoop()
+      if (this.threads.has(threadId)) return null
+    }
+  }
+
+  private withText(threadId: string, outline: Message[], tailTokens: number): ThreadSnapshot {
+    let start = outline.length
+    for (let tokens = 0; start > 0 && tokens < tailTokens;)
+      tokens += (outline[--start] as Message).tokenCount
+    const outlinedBefore = (outline[start] as Message).seq
+    // Read after the outline: a message stored meanwhile is in this read.
+    const newest = this.repository.listAfter(threadId, outlinedBefore - 1, -1)
+    const messages = outline.slice(0, start)
+    for (const message of newest) messages.push(message)
+    const readWhole = new Set<number>()
+    for (const pinned of this.repository.listPinned(threadId)) {
+      const index = indexOfSeq(messages, pinned.seq)
+      if (index < 0 || pinned.seq >= outlinedBefore || readWhole.has(pinned.id)) continue
+      const unit = unitContaining(messages, index)
+      const first = (messages[unit.start] as Message).seq
+      const last = (messages[unit.end] as Message).seq
+      this.repository.listSeqRange(threadId, first, last).forEach((message, offset) => {
+        if (messages[unit.start + offset]?.id !== message.id) return
+        messages[unit.start + offset] = message
+        readWhole.add(message.id)
+      })
+    }
+    return { ...withSums(messages), outlinedBefore, readWhole }
+  }
+
+  /** The whole thread as a snapshot, read in slices when it is not cached. */
+  async whole(threadId: string): Promise<ThreadSnapshot> {
+    await this.load(threadId)
+    return this.wholeSnapshot(threadId)
+  }
+
+  private wholeSnapshot(threadId: string): ThreadSnapshot {
+    return { ...this.entry(threadId), outlinedBefore: -Infinity, readWhole: new Set() }
   }
 
   /** Tokens of the thread's messages before `index` (all of them when `index` is the length). */
@@ -137,10 +278,4 @@ function withSums(messages: Message[]): CachedThread {
   for (let i = 0; i < messages.length; i++)
     tokens[i + 1] = (tokens[i] as number) + (messages[i] as Message).tokenCount
   return { messages, tokens }
-}
-
-/** The index of the message with `seq` in a seq-ordered list, or -1. */
-function indexOfSeq(messages: readonly Message[], seq: number): number {
-  const index = firstAtOrAfter(messages, seq)
-  return messages[index]?.seq === seq ? index : -1
 }

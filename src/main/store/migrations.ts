@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3'
 import { BUDGETS_AND_COUNTS } from './schema/budgetsAndCounts'
 import { CORE_TABLES } from './schema/coreTables'
 import { FEATURE_TABLES } from './schema/featureTables'
+import { MESSAGE_OUTLINE_INDEX } from './schema/messageOutlineIndex'
 import { SEARCH_INDEX_BOUNDS } from './schema/searchIndexBounds'
 
 export interface Migration {
@@ -20,7 +21,8 @@ const MIGRATIONS: readonly Migration[] = [
   ...CORE_TABLES,
   ...FEATURE_TABLES,
   ...BUDGETS_AND_COUNTS,
-  ...SEARCH_INDEX_BOUNDS
+  ...SEARCH_INDEX_BOUNDS,
+  ...MESSAGE_OUTLINE_INDEX
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0
