@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { TraceEntry } from '@shared/context'
 import type { Message } from '@shared/domain'
+import { MessageOutlines } from '../../src/main/store/messageOutline'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { sendsOutline, ThreadMessageCache } from '../../src/main/services/threadMessageCache'
 import { servicesIn } from '../support/services'
@@ -56,7 +57,7 @@ describe('the first send after a long thread opens', () => {
     db.close()
 
     // Fresh services: the thread is not cached, so the send reads its outline.
-    const outlines = vi.spyOn(MessageRepository.prototype, 'outlineAfter')
+    const outlines = vi.spyOn(MessageOutlines.prototype, 'after')
     const cold = servicesIn(dir)
     const fromOutline = await cold.services.context.prepareTurn(thread.id, input, {
       retry: true,
@@ -91,7 +92,10 @@ describe('the first send after a long thread opens', () => {
     longThread(repository, thread.id, 400)
     const whole = repository.listByThread(thread.id)
 
-    const snapshot = await new ThreadMessageCache(repository, 2).forBuild(thread.id, 500)
+    const snapshot = await new ThreadMessageCache(repository, new MessageOutlines(db), 2).forBuild(
+      thread.id,
+      500
+    )
     expect(snapshot.messages.map((m) => m.id)).toEqual(whole.map((m) => m.id))
     expect(snapshot.tokens.at(-1)).toBe(whole.reduce((sum, m) => sum + m.tokenCount, 0))
     const outlined = snapshot.messages.filter((m) => m.seq < snapshot.outlinedBefore)

@@ -10,6 +10,7 @@ import { createHandlers } from '../../src/main/ipc/handlers'
 import { createRegistry } from '../../src/main/ipc/registry'
 import { recallRequest } from '../../src/main/context/recall/recallRequest'
 import { resolveContextConfig } from '@shared/contextConfig'
+import { MessageOutlines } from '../../src/main/store/messageOutline'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { ThreadMessageCache } from '../../src/main/services/threadMessageCache'
 import { closedPort } from '../support/closedPort'
@@ -133,7 +134,7 @@ describe('per-thread state kept as messages arrive', () => {
     seed(test, thread.id, 6_000)
     // The thread loads in slices (5,000 rows each) while a flag changes and a message arrives.
     const repository = new MessageRepository(test.db)
-    const cache = new ThreadMessageCache(repository, 2)
+    const cache = new ThreadMessageCache(repository, new MessageOutlines(test.db), 2)
     const loading = cache.load(thread.id)
     const pinned = repository.setFlags(10, { pinned: true })!
     cache.updated(pinned)
@@ -165,7 +166,7 @@ describe('per-thread state kept as messages arrive', () => {
     const kept = test.services.chat.list(thread.id)
     const fresh = new MessageRepository(test.db).listByThread(thread.id)
     expect(kept).toEqual(fresh)
-    const sums = new ThreadMessageCache(repository, 1)
+    const sums = new ThreadMessageCache(repository, new MessageOutlines(test.db), 1)
     sums.get(thread.id)
     // The running sums the turn reads instead of a pass over the thread.
     const { services } = test

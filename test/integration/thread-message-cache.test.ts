@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { MessageOutlines } from '../../src/main/store/messageOutline'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { ThreadMessageCache } from '../../src/main/services/threadMessageCache'
 import { servicesIn } from '../support/services'
@@ -10,7 +11,7 @@ describe('the thread message cache', () => {
   it('serves later reads from memory, follows appends and flag changes, and evicts the least recently used thread', () => {
     const { db, services } = servicesIn(tempDir())
     const repository = new MessageRepository(db)
-    const cache = new ThreadMessageCache(repository, 2)
+    const cache = new ThreadMessageCache(repository, new MessageOutlines(db), 2)
     const [a, b, c] = ['a', 'b', 'c'].map((title) => services.threads.create(title))
     const add = (threadId: string, content: string) =>
       repository.append({ threadId, role: 'user', content, tokenCount: 1, createdAt: 1 })
@@ -50,7 +51,7 @@ describe('loading a thread behind a turn', () => {
           createdAt: 1
         })
     })()
-    const cache = new ThreadMessageCache(repository, 2)
+    const cache = new ThreadMessageCache(repository, new MessageOutlines(db), 2)
     const release = cache.holdForTurn()
     let loaded = false
     const background = cache.load(thread.id, { behindTurns: true }).then(() => (loaded = true))

@@ -135,11 +135,17 @@ export class ChatService {
   async send(threadId: string, content: string): Promise<SendOutcome> {
     this.threads.get(threadId)
     this.requireIdle(threadId)
-    const tokenCount = await this.countUserText(content)
-    // Another turn may have started while a long paste was being counted.
-    this.requireIdle(threadId)
-    const message = this.appendUser(threadId, content, tokenCount)
-    return this.answerAndAnnounce(threadId, message)
+    // From the start: a thread opened a moment ago is loading in slices that would compete.
+    const release = this.cache.holdForTurn()
+    try {
+      const tokenCount = await this.countUserText(content)
+      // Another turn may have started while a long paste was being counted.
+      this.requireIdle(threadId)
+      const message = this.appendUser(threadId, content, tokenCount)
+      return await this.answerAndAnnounce(threadId, message)
+    } finally {
+      release()
+    }
   }
 
   /**
@@ -297,11 +303,9 @@ export class ChatService {
    * once the request has left: the work it starts would otherwise compete with the turn.
    */
   private async answerAndAnnounce(threadId: string, message: Message): Promise<SendOutcome> {
-    const release = this.cache.holdForTurn()
     try {
       return await this.answer(threadId, message)
     } finally {
-      release()
       this.deps.publish('threads:changed', { threadId })
     }
   }

@@ -5,6 +5,7 @@ import { tokenCounterFor } from '../context/tokens/tokenCounter'
 import { BuildRepository } from '../store/buildRepository'
 import { EmbeddingQueueRepository } from '../store/embeddingQueueRepository'
 import { MemoryRepository } from '../store/memoryRepository'
+import { MessageOutlines } from '../store/messageOutline'
 import { MessageRepository } from '../store/messageRepository'
 import { RecallRepository } from '../store/search/recallRepository'
 import { SearchRepository } from '../store/search/searchRepository'
@@ -137,7 +138,7 @@ export function createServices({
   const threadRepository = new ThreadRepository(db)
   const messages = new MessageRepository(db)
   const settingsRepository = new SettingsRepository(db)
-  const cache = new ThreadMessageCache(messages, CACHED_THREADS)
+  const cache = new ThreadMessageCache(messages, new MessageOutlines(db), CACHED_THREADS)
   const settings = new SettingsService(settingsRepository)
   const threads = new ThreadService(threadRepository, { now, newId: randomUUID, publish })
   const providers = new ProviderService({

@@ -2,6 +2,7 @@ import type { TraceEntry } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { yieldToEventLoop } from '@shared/eventLoop'
 import { indexOfSeq, unitContaining } from '../context/toolCallGroups'
+import type { MessageOutlines } from '../store/messageOutline'
 import type { MessageRepository } from '../store/messageRepository'
 
 /** Rows read per step while a thread loads in the background: about 25 ms each on 2 idle cores. */
@@ -70,6 +71,7 @@ export class ThreadMessageCache {
 
   constructor(
     private readonly repository: MessageRepository,
+    private readonly outlines: MessageOutlines,
     private readonly capacity: number
   ) {}
 
@@ -185,7 +187,7 @@ export class ThreadMessageCache {
   private async outline(threadId: string): Promise<Message[] | null> {
     const outline: Message[] = []
     for (;;) {
-      const slice = this.repository.outlineAfter(threadId, outline.at(-1)?.seq ?? 0, OUTLINE_SLICE)
+      const slice = this.outlines.after(threadId, outline.at(-1)?.seq ?? 0, OUTLINE_SLICE)
       for (const message of slice) outline.push(message)
       if (slice.length < OUTLINE_SLICE) return outline
       await yieldToEventLoop()

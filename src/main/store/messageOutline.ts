@@ -17,43 +17,42 @@ const OUTLINE_TEXT = '…'
  */
 const OUTLINE_CALLS: ToolCall[] = [{ id: '', name: '', arguments: '' }]
 
-/**
- * Up to `limit` messages after `afterSeq`, oldest first, as outlines (`content` is
- * OUTLINE_TEXT or ''; no reply row; `createdAt` 0). Read from the messages_outline index as
- * one string: a row at a time costs a JavaScript array per row, three times as long.
- */
-export function readOutline(
-  db: Database.Database,
-  threadId: string,
-  afterSeq: number,
-  limit: number
-): Message[] {
-  const packed = db
-    .prepare(
-      `SELECT group_concat(seq || ',' || id || ',' || token_count || ',' || flags) FROM (
-         SELECT seq, id, token_count, ${OUTLINE_FLAGS_SQL} AS flags FROM messages
-          WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?)`
-    )
-    .pluck()
-    .get(threadId, afterSeq, limit) as string | null
-  if (packed === null) return []
-  const numbers = JSON.parse(`[${packed}]`) as number[]
-  const messages = new Array<Message>(numbers.length / 4)
-  for (let i = 0, j = 0; j < numbers.length; i++, j += 4) {
-    const flags = numbers[j + 3] as number
-    messages[i] = {
-      id: numbers[j + 1] as number,
-      threadId,
-      seq: numbers[j] as number,
-      role: ROLE_CODES[(flags >> 4) & 3] as Message['role'],
-      content: flags & 8 ? '' : OUTLINE_TEXT,
-      toolCalls: flags & 4 ? OUTLINE_CALLS : null,
-      toolCallId: null,
-      tokenCount: numbers[j + 2] as number,
-      createdAt: 0,
-      pinned: (flags & 1) !== 0,
-      excluded: (flags & 2) !== 0
+export class MessageOutlines {
+  constructor(private readonly db: Database.Database) {}
+
+  /**
+   * Up to `limit` messages after `afterSeq`, oldest first, as outlines (`content` is
+   * OUTLINE_TEXT or ''; no reply row; `createdAt` 0). Read from the messages_outline index as
+   * one string: a row at a time costs a JavaScript array per row, three times as long.
+   */
+  after(threadId: string, afterSeq: number, limit: number): Message[] {
+    const packed = this.db
+      .prepare(
+        `SELECT group_concat(seq || ',' || id || ',' || token_count || ',' || flags) FROM (
+           SELECT seq, id, token_count, ${OUTLINE_FLAGS_SQL} AS flags FROM messages
+            WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?)`
+      )
+      .pluck()
+      .get(threadId, afterSeq, limit) as string | null
+    if (packed === null) return []
+    const numbers = JSON.parse(`[${packed}]`) as number[]
+    const messages = new Array<Message>(numbers.length / 4)
+    for (let i = 0, j = 0; j < numbers.length; i++, j += 4) {
+      const flags = numbers[j + 3] as number
+      messages[i] = {
+        id: numbers[j + 1] as number,
+        threadId,
+        seq: numbers[j] as number,
+        role: ROLE_CODES[(flags >> 4) & 3] as Message['role'],
+        content: flags & 8 ? '' : OUTLINE_TEXT,
+        toolCalls: flags & 4 ? OUTLINE_CALLS : null,
+        toolCallId: null,
+        tokenCount: numbers[j + 2] as number,
+        createdAt: 0,
+        pinned: (flags & 1) !== 0,
+        excluded: (flags & 2) !== 0
+      }
     }
+    return messages
   }
-  return messages
 }

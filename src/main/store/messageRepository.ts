@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3'
 import type { CostParts } from '@shared/costReport'
 import type { Message, ReplyInfo, ReplyStatus, Role, ToolCall } from '@shared/domain'
-import { readOutline } from './messageOutline'
 
 interface MessageRow {
   id: number
@@ -175,11 +174,6 @@ export class MessageRepository {
   /** Up to `limit` messages after `afterSeq`, oldest first (a thread read in slices). */
   listAfter(threadId: string, afterSeq: number, limit: number): Message[] {
     return this.range(threadId, afterSeq, Number.MAX_SAFE_INTEGER, limit, 'oldest')
-  }
-
-  /** Up to `limit` messages after `afterSeq` without their text (messageOutline.ts). */
-  outlineAfter(threadId: string, afterSeq: number, limit: number): Message[] {
-    return readOutline(this.db, threadId, afterSeq, limit)
   }
 
   /**
