@@ -127,6 +127,24 @@ describe('the IPC handler registry', () => {
     })
   })
 
+  it.each([
+    ['summary:get', {}],
+    ['summary:versions', {}],
+    ['summary:status', {}],
+    ['summary:compress', {}],
+    ['summary:update', { content: 'a summary of nothing' }]
+  ])('answers %s for a thread that does not exist with not_found', async (channel, extra) => {
+    const { registry } = registryOverRealStore()
+    const result = await registry.invoke(channel, {
+      threadId: '00000000-0000-4000-8000-000000000000',
+      ...extra
+    })
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'This conversation no longer exists.' }
+    })
+  })
+
   it('turns a database failure into storage_error and logs it, without a stack trace', async () => {
     const { db, registry, logged } = registryOverRealStore()
     const created = await registry.invoke('threads:create', {})

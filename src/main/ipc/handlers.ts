@@ -5,6 +5,13 @@ import type { Handlers } from './registry'
 export function createHandlers(services: Services): Handlers {
   const { threads, chat, context, search, settings, memory, memoryModel, providers, summaries } =
     services
+  /** A handler for an existing thread: an unknown id answers not_found before anything runs. */
+  const inThread =
+    <Input extends { threadId: string }, Output>(handle: (input: Input) => Output) =>
+    (input: Input): Output => {
+      threads.get(input.threadId)
+      return handle(input)
+    }
   return {
     app: {
       info: () => services.info
@@ -64,48 +71,28 @@ export function createHandlers(services: Services): Handlers {
       detectOllama: () => providers.detectOllama()
     },
     summary: {
-      get: ({ threadId }) => {
-        threads.get(threadId)
-        return summaries.get(threadId)
-      },
-      update: ({ threadId, content }) => {
-        threads.get(threadId)
-        return summaries.update(threadId, content)
-      },
+      get: inThread(({ threadId }) => summaries.get(threadId)),
+      update: inThread(({ threadId, content }) => summaries.update(threadId, content)),
       // The tail is sized by the build the thread would get now (its model, its settings);
       // if that build fails, the compression still runs with a default tail.
-      compress: async ({ threadId, focusTopic }) => {
-        threads.get(threadId)
-        return summaries.compress(threadId, {
+      compress: inThread(async ({ threadId, focusTopic }) =>
+        summaries.compress(threadId, {
           focusTopic: focusTopic ?? null,
           build: await context.preview(threadId, '').catch(() => null),
           target: chat.targetFor(threadId)
         })
-      },
-      versions: ({ threadId }) => {
-        threads.get(threadId)
-        return summaries.versions(threadId)
-      },
-      compare: ({ threadId, version }) => {
-        threads.get(threadId)
-        return summaries.compare(threadId, version)
-      },
-      restore: ({ threadId, version }) => {
-        threads.get(threadId)
-        return summaries.restore(threadId, version)
-      },
-      status: ({ threadId }) => {
-        threads.get(threadId)
-        return summaries.status(threadId)
-      },
-      retry: async ({ threadId }) => {
-        threads.get(threadId)
-        return summaries.retry(
+      ),
+      versions: inThread(({ threadId }) => summaries.versions(threadId)),
+      compare: inThread(({ threadId, version }) => summaries.compare(threadId, version)),
+      restore: inThread(({ threadId, version }) => summaries.restore(threadId, version)),
+      status: inThread(({ threadId }) => summaries.status(threadId)),
+      retry: inThread(async ({ threadId }) =>
+        summaries.retry(
           threadId,
           await context.preview(threadId, '').catch(() => null),
           chat.targetFor(threadId)
         )
-      }
+      )
     },
     chat: {
       usage: ({ threadId }) => chat.usage(threadId),

@@ -1,32 +1,26 @@
 import type {
-  Memory,
   MemoryCategory,
   MemorySearchHit,
   MemorySearchResult,
   MemorySearchScope
 } from '@shared/domain'
 import type { MemoryWarning } from '@shared/context'
-import { DeadlineError } from '@shared/deadline'
 import { AppError } from '@shared/result'
-import type { MemoryRepository } from '../../store/memoryRepository'
-import {
-  RECALLED_ROLES,
-  type RecallMessage,
-  type RecallRepository
-} from '../../store/search/recallRepository'
-import { dotAt } from '../../store/vectors/dotProduct'
-import type { VectorHit, VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
+import { RECALLED_ROLES, type RecallMessage } from '../../store/search/recallRepository'
 import { calibratedSimilarity } from '../../workers/embedding/embeddingModels'
-import type { MemoryIndexer } from './memoryIndexer'
-import { inProcessMessageSearch, type MessageVectorSearch } from './messageVectorSearch'
-import type { QueryRanker } from './queryRanker'
-import { hasStrongTerm, matchedShare, quotedTerms, recallTerms, rrfScore } from './memoryRanking'
+import {
+  CANDIDATES_PER_LIST,
+  gatherCandidates,
+  unavailableWarning,
+  type SearchSources
+} from './searchCandidates'
+import { isStrong, textSupport, toHit, withinCaps, withinItems } from './searchHits'
+import { matchedShare } from './memoryRanking'
 import {
   applyGate,
   gateCalibration,
   relevanceOf,
   withMinRelevance,
-  type GateCalibration,
   type GateKind
 } from './relevanceGate'
 import { cjkWeight } from '../../workers/embedding/centering'
@@ -65,39 +59,9 @@ export interface MemorySearchOptions {
   summarizedThrough?: number
 }
 
-export interface HybridSearchDeps {
-  memories: MemoryRepository
-  recall: RecallRepository
-  vectors: VectorStore
-  indexer: MemoryIndexer
-  /** Where the nearest messages are searched (a worker in the app); default this thread. */
-  messageSearch?: MessageVectorSearch
-  /** Embeds queries with a deadline, cached per vector space (shared with files and tools). */
-  ranker: QueryRanker
-}
-
 const DEFAULT_MIN_SIMILARITY = 0.6
 const DEFAULT_LIMIT = 10
 const DEFAULT_TIMEOUT_MS = 500
-/**
- * Candidates each ranked list contributes before fusion, at least; a longer `limit` reads as
- * many from each list, so every returned hit can come from either (the recall limit is at most
- * 400, recallRequest.ts).
- */
-const CANDIDATES_PER_LIST = 50
-/**
- * Without vector support (no vector yet, or one under the floor), a full-text hit needs this
- * share of the query's terms, or one strong term (a Chinese trigram or a word of 4+ letters):
- * three-letter words alone are too common.
- */
-const TEXT_ONLY_MIN_SHARE = 0.5
-/**
- * The conversation's vector list counts a quarter as much as the query's own in the fusion:
- * enough to lift what an implicit question refers to (dev set: 0.872 → 0.929 at 1,500 tokens),
- * little enough that a self-contained question is not pulled toward the previous turn (at 0.5
- * LoCoMo's single thread lost 0.035 at 2,000 tokens; docs/EVALUATION.md).
- */
-const CONTEXT_WEIGHT = 0.25
 /**
  * A vector-list item under the floor and without text support is not evidence, but when the
  * budget has room it is the best guess left: such items come after every supported hit,
@@ -129,24 +93,6 @@ interface SummarizedThrough {
   seq: number
 }
 
-interface Embedded {
-  vector: Float32Array | null
-  error: unknown
-}
-
-interface Candidate {
-  kind: 'memory' | 'message'
-  id: number
-  /** The best cosine over the query vectors (the input's, the conversation's). */
-  cosine: number | null
-  /** The cosine with the input's own vector: what other threads' messages are judged on. */
-  inputCosine: number | null
-  /** Rank in the input's vector list, and in the conversation's. */
-  vectorRank?: number
-  contextRank?: number
-  textRank?: number
-}
-
 /**
  * Hybrid recall over memories and every stored message: KNN over the active vector space and
  * BM25 over the trigram FTS indexes, fused by reciprocal rank (docs/MEMORY.md, "How it is
@@ -157,7 +103,7 @@ interface Candidate {
  * query cannot be embedded in time, the result is full text only and says so.
  */
 export class HybridSearch {
-  constructor(private readonly deps: HybridSearchDeps) {}
+  constructor(private readonly deps: SearchSources) {}
 
   /**
    * Each list reads max(50, limit) items. Excluded messages are filtered out of them, not
@@ -184,143 +130,26 @@ export class HybridSearch {
       options.threadId !== undefined && options.summarizedThrough !== undefined
         ? { threadId: options.threadId, seq: options.summarizedThrough }
         : undefined
-    const warnings: MemoryWarning[] = []
     const text = query.trim()
-    if (!text) return { hits: [], mode: 'text_only', warnings, tookMs: 0 }
+    if (!text) return { hits: [], mode: 'text_only', warnings: [], tookMs: 0 }
 
     const context = options.context?.trim() || null
-    // The embedding worker embeds the query, then the conversation, while this thread reads
-    // the full-text list and then the query's vector lists (issue #16). Apart, not as one
-    // batch: a batch pads the short query to the conversation's length, and the query's lists
-    // wait only for the query.
-    const embedStarted = performance.now()
-    const timings = { embedMs: 0, contextEmbedMs: 0, textMs: 0, vectorMs: 0 }
-    const embed = (input: string, done: (ms: number) => void): Promise<Embedded> | null =>
-      model
-        ? this.deps.ranker
-            .embedWithin(model, input, timeoutMs * 0.8)
-            .then(
-              (vector) => ({ vector, error: null }),
-              (error: unknown) => ({ vector: null, error })
-            )
-            .finally(() => done(performance.now() - embedStarted))
-        : null
-    const queryEmbedding = embed(text, (ms) => (timings.embedMs = ms))
-    const contextEmbedding = context ? embed(context, (ms) => (timings.contextEmbedMs = ms)) : null
-    // The model may have been replaced while a query was embedded: never mix spaces.
-    const current = () =>
-      model && this.deps.indexer.active()?.space.id === model.space.id ? model.space : null
-
-    const candidates = new Map<string, Candidate>()
-    const upsert = (kind: Candidate['kind'], id: number): Candidate => {
-      const key = `${kind}:${id}`
-      let candidate = candidates.get(key)
-      if (!candidate) {
-        candidate = { kind, id, cosine: null, inputCosine: null }
-        candidates.set(key, candidate)
-      }
-      return candidate
-    }
-
-    // Vector lists, one per query vector: memories and messages share one space, so their
-    // cosines rank together. The conversation's list counts a quarter, and is read as deep.
-    // The nearest messages come from the vector worker while this thread finds the nearest
-    // memories (and, when the query's vector is at hand, reads the full-text list).
-    const messageSearch = this.deps.messageSearch ?? inProcessMessageSearch(this.deps.vectors)
-    const vectorList = async (space: VectorSpace, query: Float32Array, list: 0 | 1) => {
-      const vectorStarted = performance.now()
-      const depth = list === 0 ? perList : contextDepth(perList)
-      const messages = kinds.has('message')
-        ? messageSearch.nearest(space, query, depth, threadFilter)
-        : Promise.resolve([])
-      const hits: { kind: Candidate['kind']; hit: VectorHit }[] = []
-      if (kinds.has('memory')) {
-        for (const hit of this.deps.vectors.nearestMemories(
-          space,
-          query,
-          depth,
-          options.categories
-        )) {
-          hits.push({ kind: 'memory', hit })
-        }
-      }
-      for (const hit of await messages) hits.push({ kind: 'message', hit })
-      timings.vectorMs += performance.now() - vectorStarted
-      return () => {
-        hits.sort((a, b) => a.hit.distance - b.hit.distance)
-        hits.forEach(({ kind, hit }, index) => {
-          const candidate = upsert(kind, hit.id)
-          candidate.cosine = Math.max(candidate.cosine ?? -1, 1 - hit.distance)
-          if (list === 0) {
-            candidate.vectorRank = index + 1
-            candidate.inputCosine = 1 - hit.distance
-          } else candidate.contextRank = index + 1
-        })
-      }
-    }
-
-    const cached = model ? this.deps.ranker.cached(model, text) : null
-    const early = cached && current() ? vectorList(current() as VectorSpace, cached, 0) : null
-    // Awaited below unless the model changes meanwhile; a failure then is nobody's to report.
-    early?.catch(() => undefined)
-    const textStarted = performance.now()
-    const terms = recallTerms(text)
-    const textList = this.textList(terms, perList, kinds, threadFilter)
-    timings.textMs = performance.now() - textStarted
-
-    let vector: Float32Array | null = null
-    if (model && queryEmbedding) {
-      const { vector: embedded, error } = await queryEmbedding
-      vector = embedded
-      if (error) warnings.push(embedWarning(error, Math.round(timeoutMs * 0.8)))
-    } else {
-      warnings.push(this.unavailableWarning())
-    }
-    const space = vector ? current() : null
-    if (!space) vector = null
-
-    const queryVectors: Float32Array[] = []
-    if (space && vector) {
-      queryVectors.push(vector)
-      const inputList = early ?? vectorList(space, vector, 0)
-      // A conversation vector that came too late (or not at all) only leaves its list out:
-      // the input's own lists are there, so the result is still hybrid and says so.
-      const contextVector = contextEmbedding ? (await contextEmbedding).vector : null
-      const place = await inputList
-      place()
-      if (contextVector && current()?.id === space.id) {
-        queryVectors.push(contextVector)
-        ;(await vectorList(space, contextVector, 1))()
-      }
-    }
-
-    textList.forEach(({ kind, id }, index) => {
-      upsert(kind, id).textRank = index + 1
+    const {
+      candidates: all,
+      terms,
+      vector,
+      warnings,
+      timings
+    } = await gatherCandidates(this.deps, {
+      text,
+      context,
+      model,
+      timeoutMs,
+      perList,
+      kinds,
+      threadFilter,
+      categories: options.categories
     })
-
-    // Hits the input's KNN did not return (full-text hits, the conversation's list): score
-    // them against their stored vector, if any.
-    const input = queryVectors[0]
-    if (space && input) {
-      for (const kind of ['memory', 'message'] as const) {
-        const missing = [...candidates.values()].filter(
-          (c) => c.kind === kind && c.inputCosine === null
-        )
-        const stored = this.deps.vectors.vectors(
-          space,
-          kind,
-          missing.map((c) => c.id)
-        )
-        for (const candidate of missing) {
-          const v = stored.get(candidate.id)
-          if (!v) continue
-          candidate.inputCosine = dotAt(input, v, 0, input.length)
-          candidate.cosine ??= Math.max(...queryVectors.map((q) => dotAt(q, v, 0, q.length)))
-        }
-      }
-    }
-
-    const all = [...candidates.values()]
     const memories = this.deps.memories.getMany(
       all.filter((c) => c.kind === 'memory').map((c) => c.id)
     )
@@ -423,56 +252,9 @@ export class HybridSearch {
     }
   }
 
-  /** Full-text list: the best of both indexes (store/search/fullTextTopK.ts), interleaved by rank. */
-  private textList(
-    terms: readonly string[],
-    perList: number,
-    kinds: ReadonlySet<string>,
-    threadFilter: string | undefined
-  ): { kind: Candidate['kind']; id: number }[] {
-    if (terms.length === 0) return []
-    const match = quotedTerms(terms)
-    const memoryIds = kinds.has('memory') ? this.deps.memories.ftsSearch(match, perList) : []
-    const messageIds = kinds.has('message')
-      ? this.deps.recall.ftsMessages(match, perList, threadFilter)
-      : []
-    const interleaved: { kind: Candidate['kind']; id: number }[] = []
-    for (let i = 0; i < Math.max(memoryIds.length, messageIds.length); i++) {
-      if (i < memoryIds.length) interleaved.push({ kind: 'memory', id: memoryIds[i] as number })
-      if (i < messageIds.length) interleaved.push({ kind: 'message', id: messageIds[i] as number })
-    }
-    return interleaved
-  }
-
   /** Why search is full text only right now (the inspector and the memory manager say it). */
   unavailableWarning(): MemoryWarning {
-    const status = this.deps.indexer.embedder()?.status()
-    const wordsOnly = 'memory search uses full text only.'
-    switch (status?.state) {
-      case undefined:
-      case 'idle':
-        return { code: 'no_model', message: `No embedding model is configured; ${wordsOnly}` }
-      case 'loading':
-        return { code: 'loading', message: `The embedding model is still loading; ${wordsOnly}` }
-      case 'downloading':
-        return {
-          code: 'downloading',
-          message: `The embedding model is being downloaded; ${wordsOnly}`
-        }
-      case 'unavailable': {
-        const reason = status.error ?? 'unknown error'
-        return {
-          code: 'unavailable',
-          message: `The embedding model could not be loaded (${reason}); ${wordsOnly}`,
-          reason
-        }
-      }
-      case 'ready':
-        return {
-          code: 'indexing',
-          message: `The embedding model is preparing its index; ${wordsOnly}`
-        }
-    }
+    return unavailableWarning(this.deps.indexer)
   }
 
   /**
@@ -542,125 +324,5 @@ export class HybridSearch {
       (threadId === undefined || message.threadId === threadId) &&
       !(summarized && message.threadId === summarized.threadId && message.seq <= summarized.seq)
     )
-  }
-}
-
-/** The warning a build shows when the query could not be embedded: full text only. */
-function embedWarning(error: unknown, ms: number): MemoryWarning {
-  if (error instanceof DeadlineError) {
-    return {
-      code: 'embed_slow',
-      message: `The query could not be embedded within ${ms} ms; full-text results only.`,
-      ms
-    }
-  }
-  const reason = error instanceof Error ? error.message : String(error)
-  return {
-    code: 'embed_failed',
-    message: `The query could not be embedded (${reason}); full-text results only.`,
-    reason
-  }
-}
-
-/**
- * How deep the conversation's vector list is read: a quarter of the input's (its weight in the
- * fusion), at least CANDIDATES_PER_LIST. Its deep ranks score under a quarter of a text rank of
- * the same depth, so reading them cost re-scoring (issue #16) and found little.
- */
-function contextDepth(perList: number): number {
-  return Math.max(CANDIDATES_PER_LIST, Math.ceil(perList * CONTEXT_WEIGHT))
-}
-
-/**
- * Words-only candidates of a gated search, best text rank first, at most each kind's cap: a
- * slow or missing model must not turn a focused request into every message that shares a
- * word with the question.
- */
-function withinCaps(
-  hits: MemorySearchHit[],
-  kindOf: (hit: MemorySearchHit) => GateKind,
-  calibration: GateCalibration
-): MemorySearchHit[] {
-  const taken = { memory: 0, thread: 0, message: 0 }
-  return hits
-    .sort((a, b) => b.score - a.score)
-    .filter((hit) => taken[kindOf(hit)]++ < calibration[kindOf(hit)].cap)
-}
-
-/**
- * A message far enough over its own kind's gate (this thread's history, or other threads')
- * that the turns around it are worth sending too. This thread's hits once answered to other
- * threads' bar, so raising that bar in a running conversation took LoCoMo's neighbours with it
- * (docs/EVALUATION.md). (The gate decides what is sent; what passes is still ordered by the
- * fused ranks: ranking by relevance instead cost LoCoMo's single thread 0.06 of recall at
- * 4,000 tokens.)
- */
-function isStrong(hit: MemorySearchHit, gate: number, calibration: GateCalibration): boolean {
-  return hit.kind === 'message' && (hit.relevance ?? 0) >= gate + calibration.strongMargin
-}
-
-/**
- * The best hits that make `limit` items once each recalled message has brought its neighbour:
- * a message counts twice, a memory once. So a budget that holds 100 items asks for 50 messages
- * (and their replies) or 100 memories.
- */
-function withinItems(hits: readonly MemorySearchHit[], limit: number): MemorySearchHit[] {
-  const out: MemorySearchHit[] = []
-  let items = 0
-  for (const hit of hits) {
-    items += hit.kind === 'message' ? 2 : 1
-    if (items > limit) break
-    out.push(hit)
-  }
-  return out
-}
-
-/**
- * Whether the text alone justifies returning an item: it holds every query term, or the
- * full-text list found it and it holds half of them or one strong term. A vector under the
- * floor neither helps nor vetoes.
- */
-function textSupport(content: string, terms: readonly string[], candidate: Candidate): boolean {
-  if (terms.length === 0) return false
-  const share = matchedShare(content, terms)
-  if (share === 1) return true
-  if (candidate.textRank === undefined) return false
-  return share >= TEXT_ONLY_MIN_SHARE || hasStrongTerm(content, terms)
-}
-
-function toHit(
-  candidate: Candidate,
-  content: string,
-  similarity: number | null,
-  matchedBy: MemorySearchHit['matchedBy'],
-  memory: Memory | undefined,
-  message: RecallMessage | undefined
-): MemorySearchHit {
-  return {
-    kind: candidate.kind,
-    ref: `${candidate.kind}:${candidate.id}`,
-    id: candidate.id,
-    content,
-    // A list that does not support the item contributes nothing to its fused score.
-    score: rrfScore(
-      matchedBy.includes('vector')
-        ? [
-            { rank: candidate.vectorRank },
-            { rank: candidate.contextRank, weight: CONTEXT_WEIGHT },
-            { rank: candidate.textRank }
-          ]
-        : [{ rank: candidate.textRank }],
-      2
-    ),
-    similarity,
-    cosine: candidate.cosine,
-    matchedBy,
-    category: memory?.category ?? null,
-    threadId: memory?.sourceThreadId ?? message?.threadId ?? null,
-    threadTitle: message?.threadTitle ?? null,
-    messageId: memory?.sourceMessageId ?? message?.id ?? null,
-    seq: message?.seq ?? null,
-    role: message?.role ?? null,
-    createdAt: memory?.updatedAt ?? message?.createdAt ?? 0
   }
 }

@@ -1,0 +1,297 @@
+/**
+ * The first stage of a hybrid search: the ranked lists it fuses. The query (and the
+ * conversation around it) embedded with a deadline, their nearest memories and messages, the
+ * full-text list, and every candidate's cosine with the query's vectors. What becomes a hit is
+ * decided after, in hybridSearch.ts.
+ */
+import type { MemoryCategory } from '@shared/domain'
+import type { MemoryWarning } from '@shared/context'
+import { DeadlineError } from '@shared/deadline'
+import type { MemoryRepository } from '../../store/memoryRepository'
+import type { RecallRepository } from '../../store/search/recallRepository'
+import { dotAt } from '../../store/vectors/dotProduct'
+import type { VectorHit, VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
+import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
+import { quotedTerms, recallTerms } from './memoryRanking'
+import { inProcessMessageSearch, type MessageVectorSearch } from './messageVectorSearch'
+import type { QueryRanker } from './queryRanker'
+
+/**
+ * Candidates each ranked list contributes before fusion, at least; a longer `limit` reads as
+ * many from each list, so every returned hit can come from either (the recall limit is at most
+ * 400, recallRequest.ts).
+ */
+export const CANDIDATES_PER_LIST = 50
+/**
+ * The conversation's vector list counts a quarter as much as the query's own in the fusion:
+ * enough to lift what an implicit question refers to (dev set: 0.872 → 0.929 at 1,500 tokens),
+ * little enough that a self-contained question is not pulled toward the previous turn (at 0.5
+ * LoCoMo's single thread lost 0.035 at 2,000 tokens; docs/EVALUATION.md).
+ */
+export const CONTEXT_WEIGHT = 0.25
+/** What a hybrid search reads from. */
+export interface SearchSources {
+  memories: MemoryRepository
+  recall: RecallRepository
+  vectors: VectorStore
+  indexer: MemoryIndexer
+  /** Where the nearest messages are searched (a worker in the app); default this thread. */
+  messageSearch?: MessageVectorSearch
+  /** Embeds queries with a deadline, cached per vector space (shared with files and tools). */
+  ranker: QueryRanker
+}
+
+interface Embedded {
+  vector: Float32Array | null
+  error: unknown
+}
+
+export interface Candidate {
+  kind: 'memory' | 'message'
+  id: number
+  /** The best cosine over the query vectors (the input's, the conversation's). */
+  cosine: number | null
+  /** The cosine with the input's own vector: what other threads' messages are judged on. */
+  inputCosine: number | null
+  /** Rank in the input's vector list, and in the conversation's. */
+  vectorRank?: number
+  contextRank?: number
+  textRank?: number
+}
+
+/** One search's query and where it looks. */
+export interface CandidateQuery {
+  text: string
+  /** The conversation around it (recallQuery.ts), or null. */
+  context: string | null
+  model: ActiveModel | null
+  timeoutMs: number
+  /** Items each list reads. */
+  perList: number
+  kinds: ReadonlySet<string>
+  threadFilter: string | undefined
+  categories: readonly MemoryCategory[] | undefined
+}
+
+export interface GatheredCandidates {
+  candidates: Candidate[]
+  /** The query's full-text terms (memoryRanking.ts). */
+  terms: string[]
+  /** The query's vector; null when the search is full text only. */
+  vector: Float32Array | null
+  warnings: MemoryWarning[]
+  timings: { embedMs: number; contextEmbedMs: number; textMs: number; vectorMs: number }
+}
+
+export async function gatherCandidates(
+  deps: SearchSources,
+  { text, context, model, timeoutMs, perList, kinds, threadFilter, categories }: CandidateQuery
+): Promise<GatheredCandidates> {
+  const warnings: MemoryWarning[] = []
+  // The embedding worker embeds the query, then the conversation, while this thread reads
+  // the full-text list and then the query's vector lists (issue #16). Apart, not as one
+  // batch: a batch pads the short query to the conversation's length, and the query's lists
+  // wait only for the query.
+  const embedStarted = performance.now()
+  const timings = { embedMs: 0, contextEmbedMs: 0, textMs: 0, vectorMs: 0 }
+  const embed = (input: string, done: (ms: number) => void): Promise<Embedded> | null =>
+    model
+      ? deps.ranker
+          .embedWithin(model, input, timeoutMs * 0.8)
+          .then(
+            (vector) => ({ vector, error: null }),
+            (error: unknown) => ({ vector: null, error })
+          )
+          .finally(() => done(performance.now() - embedStarted))
+      : null
+  const queryEmbedding = embed(text, (ms) => (timings.embedMs = ms))
+  const contextEmbedding = context ? embed(context, (ms) => (timings.contextEmbedMs = ms)) : null
+  // The model may have been replaced while a query was embedded: never mix spaces.
+  const current = () =>
+    model && deps.indexer.active()?.space.id === model.space.id ? model.space : null
+
+  const candidates = new Map<string, Candidate>()
+  const upsert = (kind: Candidate['kind'], id: number): Candidate => {
+    const key = `${kind}:${id}`
+    let candidate = candidates.get(key)
+    if (!candidate) {
+      candidate = { kind, id, cosine: null, inputCosine: null }
+      candidates.set(key, candidate)
+    }
+    return candidate
+  }
+
+  // Vector lists, one per query vector: memories and messages share one space, so their
+  // cosines rank together. The conversation's list counts a quarter, and is read as deep.
+  // The nearest messages come from the vector worker while this thread finds the nearest
+  // memories (and, when the query's vector is at hand, reads the full-text list).
+  const messageSearch = deps.messageSearch ?? inProcessMessageSearch(deps.vectors)
+  const vectorList = async (space: VectorSpace, query: Float32Array, list: 0 | 1) => {
+    const vectorStarted = performance.now()
+    const depth = list === 0 ? perList : contextDepth(perList)
+    const messages = kinds.has('message')
+      ? messageSearch.nearest(space, query, depth, threadFilter)
+      : Promise.resolve([])
+    const hits: { kind: Candidate['kind']; hit: VectorHit }[] = []
+    if (kinds.has('memory')) {
+      for (const hit of deps.vectors.nearestMemories(space, query, depth, categories)) {
+        hits.push({ kind: 'memory', hit })
+      }
+    }
+    for (const hit of await messages) hits.push({ kind: 'message', hit })
+    timings.vectorMs += performance.now() - vectorStarted
+    return () => {
+      hits.sort((a, b) => a.hit.distance - b.hit.distance)
+      hits.forEach(({ kind, hit }, index) => {
+        const candidate = upsert(kind, hit.id)
+        candidate.cosine = Math.max(candidate.cosine ?? -1, 1 - hit.distance)
+        if (list === 0) {
+          candidate.vectorRank = index + 1
+          candidate.inputCosine = 1 - hit.distance
+        } else candidate.contextRank = index + 1
+      })
+    }
+  }
+
+  const cached = model ? deps.ranker.cached(model, text) : null
+  const early = cached && current() ? vectorList(current() as VectorSpace, cached, 0) : null
+  // Awaited below unless the model changes meanwhile; a failure then is nobody's to report.
+  early?.catch(() => undefined)
+  const textStarted = performance.now()
+  const terms = recallTerms(text)
+  const textList = fullTextList(deps, terms, perList, kinds, threadFilter)
+  timings.textMs = performance.now() - textStarted
+
+  let vector: Float32Array | null = null
+  if (model && queryEmbedding) {
+    const { vector: embedded, error } = await queryEmbedding
+    vector = embedded
+    if (error) warnings.push(embedWarning(error, Math.round(timeoutMs * 0.8)))
+  } else {
+    warnings.push(unavailableWarning(deps.indexer))
+  }
+  const space = vector ? current() : null
+  if (!space) vector = null
+
+  const queryVectors: Float32Array[] = []
+  if (space && vector) {
+    queryVectors.push(vector)
+    const inputList = early ?? vectorList(space, vector, 0)
+    // A conversation vector that came too late (or not at all) only leaves its list out:
+    // the input's own lists are there, so the result is still hybrid and says so.
+    const contextVector = contextEmbedding ? (await contextEmbedding).vector : null
+    const place = await inputList
+    place()
+    if (contextVector && current()?.id === space.id) {
+      queryVectors.push(contextVector)
+      ;(await vectorList(space, contextVector, 1))()
+    }
+  }
+
+  textList.forEach(({ kind, id }, index) => {
+    upsert(kind, id).textRank = index + 1
+  })
+
+  // Hits the input's KNN did not return (full-text hits, the conversation's list): score
+  // them against their stored vector, if any.
+  const input = queryVectors[0]
+  if (space && input) {
+    for (const kind of ['memory', 'message'] as const) {
+      const missing = [...candidates.values()].filter(
+        (c) => c.kind === kind && c.inputCosine === null
+      )
+      const stored = deps.vectors.vectors(
+        space,
+        kind,
+        missing.map((c) => c.id)
+      )
+      for (const candidate of missing) {
+        const v = stored.get(candidate.id)
+        if (!v) continue
+        candidate.inputCosine = dotAt(input, v, 0, input.length)
+        candidate.cosine ??= Math.max(...queryVectors.map((q) => dotAt(q, v, 0, q.length)))
+      }
+    }
+  }
+
+  return { candidates: [...candidates.values()], terms, vector, warnings, timings }
+}
+
+/** Full-text list: the best of both indexes (store/search/fullTextTopK.ts), interleaved by rank. */
+function fullTextList(
+  deps: SearchSources,
+  terms: readonly string[],
+  perList: number,
+  kinds: ReadonlySet<string>,
+  threadFilter: string | undefined
+): { kind: Candidate['kind']; id: number }[] {
+  if (terms.length === 0) return []
+  const match = quotedTerms(terms)
+  const memoryIds = kinds.has('memory') ? deps.memories.ftsSearch(match, perList) : []
+  const messageIds = kinds.has('message')
+    ? deps.recall.ftsMessages(match, perList, threadFilter)
+    : []
+  const interleaved: { kind: Candidate['kind']; id: number }[] = []
+  for (let i = 0; i < Math.max(memoryIds.length, messageIds.length); i++) {
+    if (i < memoryIds.length) interleaved.push({ kind: 'memory', id: memoryIds[i] as number })
+    if (i < messageIds.length) interleaved.push({ kind: 'message', id: messageIds[i] as number })
+  }
+  return interleaved
+}
+
+/** Why search is full text only right now (the inspector and the memory manager say it). */
+export function unavailableWarning(indexer: MemoryIndexer): MemoryWarning {
+  const status = indexer.embedder()?.status()
+  const wordsOnly = 'memory search uses full text only.'
+  switch (status?.state) {
+    case undefined:
+    case 'idle':
+      return { code: 'no_model', message: `No embedding model is configured; ${wordsOnly}` }
+    case 'loading':
+      return { code: 'loading', message: `The embedding model is still loading; ${wordsOnly}` }
+    case 'downloading':
+      return {
+        code: 'downloading',
+        message: `The embedding model is being downloaded; ${wordsOnly}`
+      }
+    case 'unavailable': {
+      const reason = status.error ?? 'unknown error'
+      return {
+        code: 'unavailable',
+        message: `The embedding model could not be loaded (${reason}); ${wordsOnly}`,
+        reason
+      }
+    }
+    case 'ready':
+      return {
+        code: 'indexing',
+        message: `The embedding model is preparing its index; ${wordsOnly}`
+      }
+  }
+}
+
+/** The warning a build shows when the query could not be embedded: full text only. */
+function embedWarning(error: unknown, ms: number): MemoryWarning {
+  if (error instanceof DeadlineError) {
+    return {
+      code: 'embed_slow',
+      message: `The query could not be embedded within ${ms} ms; full-text results only.`,
+      ms
+    }
+  }
+  const reason = error instanceof Error ? error.message : String(error)
+  return {
+    code: 'embed_failed',
+    message: `The query could not be embedded (${reason}); full-text results only.`,
+    reason
+  }
+}
+
+/**
+ * How deep the conversation's vector list is read: a quarter of the input's (its weight in the
+ * fusion), at least CANDIDATES_PER_LIST. Its deep ranks score under a quarter of a text rank of
+ * the same depth, so reading them cost re-scoring (issue #16) and found little.
+ */
+function contextDepth(perList: number): number {
+  return Math.max(CANDIDATES_PER_LIST, Math.ceil(perList * CONTEXT_WEIGHT))
+}

@@ -1,0 +1,117 @@
+/**
+ * What a search's candidates become as hits (hybridSearch.ts): their fused score, whether their
+ * text alone supports them, and which of them a gated search keeps.
+ */
+import type { Memory, MemorySearchHit } from '@shared/domain'
+import type { RecallMessage } from '../../store/search/recallRepository'
+import { hasStrongTerm, matchedShare, rrfScore } from './memoryRanking'
+import type { GateCalibration, GateKind } from './relevanceGate'
+import { CONTEXT_WEIGHT, type Candidate } from './searchCandidates'
+
+/**
+ * Without vector support (no vector yet, or one under the floor), a full-text hit needs this
+ * share of the query's terms, or one strong term (a Chinese trigram or a word of 4+ letters):
+ * three-letter words alone are too common.
+ */
+const TEXT_ONLY_MIN_SHARE = 0.5
+/**
+ * Words-only candidates of a gated search, best text rank first, at most each kind's cap: a
+ * slow or missing model must not turn a focused request into every message that shares a
+ * word with the question.
+ */
+export function withinCaps(
+  hits: MemorySearchHit[],
+  kindOf: (hit: MemorySearchHit) => GateKind,
+  calibration: GateCalibration
+): MemorySearchHit[] {
+  const taken = { memory: 0, thread: 0, message: 0 }
+  return hits
+    .sort((a, b) => b.score - a.score)
+    .filter((hit) => taken[kindOf(hit)]++ < calibration[kindOf(hit)].cap)
+}
+
+/**
+ * A message far enough over its own kind's gate (this thread's history, or other threads')
+ * that the turns around it are worth sending too. This thread's hits once answered to other
+ * threads' bar, so raising that bar in a running conversation took LoCoMo's neighbours with it
+ * (docs/EVALUATION.md). (The gate decides what is sent; what passes is still ordered by the
+ * fused ranks: ranking by relevance instead cost LoCoMo's single thread 0.06 of recall at
+ * 4,000 tokens.)
+ */
+export function isStrong(
+  hit: MemorySearchHit,
+  gate: number,
+  calibration: GateCalibration
+): boolean {
+  return hit.kind === 'message' && (hit.relevance ?? 0) >= gate + calibration.strongMargin
+}
+
+/**
+ * The best hits that make `limit` items once each recalled message has brought its neighbour:
+ * a message counts twice, a memory once. So a budget that holds 100 items asks for 50 messages
+ * (and their replies) or 100 memories.
+ */
+export function withinItems(hits: readonly MemorySearchHit[], limit: number): MemorySearchHit[] {
+  const out: MemorySearchHit[] = []
+  let items = 0
+  for (const hit of hits) {
+    items += hit.kind === 'message' ? 2 : 1
+    if (items > limit) break
+    out.push(hit)
+  }
+  return out
+}
+
+/**
+ * Whether the text alone justifies returning an item: it holds every query term, or the
+ * full-text list found it and it holds half of them or one strong term. A vector under the
+ * floor neither helps nor vetoes.
+ */
+export function textSupport(
+  content: string,
+  terms: readonly string[],
+  candidate: Candidate
+): boolean {
+  if (terms.length === 0) return false
+  const share = matchedShare(content, terms)
+  if (share === 1) return true
+  if (candidate.textRank === undefined) return false
+  return share >= TEXT_ONLY_MIN_SHARE || hasStrongTerm(content, terms)
+}
+
+export function toHit(
+  candidate: Candidate,
+  content: string,
+  similarity: number | null,
+  matchedBy: MemorySearchHit['matchedBy'],
+  memory: Memory | undefined,
+  message: RecallMessage | undefined
+): MemorySearchHit {
+  return {
+    kind: candidate.kind,
+    ref: `${candidate.kind}:${candidate.id}`,
+    id: candidate.id,
+    content,
+    // A list that does not support the item contributes nothing to its fused score.
+    score: rrfScore(
+      matchedBy.includes('vector')
+        ? [
+            { rank: candidate.vectorRank },
+            { rank: candidate.contextRank, weight: CONTEXT_WEIGHT },
+            { rank: candidate.textRank }
+          ]
+        : [{ rank: candidate.textRank }],
+      2
+    ),
+    similarity,
+    cosine: candidate.cosine,
+    matchedBy,
+    category: memory?.category ?? null,
+    threadId: memory?.sourceThreadId ?? message?.threadId ?? null,
+    threadTitle: message?.threadTitle ?? null,
+    messageId: memory?.sourceMessageId ?? message?.id ?? null,
+    seq: message?.seq ?? null,
+    role: message?.role ?? null,
+    createdAt: memory?.updatedAt ?? message?.createdAt ?? 0
+  }
+}
