@@ -40,17 +40,21 @@ describe('loading a thread behind a turn', () => {
   it('pauses a background read while a turn holds the cache, and goes on for a caller that needs it now', async () => {
     const { db, services } = servicesIn(tempDir())
     const repository = new MessageRepository(db)
-    const thread = services.threads.create('long')
-    db.transaction(() => {
-      for (let i = 0; i < 12_000; i++)
-        repository.append({
-          threadId: thread.id,
-          role: 'user',
-          content: `m${i}`,
-          tokenCount: 1,
-          createdAt: 1
-        })
-    })()
+    const threadOf = (title: string, messages: number) => {
+      const thread = services.threads.create(title)
+      db.transaction(() => {
+        for (let i = 0; i < messages; i++)
+          repository.append({
+            threadId: thread.id,
+            role: 'user',
+            content: `m${i}`,
+            tokenCount: 1,
+            createdAt: 1
+          })
+      })()
+      return thread
+    }
+    const thread = threadOf('long', 12_000)
     const cache = new ThreadMessageCache(repository, new MessageOutlines(db), 2)
     const release = cache.holdForTurn()
     let loaded = false
@@ -61,17 +65,7 @@ describe('loading a thread behind a turn', () => {
     await background
     expect(cache.get(thread.id)).toHaveLength(12_000)
 
-    const other = services.threads.create('other')
-    db.transaction(() => {
-      for (let i = 0; i < 12_000; i++)
-        repository.append({
-          threadId: other.id,
-          role: 'user',
-          content: `m${i}`,
-          tokenCount: 1,
-          createdAt: 1
-        })
-    })()
+    const other = threadOf('other', 12_000)
     const held = cache.holdForTurn()
     void cache.load(other.id, { behindTurns: true })
     expect(await cache.load(other.id)).toHaveLength(12_000) // not held: no deadlock
