@@ -11,13 +11,21 @@ import type { ContextMessage, TraceEntry } from '@shared/context'
 /** Any character that is not white space (as `trim` counts it). */
 const VISIBLE = /\S/
 
+/**
+ * Whether a model's text says anything: the one test of an empty reply, when it is stored
+ * (replyStream.ts), built (below) and mapped for a provider (messageMapping.ts). Not
+ * `trim() !== ''`: that copies the text, and builds run this over every message after the
+ * summary (twice when the safety net rebuilds).
+ */
+export function hasVisibleText(text: string): boolean {
+  return VISIBLE.test(text)
+}
+
 export function isEmptyReply(message: ContextMessage): boolean {
   return (
     message.role === 'assistant' &&
     (message.toolCalls === null || message.toolCalls.length === 0) &&
-    // Not `trim() === ''`: that copies each reply's text, and this runs over every message
-    // after the summary on every build (twice when the safety net rebuilds).
-    !VISIBLE.test(message.content)
+    !hasVisibleText(message.content)
   )
 }
 

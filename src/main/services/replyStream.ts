@@ -24,6 +24,7 @@ import type { ThreadService } from './threadService'
 import { fitExchange, runToolLoop } from './tools/toolLoop'
 import { toolMessages } from './tools/toolMessages'
 import type { ToolRun } from './tools/toolService'
+import { hasVisibleText } from '../context/emptyReplies'
 
 /** The context-length retry rebuilds with this share of the failed build's budget. */
 const RETRY_BUDGET_SHARE = 0.8
@@ -211,7 +212,7 @@ export class ReplyStreams {
       }
       job.build.store()
       // A reply without any text is stored as what it is: shown with Retry, never sent back.
-      const empty = text.trim() === ''
+      const empty = !hasVisibleText(text)
       const message = this.storeReply(job, build, text, empty ? 'empty' : 'complete', usage, finish)
       if (usage) {
         try {

@@ -9,6 +9,7 @@
  */
 import type { ModelMessage, SystemModelMessage } from 'ai'
 import type { CacheableMessage, CacheControl, ProviderKind } from './types'
+import { hasVisibleText } from '../../context/emptyReplies'
 
 export interface ModelPrompt {
   instructions: SystemModelMessage[]
@@ -59,7 +60,7 @@ export function toModelPrompt(kind: ProviderKind, input: readonly CacheableMessa
         const calls = message.toolCalls ?? []
         // An empty reply is never sent back (the builder already leaves it out; this is the
         // last guard, since Anthropic rejects an empty assistant turn outright).
-        if (calls.length === 0 && message.content.trim() === '') break
+        if (calls.length === 0 && !hasVisibleText(message.content)) break
         if (calls.length === 0) {
           messages.push({ role: 'assistant', content: message.content, ...options })
           break
