@@ -13,7 +13,7 @@ import { OUTLINE_FLAGS_SQL, ROLE_CODES } from './schema/messageOutlineIndex'
 const OUTLINE_TEXT = '…'
 /**
  * An outline's tool calls when the message makes some: it keeps the message's tool-call unit
- * whole (toolCallGroups.ts) and is never sent; ThreadSnapshot.sends checks that.
+ * whole (toolCallGroups.ts) and is never sent: `sendsOutline` (threadMessageCache.ts) checks.
  */
 const OUTLINE_CALLS: ToolCall[] = [{ id: '', name: '', arguments: '' }]
 
@@ -28,9 +28,10 @@ export class MessageOutlines {
   after(threadId: string, afterSeq: number, limit: number): Message[] {
     const packed = this.db
       .prepare(
-        `SELECT group_concat(seq || ',' || id || ',' || token_count || ',' || flags) FROM (
-           SELECT seq, id, token_count, ${OUTLINE_FLAGS_SQL} AS flags FROM messages
-            WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?)`
+        // The aggregate's own ORDER BY: only it guarantees group_concat's order.
+        `SELECT group_concat(seq || ',' || id || ',' || token_count || ',' || flags, ',' ORDER BY seq)
+           FROM (SELECT seq, id, token_count, ${OUTLINE_FLAGS_SQL} AS flags FROM messages
+                  WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?)`
       )
       .pluck()
       .get(threadId, afterSeq, limit) as string | null
