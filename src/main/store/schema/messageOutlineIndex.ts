@@ -12,7 +12,8 @@ const WHITE_SPACE =
  * One integer per message with everything a build reads of a message it does not send: bit 0
  * pinned, bit 1 excluded, bit 2 an assistant message that calls tools, bit 3 no visible text,
  * bits 4-5 the role (ROLE_CODES). Written in the index below, so reading it never touches the
- * row and its text. (SQLite gives | and << one precedence: every term is bracketed.)
+ * row and its text. (SQLite gives | and << one precedence: every term is bracketed. Stored tool
+ * calls are valid JSON by a CHECK constraint, so json_array_length cannot raise.)
  */
 export const OUTLINE_FLAGS_SQL = `(pinned
   | (excluded << 1)
