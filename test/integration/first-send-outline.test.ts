@@ -85,6 +85,38 @@ describe('the first send after a long thread opens', () => {
     cold.db.close()
   })
 
+  it('previews a draft while the thread loads, reading its outline once for every keystroke', async () => {
+    const dir = tempDir()
+    const { db, services } = servicesIn(dir)
+    const thread = services.threads.create('garden')
+    // Over one background slice (5,000 rows), so the thread is still loading between previews.
+    db.transaction(() => longThread(new MessageRepository(db), thread.id, 2_500))()
+    db.close()
+
+    const outlines = vi.spyOn(MessageOutlines.prototype, 'after')
+    const cold = servicesIn(dir)
+    cold.services.chat.page(thread.id) // opening the thread starts its background read
+    const drafts = ['What', 'What did', 'What did we decide']
+    const whileLoading = []
+    for (const draft of drafts) {
+      whileLoading.push(
+        await cold.services.context.preview(thread.id, draft, { totalBudget: 3_000 })
+      )
+    }
+    expect(outlines).toHaveBeenCalledTimes(1)
+    await cold.services.chat.usage(thread.id)
+    for (const [index, draft] of drafts.entries()) {
+      const loaded = await cold.services.context.preview(thread.id, draft, { totalBudget: 3_000 })
+      const { metadata, ...fromWhole } = loaded
+      const { metadata: early, ...fromOutline } = whileLoading[index]!
+      expect(fromOutline).toEqual(fromWhole)
+      expect(early.model).toBe(metadata.model)
+    }
+    expect(outlines).toHaveBeenCalledTimes(1)
+    outlines.mockRestore()
+    cold.db.close()
+  })
+
   it('reads old messages without their text, the newest and pinned units whole', async () => {
     const { db, services } = servicesIn(tempDir())
     const thread = services.threads.create('garden')

@@ -172,10 +172,12 @@ describe('per-thread state kept as messages arrive', () => {
     const { services } = test
     const cacheOf = (services.context as unknown as { deps: { cache: ThreadMessageCache } }).deps
       .cache
+    const cached = await cacheOf.forBuild(thread.id, Infinity)
+    const read = await sums.forBuild(thread.id, Infinity)
     for (const index of [0, 1, 4_999, 5_000, fresh.length - 1, fresh.length]) {
       const expected = fresh.slice(0, index).reduce((sum, m) => sum + m.tokenCount, 0)
-      expect(cacheOf.tokensBefore(thread.id, index)).toBe(expected)
-      expect(sums.tokensBefore(thread.id, index)).toBe(expected)
+      expect(cached.tokens[index]).toBe(expected)
+      expect(read.tokens[index]).toBe(expected)
     }
     // And the recall request they feed is the one a full pass computes.
     const config = resolveContextConfig({ contextWindow: 16_000, outputReserve: 1_000 })
@@ -183,7 +185,7 @@ describe('per-thread state kept as messages arrive', () => {
     const history = fresh.slice(0, -1)
     expect(
       recallRequest(config.config, history, undefined, {
-        tokens: cacheOf.tokensBefore(thread.id, history.length),
+        tokens: cached.tokens[history.length],
         pinned: repository.listPinned(thread.id)
       })
     ).toEqual(recallRequest(config.config, history))

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { MessageOutlines } from '../../src/main/store/messageOutline'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { ThreadMessageCache } from '../../src/main/services/threadMessageCache'
@@ -37,7 +37,7 @@ describe('the thread message cache', () => {
 })
 
 describe('loading a thread behind a turn', () => {
-  it('pauses a background read while a turn holds the cache, and goes on for a caller that needs it now', async () => {
+  it('pauses a background read while a turn holds the cache, goes on for a caller that needs it now, and shares one outline among builds meanwhile', async () => {
     const { db, services } = servicesIn(tempDir())
     const repository = new MessageRepository(db)
     const threadOf = (title: string, messages: number) => {
@@ -70,5 +70,24 @@ describe('loading a thread behind a turn', () => {
     void cache.load(other.id, { behindTurns: true })
     expect(await cache.load(other.id)).toHaveLength(12_000) // not held: no deadlock
     held()
+
+    // While a thread loads, builds share one outline until a flag changes.
+    const third = threadOf('third', 12_000)
+    const outlines = vi.spyOn(MessageOutlines.prototype, 'after')
+    const hold = cache.holdForTurn()
+    const loading = cache.load(third.id, { behindTurns: true })
+    await cache.forBuild(third.id, 100)
+    await cache.forBuild(third.id, 100)
+    expect(outlines).toHaveBeenCalledTimes(1)
+    const pinned = repository.setFlags((await cache.forBuild(third.id, 100)).messages[5]!.id, {
+      pinned: true
+    })!
+    cache.updated(pinned)
+    const snapshot = await cache.forBuild(third.id, 100)
+    expect(outlines).toHaveBeenCalledTimes(2)
+    expect(snapshot.messages[5]).toMatchObject({ pinned: true, content: 'm5' })
+    hold()
+    await loading
+    outlines.mockRestore()
   })
 })

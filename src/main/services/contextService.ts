@@ -142,20 +142,21 @@ export class ContextService {
     whatIf?: ContextConfigPatch
   ): Promise<BuiltContext> {
     const config = this.settings.forThread(threadId, whatIf ?? {})
-    const messages = await this.deps.cache.load(threadId)
     const inputIndex = await this.drafts.index(threadId, draft, tokenCounterFor(config.model))
-    return this.build(
-      {
-        threadId,
-        messages,
-        input: draft,
-        inputIndex,
-        taskState: this.settings.taskState(threadId),
-        notRecalled: [],
-        files: 'draft',
-        historyTokens: this.deps.cache.tokensBefore(threadId, messages.length)
-      },
-      config
+    return this.fromThread(threadId, config, (thread) =>
+      this.build(
+        {
+          threadId,
+          messages: thread.messages,
+          input: draft,
+          inputIndex,
+          taskState: this.settings.taskState(threadId),
+          notRecalled: [],
+          files: 'draft',
+          historyTokens: thread.tokens.at(-1) as number
+        },
+        config
+      )
     )
   }
 
@@ -187,13 +188,9 @@ export class ContextService {
       options.totalBudget === undefined ? {} : { totalBudget: options.totalBudget }
     )
     // Everything before the input; a regenerated turn's earlier replies come after it. Neither
-    // the input nor those replies may come back as recalled messages. A thread still loading
-    // is read as an outline with its newest messages whole: enough for any window this budget
-    // holds, even with a correction below 1.
-    const correction = Math.min(1, config.tokenCorrections[config.model] ?? 1)
-    const tailTokens = Math.ceil(totalBudgetOf(config) / correction)
+    // the input nor those replies may come back as recalled messages.
     const before = this.settings.taskState(threadId)
-    const buildFrom = (thread: ThreadSnapshot): Promise<BuiltContext> => {
+    const context = await this.fromThread(threadId, config, (thread) => {
       const end = firstAtOrAfter(thread.messages, message.seq)
       const notRecalled = thread.messages.slice(end).map((m) => m.id)
       if (!notRecalled.includes(message.id)) notRecalled.push(message.id)
@@ -209,12 +206,7 @@ export class ContextService {
         },
         config
       )
-    }
-    const thread = await this.deps.cache.forBuild(threadId, tailTokens)
-    let context = await buildFrom(thread)
-    if (sendsOutline(thread, context.trace)) {
-      context = await buildFrom(await this.deps.cache.whole(threadId))
-    }
+    })
     this.deps.probe?.(threadId, 'built')
 
     if (!options.retry) {
@@ -276,6 +268,26 @@ export class ContextService {
     engine.updateModel(build.metadata.model, build.tokenStats.contextWindow)
     engine.updateFromResponse(usage)
     return this.settings.calibrate(build, usage, config)
+  }
+
+  /**
+   * A build from the thread without waiting for it to load: a thread still loading is read as
+   * its outline with the newest messages whole (ThreadMessageCache.forBuild), enough for any
+   * window this budget holds, even with a correction below 1. A build that would send a
+   * message it had only in outline is made again from the whole thread.
+   */
+  private async fromThread(
+    threadId: string,
+    config: ContextConfig,
+    build: (thread: ThreadSnapshot) => Promise<BuiltContext>
+  ): Promise<BuiltContext> {
+    const correction = Math.min(1, config.tokenCorrections[config.model] ?? 1)
+    const tailTokens = Math.ceil(totalBudgetOf(config) / correction)
+    const thread = await this.deps.cache.forBuild(threadId, tailTokens)
+    const context = await build(thread)
+    return sendsOutline(thread, context.trace)
+      ? build(await this.deps.cache.whole(threadId))
+      : context
   }
 
   /** The build, kept under SAFETY_SHARE of the model's window (windowSafetyNet.ts). */

@@ -64,6 +64,8 @@ export class ThreadMessageCache {
   private readonly threads = new Map<string, CachedThread>()
   /** Threads being read in slices: the partial copy (kept in step by `updated`) and the read. */
   private readonly loading = new Map<string, Loading>()
+  /** Outlines of threads not cached yet (`outlineOf`). */
+  private readonly outlineReads = new Map<string, Promise<Message[] | null>>()
   /** Turns holding background reads (`holdForTurn`), and what wakes those reads. */
   private turns = 0
   private resume: Promise<void> | null = null
@@ -174,13 +176,28 @@ export class ThreadMessageCache {
    * The whole thread goes on loading behind it for the turns that follow.
    */
   async forBuild(threadId: string, tailTokens: number): Promise<ThreadSnapshot> {
-    const outline = this.threads.has(threadId) ? null : await this.outline(threadId)
+    const outline = this.threads.has(threadId) ? null : await this.outlineOf(threadId)
     if (!outline || outline.length === 0) return this.wholeSnapshot(threadId)
     const snapshot = this.withText(threadId, outline, tailTokens)
     // Started after the snapshot: its first slice is read at once. A read that fails there
     // failed the outline's read first, which the caller reported.
     this.load(threadId, { behindTurns: true }).catch(() => undefined)
     return snapshot
+  }
+
+  /**
+   * The thread's outline, read once while the thread loads: the inspector's preview asks on
+   * every keystroke. A flag change drops it (`updated`); messages stored since are read with
+   * the newest ones.
+   */
+  private outlineOf(threadId: string): Promise<Message[] | null> {
+    let read = this.outlineReads.get(threadId)
+    if (!read) {
+      read = this.outline(threadId)
+      this.outlineReads.set(threadId, read)
+      read.catch(() => this.outlineReads.delete(threadId))
+    }
+    return read
   }
 
   /** The thread's outline in slices; null when the whole thread was cached meanwhile. */
@@ -230,12 +247,6 @@ export class ThreadMessageCache {
     return { ...this.entry(threadId), outlinedBefore: -Infinity, readWhole: new Set() }
   }
 
-  /** Tokens of the thread's messages before `index` (all of them when `index` is the length). */
-  tokensBefore(threadId: string, index: number): number {
-    const { tokens } = this.entry(threadId)
-    return tokens[Math.max(0, Math.min(index, tokens.length - 1))] as number
-  }
-
   /** A new message always has the thread's highest seq, so it goes at the end. */
   appended(message: Message): void {
     const cached = this.threads.get(message.threadId)
@@ -246,6 +257,7 @@ export class ThreadMessageCache {
 
   /** Flags and reply marks change; a message's text and token count never do. */
   updated(message: Message): void {
+    this.outlineReads.delete(message.threadId)
     for (const messages of [
       this.threads.get(message.threadId)?.messages,
       this.loading.get(message.threadId)?.partial
@@ -268,6 +280,7 @@ export class ThreadMessageCache {
 
   private remember(threadId: string, cached: CachedThread): CachedThread {
     this.threads.set(threadId, cached)
+    this.outlineReads.delete(threadId)
     for (const stale of [...this.threads.keys()].slice(0, -this.capacity))
       this.threads.delete(stale)
     return cached
