@@ -83,6 +83,8 @@ export interface TurnFigures {
   shortTyped: StageFigures
   first: TurnSample
   firstTyped: TurnSample
+  /** The draft's first preview right after the long thread opened (the inspector's). */
+  firstPreview: number
   /** Start-up to the memory warm-up's end (code index, first embedding), in the background. */
   warmUp: number
   /** messages:list of the long thread, through the registry, to the first page. */
@@ -437,6 +439,10 @@ export async function wholeTurnFigures(
     )
     const typingRegistry = createRegistry(createHandlers(typing.services), () => {})
     await typingRegistry.invoke('messages:list', { threadId: seeded.longId })
+    // The inspector's first preview as the user starts typing in the thread just opened.
+    const previewStarted = performance.now()
+    await typing.services.context.preview(seeded.longId, question(10_000))
+    const firstPreview = performance.now() - previewStarted
     const firstTyped = await measuredSend(typing, server, seeded.longId, question(10_000), true)
     await typing.close()
 
@@ -464,6 +470,7 @@ export async function wholeTurnFigures(
       shortTyped: stageFigures(shortTyped),
       first,
       firstTyped,
+      firstPreview,
       warmUp: opening.warmUp,
       open: { firstPage: summarize(opens), pageSize }
     }
@@ -540,6 +547,7 @@ export function wholeTurnReport(figures: TurnFigures, table: Table): string {
     table(['ms', ...columns.map((c) => c.title)], rows),
     '',
     `Start-up warm-up in the background (code index, first embedding), done before the first sends: ${ms(figures.warmUp)} ms.`,
-    `Opening the long thread (messages:list through the registry, fresh services each time, ${figures.open.pageSize} messages returned; target <= 150 ms): p50 ${ms(figures.open.firstPage.p50)} ms, p95 ${ms(figures.open.firstPage.p95)} ms over ${figures.open.firstPage.runs}`
+    `Opening the long thread (messages:list through the registry, fresh services each time, ${figures.open.pageSize} messages returned; target <= 150 ms): p50 ${ms(figures.open.firstPage.p50)} ms, p95 ${ms(figures.open.firstPage.p95)} ms over ${figures.open.firstPage.runs}`,
+    `The draft's first preview right after opening the long thread (the inspector's first build): ${ms(figures.firstPreview)} ms.`
   ].join('\n')
 }
