@@ -6,26 +6,35 @@ import { DatabaseOpenError, openDatabase } from '../../src/main/store/database'
 import { LATEST_VERSION, migrate, schemaVersion } from '../../src/main/store/migrations'
 import { discardDamagedDatabase } from '../../src/main/store/recovery'
 import { INDEXED_CHARS } from '../../src/main/store/schema/searchIndexBounds'
+import { OUTLINE_FLAGS_SQL } from '../../src/main/store/schema/messageOutlineIndex'
+import { MessageOutlines } from '../../src/main/store/messageOutline'
 import { SearchRepository } from '../../src/main/store/search/searchRepository'
 import { resolveContextConfig } from '@shared/contextConfig'
 import { useTempDir } from '../support/tempDir'
 
 const tempDir = useTempDir()
 
-/** A store file at an old schema version holding one thread with these messages. */
-function storeAt(version: number, title: string, contents: readonly string[]): string {
+/** A store file at an old schema version, filled by `fill` (SQL of that version). */
+function storeWith(version: number, fill: (old: Database.Database) => void): string {
   const path = join(tempDir(), 'store.sqlite')
   const old = new Database(path)
   migrate(old, version)
-  old
-    .prepare("INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t1', ?, 1, 1)")
-    .run(title)
-  const insert = old.prepare(
-    "INSERT INTO messages (thread_id, seq, role, content, token_count, created_at) VALUES ('t1', ?, 'user', ?, 6, 1)"
-  )
-  contents.forEach((content, i) => insert.run(i + 1, content))
+  fill(old)
   old.close()
   return path
+}
+
+/** A store file at an old schema version holding one thread with these messages. */
+function storeAt(version: number, title: string, contents: readonly string[]): string {
+  return storeWith(version, (old) => {
+    old
+      .prepare("INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t1', ?, 1, 1)")
+      .run(title)
+    const insert = old.prepare(
+      "INSERT INTO messages (thread_id, seq, role, content, token_count, created_at) VALUES ('t1', ?, 'user', ?, 6, 1)"
+    )
+    contents.forEach((content, i) => insert.run(i + 1, content))
+  })
 }
 
 describe('opening the store', () => {
@@ -111,10 +120,8 @@ describe('opening the store', () => {
 
 describe('migration 7: empty model replies', () => {
   it("marks empty replies stored as 'complete' as 'empty', keeps every other reply as it was", () => {
-    const path = join(tempDir(), 'store.sqlite')
-    const old = new Database(path)
-    migrate(old, 6)
-    old.exec(`
+    const path = storeWith(6, (old) =>
+      old.exec(`
       INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t1', 'Replies', 1, 1);
       INSERT INTO messages (id, thread_id, seq, role, content, token_count, created_at) VALUES
         (1, 't1', 1, 'user', 'Question', 2, 1),
@@ -127,7 +134,7 @@ describe('migration 7: empty model replies', () => {
         (3, 'gpt-4o-mini', 'complete', 'stop', 40, 2, 0.25, NULL),
         (4, 'gpt-4o-mini', 'stopped', NULL, NULL, NULL, NULL, NULL);
     `)
-    old.close()
+    )
 
     const db = openDatabase(path)
     expect(schemaVersion(db)).toBe(LATEST_VERSION)
@@ -239,3 +246,47 @@ function captureOpenError(path: string): DatabaseOpenError {
   }
   throw new Error('expected openDatabase to fail')
 }
+
+describe('migration 20: the outline index', () => {
+  it('upgrades a version 19 store, whatever its messages hold, and reads their outline', () => {
+    const path = storeWith(19, (old) =>
+      old.exec(`
+      INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t1', 'Parser', 1, 1);
+      INSERT INTO messages (thread_id, seq, role, content, tool_calls, token_count, created_at, pinned)
+        VALUES ('t1', 1, 'user', 'Refactor the parser', NULL, 4, 1, 1),
+               ('t1', 2, 'assistant', '', '[{"id":"c1","name":"read","arguments":"{}"}]', 9, 2, 0),
+               ('t1', 3, 'tool', 'file text', NULL, 3, 3, 0),
+               ('t1', 4, 'assistant', char(12288, 10), NULL, 1, 4, 0),
+               ('t1', 5, 'assistant', 'Done', '{}', 1, 5, 0);
+    `)
+    )
+
+    const db = openDatabase(path)
+    const outline = new MessageOutlines(db).after('t1', 0, 10)
+    expect(
+      outline.map((m) => [
+        m.seq,
+        m.role,
+        m.tokenCount,
+        m.pinned,
+        m.content,
+        m.toolCalls?.length ?? 0
+      ])
+    ).toEqual([
+      [1, 'user', 4, true, '…', 0],
+      [2, 'assistant', 9, false, '', 1],
+      [3, 'tool', 3, false, '…', 0],
+      [4, 'assistant', 1, false, '', 0], // an ideographic space and a newline: no visible text
+      [5, 'assistant', 1, false, '…', 0] // tool calls that are not a list count as none
+    ])
+    // Read from the index alone: an expression that drifted from the index's would read rows.
+    const plan = db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT seq, id, token_count, ${OUTLINE_FLAGS_SQL} FROM messages
+          WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?`
+      )
+      .all('t1', 0, 10) as { detail: string }[]
+    expect(plan.map((row) => row.detail).join('; ')).toMatch(/COVERING INDEX messages_outline/)
+    db.close()
+  })
+})
