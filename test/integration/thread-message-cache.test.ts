@@ -89,5 +89,15 @@ describe('loading a thread behind a turn', () => {
     hold()
     await loading
     outlines.mockRestore()
+
+    // A budget that holds more than a slice reads the newest messages in slices too.
+    const wide = threadOf('wide', 12_000)
+    let ticked = false
+    setImmediate(() => (ticked = true))
+    const wideRead = await cache
+      .forBuild(wide.id, 1_000_000)
+      .then((read) => ({ ...read, tickedFirst: ticked }))
+    expect(wideRead.tickedFirst).toBe(true)
+    expect(wideRead.messages).toEqual(repository.listByThread(wide.id))
   })
 })

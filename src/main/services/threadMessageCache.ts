@@ -178,7 +178,7 @@ export class ThreadMessageCache {
   async forBuild(threadId: string, tailTokens: number): Promise<ThreadSnapshot> {
     const outline = this.threads.has(threadId) ? null : await this.outlineOf(threadId)
     if (!outline || outline.length === 0) return this.wholeSnapshot(threadId)
-    const snapshot = this.withText(threadId, outline, tailTokens)
+    const snapshot = await this.withText(threadId, outline, tailTokens)
     // Started after the snapshot: its first slice is read at once. A read that fails there
     // failed the outline's read first, which the caller reported.
     this.load(threadId, { behindTurns: true }).catch(() => undefined)
@@ -212,15 +212,24 @@ export class ThreadMessageCache {
     }
   }
 
-  private withText(threadId: string, outline: Message[], tailTokens: number): ThreadSnapshot {
+  private async withText(
+    threadId: string,
+    outline: Message[],
+    tailTokens: number
+  ): Promise<ThreadSnapshot> {
     let start = outline.length
     for (let tokens = 0; start > 0 && tokens < tailTokens;)
       tokens += (outline[--start] as Message).tokenCount
     const outlinedBefore = (outline[start] as Message).seq
-    // Read after the outline: a message stored meanwhile is in this read.
-    const newest = this.repository.listAfter(threadId, outlinedBefore - 1, -1)
+    // Read after the outline, so a message stored meanwhile is in it; in slices, since a large
+    // budget (a million-token model) can ask for a good part of the thread.
     const messages = outline.slice(0, start)
-    for (const message of newest) messages.push(message)
+    for (let after = outlinedBefore - 1; ; await yieldToEventLoop()) {
+      const slice = this.repository.listAfter(threadId, after, LOAD_SLICE)
+      for (const message of slice) messages.push(message)
+      if (slice.length < LOAD_SLICE) break
+      after = (slice.at(-1) as Message).seq
+    }
     const readWhole = new Set<number>()
     for (const pinned of this.repository.listPinned(threadId)) {
       const index = indexOfSeq(messages, pinned.seq)
