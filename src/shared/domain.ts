@@ -382,6 +382,8 @@ export interface MemorySearchHit {
   ref: string
   id: number
   content: string
+  /** A long message's characters after `content`, which search did not read. */
+  omittedChars?: number
   /** Reciprocal-rank fusion of the vector and full-text ranks, scaled so 1 = first in both. */
   score: number
   /** Calibrated similarity (what `minSimilarity` is compared with); null without a vector. */

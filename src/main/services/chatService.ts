@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import type { BuiltContext, StoredBuild } from '@shared/context'
 import type { Message, MessagePage, SendOutcome } from '@shared/domain'
+import { yieldToEventLoop } from '@shared/eventLoop'
 import { DEFAULT_PAGE_SIZE, firstAtOrAfter, pageOf, type PageQuery } from '@shared/messagePages'
 import type { ModelRef, UsageTotals } from '@shared/providers'
 import { AppError } from '@shared/result'
 import type { CacheTtl } from '../context/promptCache'
 import type { TokenCounter } from '../context/tokens/tokenCounter'
+import { countOf } from '../context/tokens/tokenIndex'
 import type { MessageRepository } from '../store/messageRepository'
 import type { ContextService, PreparedTurn } from './contextService'
 import type { Publish } from './events'
@@ -16,7 +18,6 @@ import type { ProviderService } from './providers/providerService'
 import type { ProviderRecord } from './providers/types'
 import { sumUsage } from './providers/usage'
 import { ReplyStreams } from './replyStream'
-import { runSliced } from './slicedWork'
 import type { ThreadMessageCache } from './threadMessageCache'
 import type { ThreadService } from './threadService'
 import type { ToolExecutor } from './tools/toolMessages'
@@ -138,10 +139,13 @@ export class ChatService {
     // From the start: a thread opened a moment ago is loading in slices that would compete.
     const release = this.cache.holdForTurn()
     try {
-      const tokenCount = await this.countUserText(content)
+      const tokenCount = await this.countUserText(threadId, content)
       // Another turn may have started while a long paste was being counted.
       this.requireIdle(threadId)
       const message = this.appendUser(threadId, content, tokenCount)
+      // Writing a long paste is a send's longest synchronous step (about 0.1 s at 2 M
+      // characters); the build starts on the next turn of the event loop, not behind it.
+      await yieldToEventLoop()
       return await this.answerAndAnnounce(threadId, message)
     } finally {
       release()
@@ -161,7 +165,7 @@ export class ChatService {
       throw new AppError('invalid_input', 'Only your own messages can be edited and resent.')
     }
     this.requireIdle(original.threadId)
-    const tokenCount = await this.countUserText(content)
+    const tokenCount = await this.countUserText(original.threadId, content)
     const all = await this.cache.load(original.threadId)
     this.requireIdle(original.threadId)
     const later = all.slice(firstAtOrAfter(all, original.seq))
@@ -278,10 +282,11 @@ export class ChatService {
   /**
    * The count cached with a user message. Counted in slices that yield (a 2 M-character paste
    * takes seconds of BPE), before the write: nothing here can fail, and the write stays one
-   * synchronous step with the checks just before it.
+   * synchronous step with the checks just before it. A draft counted while it was typed is
+   * not counted again, nor is the text again for the build (ContextService.prepareTurn).
    */
-  private async countUserText(content: string): Promise<number> {
-    return (await runSliced(this.deps.tokens.countSteps(content))).tokens
+  private async countUserText(threadId: string, content: string): Promise<number> {
+    return countOf(await this.context.drafts.exact(threadId, content, this.deps.tokens)).tokens
   }
 
   private appendUser(threadId: string, content: string, tokenCount: number): Message {

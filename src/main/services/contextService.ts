@@ -8,6 +8,7 @@ import type {
 } from '@shared/context'
 import type { ContextConfig, ContextConfigPatch, ContextConfigView } from '@shared/contextConfig'
 import type { Message } from '@shared/domain'
+import { yieldToEventLoop } from '@shared/eventLoop'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
 import type { EngineRegistry } from '../context/engine/engineRegistry'
 import { estimateCounter, tokenCounterFor } from '../context/tokens/tokenCounter'
@@ -190,6 +191,12 @@ export class ContextService {
     // Everything before the input; a regenerated turn's earlier replies come after it. Neither
     // the input nor those replies may come back as recalled messages.
     const before = this.settings.taskState(threadId)
+    // The send counted this text to store it; a regenerated turn's text was counted before.
+    const inputIndex = await this.drafts.exact(
+      threadId,
+      message.content,
+      tokenCounterFor(config.model)
+    )
     const context = await this.fromThread(threadId, config, (thread) => {
       const end = firstAtOrAfter(thread.messages, message.seq)
       const notRecalled = thread.messages.slice(end).map((m) => m.id)
@@ -199,6 +206,7 @@ export class ContextService {
           threadId,
           messages: thread.messages.slice(0, end),
           input: message.content,
+          inputIndex,
           taskState: before,
           notRecalled,
           files: { messageId: message.id },
@@ -323,6 +331,8 @@ export class ContextService {
     const summary = this.deps.summary?.(threadId) ?? null
     const pinned = this.deps.messages.listPinned(threadId)
     const gathered = reuse ?? (await this.gather(turn, config, summary, pinned))
+    // Search and build are each tens of ms with a long paste; the event loop turns between.
+    if (!reuse) await yieldToEventLoop()
     const { recall, files, tools } = gathered
     const built = await this.deps.engines.build(
       {

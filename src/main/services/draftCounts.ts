@@ -1,10 +1,11 @@
 /**
- * The input's count for previews of long drafts. Exact BPE of a 2 M-character draft takes
- * seconds (about 1 M Chinese characters a second), far behind the keyboard. So a long draft is
+ * The input's count, once per text. Exact BPE of a 2 M-character draft takes seconds (a few
+ * hundred thousand Chinese characters a second), far behind the keyboard. So a long draft is
  * counted once, in the background, and each keystroke after that counts only the tail after
  * the last slice boundary of the previous count (typing happens at the end). Until that count
  * is there, or after an edit far from the end, the preview uses the estimate and the build says
- * so (`input_estimated`); the send always counts exactly.
+ * so (`input_estimated`). The send counts exactly, and takes the draft's count when the text
+ * is the one counted (or joins its count still running) instead of counting it again.
  */
 import { estimateCounter, type TokenCounter } from '../context/tokens/tokenCounter'
 import { reusableSlices, type TokenIndex } from '../context/tokens/tokenIndex'
@@ -18,9 +19,15 @@ const PREVIEW_EXACT_CHARS = 50_000
 /** Threads whose long draft keeps its index (each holds a reference to its draft). */
 const REMEMBERED_DRAFTS = 4
 
+interface Counting {
+  text: string
+  encoding: TokenCounter['encoding']
+  done: Promise<TokenIndex>
+}
+
 export class DraftCounts {
   private readonly indexes = new Map<string, TokenIndex>()
-  private readonly counting = new Set<string>()
+  private readonly counting = new Map<string, Counting>()
 
   /** The draft's index: exact BPE, or the estimate's while the exact count is not there. */
   async index(threadId: string, draft: string, counter: TokenCounter): Promise<TokenIndex> {
@@ -40,11 +47,29 @@ export class DraftCounts {
     return runSliced(estimateCounter.indexSteps(draft, null))
   }
 
+  /**
+   * The exact index of a text about to be sent: the draft's when it is this text, the running
+   * count's when that is counting it, else counted now from whatever the draft's count shares.
+   */
+  async exact(threadId: string, text: string, counter: TokenCounter): Promise<TokenIndex> {
+    if (!counter.exact) return runSliced(counter.indexSteps(text, null))
+    const running = this.counting.get(threadId)
+    if (running?.text === text && running.encoding === counter.encoding) return running.done
+    const from = this.indexes.get(threadId)
+    if (from?.text === text && from.encoding === counter.encoding) return from
+    const reusable = from !== undefined && reusableSlices(text, from, counter.encoding) > 0
+    return this.remember(
+      threadId,
+      await runSliced(counter.indexSteps(text, reusable ? (from as TokenIndex) : null))
+    )
+  }
+
   /** Counts `draft` exactly for the next keystrokes; one count per thread at a time. */
   private countInBackground(threadId: string, draft: string, counter: TokenCounter): void {
     if (this.counting.has(threadId)) return
-    this.counting.add(threadId)
-    runSliced(counter.indexSteps(draft, null))
+    const done = runSliced(counter.indexSteps(draft, null))
+    this.counting.set(threadId, { text: draft, encoding: counter.encoding, done })
+    done
       .then((index) => this.remember(threadId, index))
       // Counting cannot fail on text; should it anyway, previews simply keep the estimate.
       .catch(() => undefined)

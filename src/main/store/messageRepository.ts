@@ -95,7 +95,7 @@ export class MessageRepository {
        VALUES (@threadId,
                (SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE thread_id = @threadId),
                @role, @content, @toolCalls, @toolCallId, @tokenCount, @createdAt)
-       RETURNING *`
+       RETURNING id, seq, pinned, excluded`
     )
     this.touchThread = db.prepare(
       'UPDATE threads SET updated_at = max(updated_at, @createdAt) WHERE id = @threadId'
@@ -150,18 +150,34 @@ export class MessageRepository {
     return row && this.withReplies([toMessage(row)])[0]
   }
 
-  /** Stores the message and bumps the thread's activity in one transaction. */
+  /**
+   * Stores the message and bumps the thread's activity in one transaction. Only what the
+   * store decides comes back: reading a 2 M-character paste back held the main thread for
+   * another 50 ms.
+   */
   append(message: NewMessage): Message {
+    const toolCalls = message.toolCalls ? JSON.stringify(message.toolCalls) : null
+    const toolCallId = message.toolCallId ?? null
     return this.db.transaction(() => {
-      const row = this.insertStatement.get({
+      const decided = this.insertStatement.get({
         threadId: message.threadId,
         role: message.role,
         content: message.content,
-        toolCalls: message.toolCalls ? JSON.stringify(message.toolCalls) : null,
-        toolCallId: message.toolCallId ?? null,
+        toolCalls,
+        toolCallId,
         tokenCount: message.tokenCount,
         createdAt: message.createdAt
-      }) as MessageRow
+      }) as Pick<MessageRow, 'id' | 'seq' | 'pinned' | 'excluded'>
+      const row: MessageRow = {
+        ...decided,
+        thread_id: message.threadId,
+        role: message.role,
+        content: message.content,
+        tool_calls: toolCalls,
+        tool_call_id: toolCallId,
+        token_count: message.tokenCount,
+        created_at: message.createdAt
+      }
       this.touchThread.run({ threadId: message.threadId, createdAt: message.createdAt })
       return toMessage(row)
     })()

@@ -36,13 +36,18 @@ export function recallSample(input: string): string {
  * What a recalled item sends: what the gate judged it by (its first 8,000 characters,
  * services/memory/memoryRanking.ts `signalText`) and a note of how much was left out. A stored
  * 2 M-character paste recalled whole would hold the main thread for seconds while the builder
- * counts it, and could never fit a budget anyway.
+ * counts it, and could never fit a budget anyway. `unread` counts characters after `content`
+ * that search never read (it reads a long message's head).
  */
-export function recalledExcerpt(content: string): string {
-  if (content.length <= RECALL_SAMPLE_CHARS) return content
+export function recalledExcerpt(content: string, unread = 0): string {
+  if (content.length <= RECALL_SAMPLE_CHARS && unread === 0) return content
   const kept = content.slice(0, atCodePoint(content, RECALL_SAMPLE_CHARS))
-  return `${kept} […${(content.length - kept.length).toLocaleString('en-US')} more characters not recalled]`
+  const omitted = content.length - kept.length + unread
+  return `${kept} […${THOUSANDS.format(omitted)} more characters not recalled]`
 }
+
+/** One formatter for every excerpt: `toLocaleString` builds a new one per call. */
+const THOUSANDS = new Intl.NumberFormat('en-US')
 
 /** `index`, moved back off the second half of a surrogate pair. */
 function atCodePoint(text: string, index: number): number {

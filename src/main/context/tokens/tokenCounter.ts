@@ -198,13 +198,11 @@ export const estimateCounter: TokenCounter = {
 const MEMO_MIN_CHARS = 32
 const MEMO_ENTRIES = 128
 /**
- * Pastes over this many characters get a small memo of their own, of their slice-by-slice
- * index: the send counts a paste for the store and the build counts it again (and trims it
- * with the index), and a 2 M-character paste takes seconds. The memo holds references to
- * strings the app keeps anyway (the draft, the stored message).
+ * Longer texts are not remembered here: the memo would hold up to MEMO_ENTRIES pastes of
+ * megabytes. A long input's count is kept once per thread by its index instead
+ * (services/draftCounts.ts), which the send, the store and the build share.
  */
 const LARGE_TEXT_CHARS = 200_000
-const LARGE_ENTRIES = 4
 
 /** A least-recently-used map. */
 class Memo<T> {
@@ -229,28 +227,22 @@ class Memo<T> {
 }
 
 /**
- * Remembers the counts of the texts every build repeats (system prompt, summary, memories,
- * the draft while the user types, a paste counted at send and again for its build), so they
- * are not run through BPE again. Least recently used entries go first.
+ * Remembers the counts of the texts every build repeats (system prompt, summary, memories),
+ * so they are not run through BPE again. Least recently used entries go first.
  */
 export function memoizedCounter(counter: TokenCounter): TokenCounter {
   const counts = new Memo<TokenCount>(MEMO_ENTRIES)
-  const indexes = new Memo<TokenIndex>(LARGE_ENTRIES)
-  function* indexSteps(text: string, from: TokenIndex | null): Steps<TokenIndex> {
-    if (text.length <= LARGE_TEXT_CHARS) return yield* counter.indexSteps(text, from)
-    return indexes.get(text) ?? indexes.set(text, yield* counter.indexSteps(text, from))
-  }
   function* countSteps(text: string): Steps<TokenCount> {
-    if (text.length > LARGE_TEXT_CHARS) return countOf(yield* indexSteps(text, null))
-    if (text.length < MEMO_MIN_CHARS) return yield* counter.countSteps(text)
+    if (text.length < MEMO_MIN_CHARS || text.length > LARGE_TEXT_CHARS) {
+      return yield* counter.countSteps(text)
+    }
     return counts.get(text) ?? counts.set(text, yield* counter.countSteps(text))
   }
   return {
     ...counter,
     count: (text) =>
       text.length < MEMO_MIN_CHARS ? counter.count(text) : runSteps(countSteps(text)).tokens,
-    countSteps,
-    indexSteps
+    countSteps
   }
 }
 

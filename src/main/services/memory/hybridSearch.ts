@@ -5,7 +5,9 @@ import type {
   MemorySearchScope
 } from '@shared/domain'
 import type { MemoryWarning } from '@shared/context'
+import { yieldToEventLoop } from '@shared/eventLoop'
 import { AppError } from '@shared/result'
+import { RECALL_SAMPLE_CHARS } from '../../context/recall/recallQuery'
 import { RECALLED_ROLES, type RecallMessage } from '../../store/search/recallRepository'
 import { calibratedSimilarity } from '../../workers/embedding/embeddingModels'
 import {
@@ -150,11 +152,15 @@ export class HybridSearch {
       threadFilter,
       categories: options.categories
     })
+    // The lists' reads and the candidates' rows with their scoring are each tens of ms in a
+    // large store; the event loop turns between them.
+    await yieldToEventLoop()
     const memories = this.deps.memories.getMany(
       all.filter((c) => c.kind === 'memory').map((c) => c.id)
     )
     const messages = this.deps.recall.messages(
-      all.filter((c) => c.kind === 'message').map((c) => c.id)
+      all.filter((c) => c.kind === 'message').map((c) => c.id),
+      RECALL_SAMPLE_CHARS
     )
     const categories =
       options.categories && options.categories.length > 0 ? new Set(options.categories) : null
@@ -278,7 +284,7 @@ export class HybridSearch {
     const found = new Map(top.filter((h) => h.kind === 'message').map((h) => [h.id, h]))
     const bySeat = new Map(parents.map((p) => [`${p.threadId}\u0000${p.seq}`, p]))
     const added: MemorySearchHit[] = []
-    for (const message of this.deps.recall.neighbours(parents)) {
+    for (const message of this.deps.recall.neighbours(parents, RECALL_SAMPLE_CHARS)) {
       if (sources.has(message.id)) continue
       if (!this.recallable(message, exclude, threadFilter, summarized)) continue
       const around = [message.seq + 1, message.seq - 1]

@@ -37,7 +37,7 @@ function originOf(hit: MemorySearchHit, threadId: string | undefined): Retrieved
 export function toCandidate(hit: MemorySearchHit, threadId?: string): MemoryCandidate {
   return {
     id: hit.ref,
-    content: recalledExcerpt(hit.content),
+    content: recalledExcerpt(hit.content, hit.omittedChars),
     score: Math.round(hit.score * 1000) / 1000,
     source: sourceOf(hit),
     origin: originOf(hit, threadId),

@@ -112,6 +112,7 @@ export function toHit(
     messageId: memory?.sourceMessageId ?? message?.id ?? null,
     seq: message?.seq ?? null,
     role: message?.role ?? null,
-    createdAt: memory?.updatedAt ?? message?.createdAt ?? 0
+    createdAt: memory?.updatedAt ?? message?.createdAt ?? 0,
+    ...(message && message.omittedChars > 0 && { omittedChars: message.omittedChars })
   }
 }
