@@ -2,6 +2,7 @@ import type {
   ActiveTaskState,
   BuiltContext,
   StoredBuild,
+  MemoryCandidate,
   ThreadSummary,
   TokenCount,
   ToolInput
@@ -11,7 +12,8 @@ import type { Message } from '@shared/domain'
 import { yieldToEventLoop } from '@shared/eventLoop'
 import { ActiveTaskTracker } from '../context/activeTaskTracker'
 import type { EngineRegistry } from '../context/engine/engineRegistry'
-import { estimateCounter, tokenCounterFor } from '../context/tokens/tokenCounter'
+import { recalledLine } from '../context/sections/retrievedMemories'
+import { estimateCounter, tokenCounterFor, type TokenCounter } from '../context/tokens/tokenCounter'
 import { countOf, type TokenIndex } from '../context/tokens/tokenIndex'
 import { keepUnderSafetyLimit } from '../context/windowSafetyNet'
 import { recallMemories, type MemorySearch, type Recall } from '../context/recall/memorySearch'
@@ -368,6 +370,7 @@ export class ContextService {
     const recall = this.deps.lineage
       ? { ...found, memories: leaveOutOtherBranches(threadId, found.memories, this.deps.lineage) }
       : found
+    await countLongItems(recall.memories, tokenCounterFor(config.model))
     const files = await this.deps.attachments?.(threadId, turn.files, query.context ?? query.text)
     const tools = (await this.deps.tools?.(threadId, query.text)) ?? []
     return { recall, files, tools }
@@ -403,5 +406,21 @@ export class ContextService {
     })
     this.deps.probe?.(threadId, 'search_end')
     return recall
+  }
+}
+
+/** Items at least this long are counted before the build, in slices. */
+const LONG_ITEM_CHARS = 2_000
+
+/**
+ * Counts long recalled items in slices ahead of the build, which counts every item it ranks
+ * in one synchronous step: the counter remembers them (tokenCounter.ts), so the build finds
+ * them counted. A recalled paste's 8,000-character excerpt of Chinese costs about 40 ms of
+ * BPE, and a new thread can recall dozens of long messages.
+ */
+async function countLongItems(items: readonly MemoryCandidate[], counter: TokenCounter) {
+  for (const item of items) {
+    if (item.content.length < LONG_ITEM_CHARS) continue
+    await runSliced(counter.countSteps(recalledLine(item)))
   }
 }

@@ -47,6 +47,11 @@ function groupOf(candidate: MemoryCandidate): RecalledGroup {
   return origin.otherThread ? 'otherThreads' : 'thisThread'
 }
 
+/** The text an item costs in the section: what the builder counts for it. */
+export function recalledLine(candidate: MemoryCandidate): string {
+  return line(candidate, groupOf(candidate))
+}
+
 function line(candidate: MemoryCandidate, group: RecalledGroup): string {
   const origin = candidate.origin
   const title = origin?.kind === 'message' && origin.threadTitle ? origin.threadTitle : null
