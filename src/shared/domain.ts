@@ -3,6 +3,7 @@ import type { CostParts } from './costReport'
 import type { MemoryWarning, StoredBuild, TokenStats } from './context'
 import type { EmbeddingModelId } from './embeddingModelIds'
 import type { ChatUsage, ModelRef, ProviderErrorInfo } from './providers'
+import type { ThreadSettings } from './threadSettings'
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
 
@@ -18,7 +19,7 @@ export interface Thread {
   title: string
   createdAt: number
   updatedAt: number
-  settings: Record<string, unknown>
+  settings: ThreadSettings
 }
 
 export interface ThreadListItem extends Thread {

@@ -13,8 +13,9 @@ import {
   type ContextConfigView
 } from '@shared/contextConfig'
 import { AppError } from '@shared/result'
+import type { ThreadSettings } from '@shared/threadSettings'
 import type { SettingsRepository } from '../store/settingsRepository'
-import { TASK_STATE_SETTING, type ThreadRepository } from '../store/threadRepository'
+import type { ThreadRepository } from '../store/threadRepository'
 
 /** The key of the context configuration in the settings table and in a thread's settings JSON. */
 const CONFIG_KEY = 'context'
@@ -74,7 +75,7 @@ export class ContextSettings {
       }
       const thread = mergeConfigPatches(this.threadPatch(threadId), change)
       this.resolve(this.globalPatch(), thread)
-      this.deps.threads.updateSettings(threadId, { [CONFIG_KEY]: thread })
+      this.deps.threads.updateSettings(threadId, { context: thread })
     }
   }
 
@@ -117,11 +118,11 @@ export class ContextSettings {
   }
 
   taskState(threadId: string): ActiveTaskState | undefined {
-    return this.threadSettings(threadId)[TASK_STATE_SETTING] as ActiveTaskState | undefined
+    return this.threadSettings(threadId).taskState
   }
 
   saveTaskState(threadId: string, state: ActiveTaskState): void {
-    this.deps.threads.updateSettings(threadId, { [TASK_STATE_SETTING]: state })
+    this.deps.threads.updateSettings(threadId, { taskState: state })
   }
 
   private resolve(...patches: ContextConfigPatch[]): ContextConfig {
@@ -135,10 +136,10 @@ export class ContextSettings {
   }
 
   private threadPatch(threadId: string): ContextConfigPatch {
-    return (this.threadSettings(threadId)[CONFIG_KEY] as ContextConfigPatch | undefined) ?? {}
+    return this.threadSettings(threadId).context ?? {}
   }
 
-  private threadSettings(threadId: string): Record<string, unknown> {
+  private threadSettings(threadId: string): ThreadSettings {
     const thread = this.deps.threads.get(threadId)
     if (!thread) throw new AppError('not_found', 'This conversation no longer exists.')
     return thread.settings

@@ -4,7 +4,7 @@ import { ActiveTaskTracker } from '../context/activeTaskTracker'
 import type { ForkRepository } from '../store/forkRepository'
 import type { MessageRepository } from '../store/messageRepository'
 import type { SummaryRepository } from '../store/summaryRepository'
-import { TASK_STATE_SETTING, type ThreadRepository } from '../store/threadRepository'
+import type { ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
 import { titleFromMessage } from './threadService'
 
@@ -66,7 +66,7 @@ export class ForkService {
         title: origin.title || (first ? titleFromMessage(first.content) : ''),
         // The per-thread settings as they are at the fork (context budget, model...), copied
         // once: later changes on either side stay on that side.
-        settings: { ...origin.settings, autoTitle: false, [TASK_STATE_SETTING]: tasks.state },
+        settings: { ...origin.settings, autoTitle: false, taskState: tasks.state },
         now
       })
       if (summary) {

@@ -1,6 +1,7 @@
 import type { Thread, ThreadListItem } from '@shared/domain'
 import type { ModelRef } from '@shared/providers'
 import { AppError } from '@shared/result'
+import { modelOfThread } from '@shared/threadSettings'
 import type { ThreadRepository } from '../store/threadRepository'
 import type { Publish } from './events'
 
@@ -73,12 +74,7 @@ export class ThreadService {
 
   /** The thread's own choice (not the default), if it has a valid one. */
   modelOf(id: string): ModelRef | null {
-    const value = this.get(id).settings.model
-    if (typeof value !== 'object' || value === null) return null
-    const { providerId, modelId } = value as Record<string, unknown>
-    return typeof providerId === 'string' && typeof modelId === 'string'
-      ? { providerId, modelId }
-      : null
+    return modelOfThread(this.get(id).settings)
   }
 
   delete(id: string): void {

@@ -1,12 +1,7 @@
 import type Database from 'better-sqlite3'
 import { withEverySection, type TokenStats } from '@shared/context'
 import type { Thread, ThreadListItem } from '@shared/domain'
-
-/**
- * The thread settings key of the active-task state (the pinning block's goals): written by
- * ContextService after each turn, copied by ForkService into a fork.
- */
-export const TASK_STATE_SETTING = 'taskState'
+import type { ThreadSettings } from '@shared/threadSettings'
 
 /** Stats stored before a section existed read with that section empty. */
 const storedStats = (stats: TokenStats): TokenStats =>
@@ -49,19 +44,14 @@ function toThread(row: ThreadRow): Thread {
     title: row.title,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    settings: JSON.parse(row.settings) as Record<string, unknown>
+    settings: JSON.parse(row.settings) as ThreadSettings
   }
 }
 
 export class ThreadRepository {
   constructor(private readonly db: Database.Database) {}
 
-  create(thread: {
-    id: string
-    title: string
-    now: number
-    settings: Record<string, unknown>
-  }): Thread {
+  create(thread: { id: string; title: string; now: number; settings: ThreadSettings }): Thread {
     this.db
       .prepare(
         `INSERT INTO threads (id, title, created_at, updated_at, settings)
@@ -147,7 +137,7 @@ export class ThreadRepository {
   }
 
   /** Replaces the given top-level keys of the thread's settings JSON, keeping the others. */
-  updateSettings(id: string, patch: Record<string, unknown>): void {
+  updateSettings(id: string, patch: ThreadSettings): void {
     this.db.transaction(() => {
       const thread = this.get(id)
       if (!thread) return

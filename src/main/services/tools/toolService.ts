@@ -30,8 +30,6 @@ import { BUILTIN_TOOLS, runBuiltinTool, type BuiltinToolDeps } from './builtinTo
 import { McpConnection } from './mcpConnection'
 import { assignSentNames } from './toolNames'
 
-/** Thread settings key: the tool keys the thread exposes. */
-const THREAD_KEY = 'tools'
 /** Settings key: tool keys whose calls run without asking. */
 const ALWAYS_KEY = 'toolsAlwaysAllowed'
 /** Relevance is best effort: a build does not wait longer for the embedding. */
@@ -169,7 +167,7 @@ export class ToolService {
     if (unknown !== undefined) {
       throw new AppError('not_found', `No tool has the key "${unknown}".`)
     }
-    this.deps.threads.updateSettings(threadId, { [THREAD_KEY]: [...new Set(keys)] })
+    this.deps.threads.updateSettings(threadId, { tools: [...new Set(keys)] })
     return this.threadTools(threadId)
   }
 
@@ -289,7 +287,7 @@ export class ToolService {
   }
 
   private enabledKeys(threadId: string): string[] {
-    const value = this.thread(threadId).settings[THREAD_KEY]
+    const value: unknown = this.thread(threadId).settings.tools
     return Array.isArray(value) ? value.filter((k): k is string => typeof k === 'string') : []
   }
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ModelRef, UsageTotals } from '@shared/providers'
+import { modelOfThread } from '@shared/threadSettings'
 import { ModelOptions } from '@renderer/features/settings/providers/ModelOptions'
 import {
   modelOptionValue,
@@ -14,7 +15,6 @@ import { formatCost } from '@renderer/lib/formatCost'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { latestRequest } from '@renderer/lib/latestRequest'
 import { useChatStore } from './chatStore'
-import { modelOfThread } from './threadModel'
 
 /** The open thread's model: its own, or the default (the first option). */
 export function ModelSelect({ threadId }: { threadId: string }) {

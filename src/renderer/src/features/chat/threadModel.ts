@@ -1,15 +1,8 @@
 import type { ModelRef, ProviderView } from '@shared/providers'
+import { modelOfThread } from '@shared/threadSettings'
 import { useProvidersStore } from '@renderer/features/settings/providers/providersStore'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { selectSelectedThread, useThreadsStore } from '@renderer/features/threads/threadsStore'
-
-/** The model a thread's settings name, if any (threads without one use the default). */
-export const modelOfThread = (settings: Record<string, unknown> | undefined): ModelRef | null => {
-  const model = settings?.['model'] as Partial<ModelRef> | null | undefined
-  return model?.providerId && model.modelId
-    ? { providerId: model.providerId, modelId: model.modelId }
-    : null
-}
 
 /** As main's ChatService.targetFor: the thread's own model, else the default, if its provider exists. */
 function answeringModel(
