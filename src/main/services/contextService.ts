@@ -1,8 +1,8 @@
 import type {
   ActiveTaskState,
   BuiltContext,
-  StoredBuild,
   MemoryCandidate,
+  StoredBuild,
   ThreadSummary,
   TokenCount,
   ToolInput

@@ -17,7 +17,7 @@ import type { ThreadSettings } from '@shared/threadSettings'
 import type { SettingsRepository } from '../store/settingsRepository'
 import type { ThreadRepository } from '../store/threadRepository'
 
-/** The key of the context configuration in the settings table and in a thread's settings JSON. */
+/** The key of the default context configuration in the settings table (a thread's is `context`). */
 const CONFIG_KEY = 'context'
 
 const MIN_CORRECTION = 0.5

@@ -16,7 +16,7 @@ import { runSliced } from './slicedWork'
  * exactly on every preview: at worst (Chinese) about 50 ms of work, spread over slices.
  */
 const PREVIEW_EXACT_CHARS = 50_000
-/** Threads whose long draft keeps its index (each holds a reference to its draft). */
+/** Threads whose last counted input keeps its index (each holds a reference to its text). */
 const REMEMBERED_DRAFTS = 4
 
 interface Counting {
