@@ -466,7 +466,7 @@ describe('keys', () => {
     expect(set.data.settings.model).toEqual({ providerId: s.provider.id, modelId: 'gpt-4o-mini' })
     await s.invoke('threads:setModel', { threadId: other.id, providerId: null, modelId: null })
     // Without its own model the thread uses the default: the provider's first model.
-    expect(s.services.chat.targetFor(other.id)?.ref).toEqual({
+    expect(s.services.models.targetFor(other.id)?.ref).toEqual({
       providerId: s.provider.id,
       modelId: 'gpt-4o-mini'
     })

@@ -79,7 +79,7 @@ export function createHandlers(services: Services): Handlers {
         summaries.compress(threadId, {
           focusTopic: focusTopic ?? null,
           build: await context.preview(threadId, '').catch(() => null),
-          target: chat.targetFor(threadId)
+          target: services.models.targetFor(threadId)
         })
       ),
       versions: inThread(({ threadId }) => summaries.versions(threadId)),
@@ -90,7 +90,7 @@ export function createHandlers(services: Services): Handlers {
         summaries.retry(
           threadId,
           await context.preview(threadId, '').catch(() => null),
-          chat.targetFor(threadId)
+          services.models.targetFor(threadId)
         )
       )
     },

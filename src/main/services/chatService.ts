@@ -3,7 +3,7 @@ import type { BuiltContext, StoredBuild } from '@shared/context'
 import type { Message, MessagePage, SendOutcome } from '@shared/domain'
 import { yieldToEventLoop } from '@shared/eventLoop'
 import { DEFAULT_PAGE_SIZE, firstAtOrAfter, pageOf, type PageQuery } from '@shared/messagePages'
-import type { ModelRef, UsageTotals } from '@shared/providers'
+import type { UsageTotals } from '@shared/providers'
 import { AppError } from '@shared/result'
 import type { CacheTtl } from '../context/promptCache'
 import type { TokenCounter } from '../context/tokens/tokenCounter'
@@ -12,10 +12,9 @@ import type { MessageRepository } from '../store/messageRepository'
 import type { ContextService, PreparedTurn } from './contextService'
 import type { Publish } from './events'
 import { PendingBuild } from './pendingBuild'
-import type { ResolvedModel } from './providers/catalog'
+import type { ChatTarget, ModelResolver } from './modelResolver'
 import type { StreamTimeouts } from './providers/modelClient'
 import type { ProviderService } from './providers/providerService'
-import type { ProviderRecord } from './providers/types'
 import { sumUsage } from './providers/usage'
 import { ReplyStreams } from './replyStream'
 import type { ThreadMessageCache } from './threadMessageCache'
@@ -29,8 +28,8 @@ export interface ChatServiceDeps {
   publish: Publish
   log: (message: string, error: unknown) => void
   providers: ProviderService
-  /** The global default model (settings), used when the thread has none of its own. */
-  defaultModel: () => ModelRef | null
+  /** Which model answers a thread. */
+  models: ModelResolver
   cacheTtl: () => CacheTtl
   newId?: () => string
   /** Stall limits for streams (tests shorten them). */
@@ -50,13 +49,6 @@ export interface ChatServiceDeps {
     input: Message,
     target: ChatTarget | null
   ) => void
-}
-
-/** A thread's model, resolved against the configured providers. */
-export interface ChatTarget {
-  ref: ModelRef
-  provider: ProviderRecord
-  model: ResolvedModel
 }
 
 /**
@@ -115,16 +107,6 @@ export class ChatService {
       query.beforeSeq ?? null,
       query.limit ?? DEFAULT_PAGE_SIZE
     )
-  }
-
-  /** The thread's own model, else the default; null when none names an existing provider. */
-  targetFor(threadId: string): ChatTarget | null {
-    for (const ref of [this.threads.modelOf(threadId), this.deps.defaultModel()]) {
-      if (!ref) continue
-      const found = this.deps.providers.describeModel(ref.providerId, ref.modelId)
-      if (found) return { ref, ...found }
-    }
-    return null
   }
 
   /**
@@ -190,7 +172,7 @@ export class ChatService {
     this.requireIdle(threadId)
     const input = all.findLast((m) => m.role === 'user')
     if (!input) throw new AppError('invalid_input', 'There is no message to answer yet.')
-    const target = this.targetFor(threadId)
+    const target = this.deps.models.targetFor(threadId)
     if (!target) {
       throw new AppError('invalid_input', 'No model is configured; add a provider in Settings.')
     }
@@ -316,7 +298,7 @@ export class ChatService {
   }
 
   private async answer(threadId: string, message: Message): Promise<SendOutcome> {
-    const target = this.targetFor(threadId)
+    const target = this.deps.models.targetFor(threadId)
     let prepared: PreparedTurn
     try {
       prepared = await this.context.prepareTurn(threadId, message)

@@ -13,6 +13,7 @@ import { SettingsRepository } from '../store/settingsRepository'
 import { ThreadRepository } from '../store/threadRepository'
 import { VectorStore } from '../store/vectors/vectorStore'
 import { ChatService } from './chatService'
+import { ModelResolver } from './modelResolver'
 import { SummaryRepository } from '../store/summaryRepository'
 import { ForkRepository } from '../store/forkRepository'
 import { SummaryService } from './summaries/summaryService'
@@ -24,7 +25,7 @@ import { EncryptedSecretStore, type Cipher } from './providers/secretStore'
 import { ProviderService } from './providers/providerService'
 import { ContextService } from './contextService'
 import { ThreadMessageCache } from './threadMessageCache'
-import { throttle, type Publish } from './events'
+import { ServiceEvents, throttle } from './events'
 import type { ServiceOptions, Services } from './serviceTypes'
 import { AutomaticMemoryExtraction } from './memory/memoryExtraction'
 import { providerMemoryExtractor } from './memory/providerMemoryExtractor'
@@ -107,16 +108,14 @@ export function createServices({
     activated: (model) => void memoryService.warmUp(model),
     ...indexing
   })
+  const events = new ServiceEvents(emit)
   // Stored messages wake the indexer; a deleted thread's queued embedding work is cancelled
   // (its vectors and queue rows went with its messages, by trigger).
-  const publish: Publish = (event, payload) => {
-    emit(event, payload)
-    if (event === 'threads:changed') {
-      const { threadId } = payload as { threadId: string }
-      if (recall.threadExists(threadId)) memoryIndexer.wake()
-      else memoryIndexer.cancelThread(threadId)
-    }
-  }
+  events.on('threads:changed', ({ threadId }) => {
+    if (recall.threadExists(threadId)) memoryIndexer.wake()
+    else memoryIndexer.cancelThread(threadId)
+  })
+  const publish = events.publish
   // One query-vector cache for memory, files and tools, keyed by vector space.
   const ranker = new QueryRanker()
   const memoryService = new MemoryService({
@@ -220,8 +219,11 @@ export function createServices({
     ranker,
     loginShellPath
   })
-  // Set once the chat service exists; the context service asks it for the thread's model.
-  let chat: ChatService | null = null
+  const models = new ModelResolver({
+    threads,
+    providers,
+    defaultModel: () => settings.get().defaultModel
+  })
   const context = new ContextService({
     threads: threadRepository,
     messages,
@@ -239,7 +241,7 @@ export function createServices({
     tools: (threadId, query) => tools.forBuild(threadId, query),
     ...(turnProbe && { probe: turnProbe }),
     chatModel: (threadId) => {
-      const target = chat?.targetFor(threadId)
+      const target = models.targetFor(threadId)
       if (!target) return null
       return {
         model: target.ref.modelId,
@@ -248,14 +250,14 @@ export function createServices({
       }
     }
   })
-  chat = new ChatService(messages, cache, threads, context, {
+  const chat = new ChatService(messages, cache, threads, context, {
     now,
-    // Stored counts are o200k; memoized, so a GPT-4o build reuses a long paste's count.
+    // Stored counts are o200k; a GPT-4o build reuses a paste's count (DraftCounts).
     tokens: tokenCounterFor('gpt-4o'),
     publish,
     log,
     providers,
-    defaultModel: () => settings.get().defaultModel,
+    models,
     cacheTtl: () => settings.get().promptCacheTtl,
     afterTurn: (threadId, build, input, target) => {
       summaries.afterTurn(threadId, build, input.seq, target)
@@ -310,6 +312,7 @@ export function createServices({
     memoryIndexer,
     memoryExtraction,
     chat,
+    models,
     providers,
     summaries,
     forks: new ForkService({

@@ -5,6 +5,7 @@ import type { MemorySearch } from '../context/recall/memorySearch'
 import type { ImportRunner } from '../workers/import/importRunner'
 import type { MessageVectorClient } from '../workers/messageVector/messageVectorClient'
 import type { BackupService, BackupServiceDeps } from './backup/backupService'
+import type { ModelResolver } from './modelResolver'
 import type { ChatService } from './chatService'
 import type { ContextService } from './contextService'
 import type { CostReportService } from './costReportService'
@@ -31,6 +32,8 @@ export interface Services {
   info: AppInfo
   threads: ThreadService
   chat: ChatService
+  /** Which model answers a thread. */
+  models: ModelResolver
   context: ContextService
   search: SearchService
   settings: SettingsService

@@ -29,7 +29,7 @@ import { planManualCompression, TAIL_BUDGET_RATIO } from '../../context/summary/
 import { planSummaryUpdate, windowStartSeq } from '../../context/summary/summaryUpdate'
 import { o200kCounter, type TokenCounter } from '../../context/tokens/tokenCounter'
 import type { SummaryRepository, SummaryWrite } from '../../store/summaryRepository'
-import type { ChatTarget } from '../chatService'
+import type { ChatTarget } from '../modelResolver'
 import type { Publish } from '../events'
 import type { ProviderService } from '../providers/providerService'
 import { foldSummary, type FoldOutcome } from './foldSummary'

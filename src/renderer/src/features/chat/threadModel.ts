@@ -4,7 +4,7 @@ import { useProvidersStore } from '@renderer/features/settings/providers/provide
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { selectSelectedThread, useThreadsStore } from '@renderer/features/threads/threadsStore'
 
-/** As main's ChatService.targetFor: the thread's own model, else the default, if its provider exists. */
+/** As main's ModelResolver.targetFor: the thread's own model, else the default, if its provider exists. */
 function answeringModel(
   own: ModelRef | null,
   defaultModel: ModelRef | null,

@@ -1,0 +1,37 @@
+import type { ModelRef } from '@shared/providers'
+import type { ResolvedModel } from './providers/catalog'
+import type { ProviderService } from './providers/providerService'
+import type { ProviderRecord } from './providers/types'
+import type { ThreadService } from './threadService'
+
+/** A thread's model, resolved against the configured providers. */
+export interface ChatTarget {
+  ref: ModelRef
+  provider: ProviderRecord
+  model: ResolvedModel
+}
+
+export interface ModelResolverDeps {
+  threads: ThreadService
+  providers: ProviderService
+  /** The global default model (settings), used when the thread has none of its own. */
+  defaultModel: () => ModelRef | null
+}
+
+/**
+ * Which model answers a thread: read by the turn (ChatService) and by the build, whose window
+ * and reply reserve are the model's (ContextService), so neither asks the other.
+ */
+export class ModelResolver {
+  constructor(private readonly deps: ModelResolverDeps) {}
+
+  /** The thread's own model, else the default; null when none names an existing provider. */
+  targetFor(threadId: string): ChatTarget | null {
+    for (const ref of [this.deps.threads.modelOf(threadId), this.deps.defaultModel()]) {
+      if (!ref) continue
+      const found = this.deps.providers.describeModel(ref.providerId, ref.modelId)
+      if (found) return { ref, ...found }
+    }
+    return null
+  }
+}
