@@ -135,4 +135,17 @@ describe('message tokens', () => {
     expect(memo.count(ENGLISH)).toBe(o200k.countTokens(ENGLISH))
     expect(calls).toBe(1)
   })
+
+  it("remembers a long text's index too: an attached file's text is counted on every keystroke", () => {
+    let indexed = 0
+    const spy: TokenCounter = {
+      ...o200kCounter,
+      indexSteps: (text, from) => (indexed++, o200kCounter.indexSteps(text, from))
+    }
+    const memo = memoizedCounter(spy)
+    const file = ENGLISH.repeat(Math.ceil(250_000 / ENGLISH.length))
+    expect(memo.count(file)).toBe(o200kCounter.count(file))
+    expect(memo.count(file)).toBe(o200kCounter.count(file))
+    expect(indexed).toBe(1)
+  })
 })
