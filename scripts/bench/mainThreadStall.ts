@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import type { BuiltContext } from '@shared/context'
 import { benchServices } from './benchServices'
+import { longestStall } from './longestStall'
 import { openDatabase } from '../../src/main/store/database'
 import { INDEXED_CHARS } from '../../src/main/store/schema/searchIndexBounds'
 import { seededRandom, syntheticText } from './syntheticThread'
@@ -110,30 +111,6 @@ export function hugeInput(kind: InputKind, chars: number, seed = 5): string {
       while (out.length < chars) out += pick('abcdefghijklmnopqrstuvwxyz')
       return out
   }
-}
-
-/**
- * The longest time the event loop did not turn while `work` ran: the longest gap between the
- * ticks of a 1 ms timer started before it. (`monitorEventLoopDelay` alone misses a block that
- * begins before its first sample: a send whose draft was already counted blocked 0.2 s at
- * once and its histogram said 6 ms.)
- */
-export async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; max: number }> {
-  let last = performance.now()
-  let max = 0
-  let running = true
-  const tick = () => {
-    const now = performance.now()
-    max = Math.max(max, now - last)
-    last = now
-    if (running) setTimeout(tick, 1)
-  }
-  setTimeout(tick, 1)
-  const value = await work()
-  // Two more ticks, so a block at the very end of the work is seen.
-  await new Promise((resolve) => setTimeout(resolve, 5))
-  running = false
-  return { value, max }
 }
 
 /** Runs `work` while recording event-loop delay; returns what it returned and the stall figures. */

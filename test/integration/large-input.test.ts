@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { MAX_MESSAGE_CHARS } from '@shared/contract'
 import type { BuiltContext } from '@shared/context'
 import { SAFETY_SHARE } from '@shared/context'
+import { longestStall } from '../../scripts/bench/longestStall'
 import { servicesIn } from '../support/services'
 import { useTempDir } from '../support/tempDir'
 
@@ -25,20 +26,6 @@ function lettersOnly(count: number): string {
   return text
 }
 
-/** Counts how often the event loop got a turn while `work` ran, and the longest gap. */
-async function withTicks<T>(work: () => Promise<T>): Promise<{ value: T; ticks: number }> {
-  let ticks = 0
-  let running = true
-  const tick = () => {
-    ticks++
-    if (running) setImmediate(tick)
-  }
-  setImmediate(tick)
-  const value = await work()
-  running = false
-  return { value, ticks }
-}
-
 describe('a 2,000,000-character paste', () => {
   it('is sent: stored whole, counted exactly, trimmed to fit, and the loop keeps turning', async () => {
     const { services } = servicesIn(tempDir())
@@ -49,7 +36,7 @@ describe('a 2,000,000-character paste', () => {
     )
     expect(paste.length).toBe(2_000_000)
 
-    const { value: outcome, ticks } = await withTicks(() => services.chat.send(thread.id, paste))
+    const { value: outcome, turns } = await longestStall(() => services.chat.send(thread.id, paste))
 
     const stored = services.chat.list(thread.id).at(-1)
     expect(stored?.content).toBe(paste)
@@ -60,7 +47,7 @@ describe('a 2,000,000-character paste', () => {
     expect(inputEntry(context)?.note).toMatch(/middle left out/)
     expect(context.metadata.warnings.map((w) => w.code)).toContain('input_trimmed')
     // Counting took many slices; the old code counted in one synchronous call.
-    expect(ticks).toBeGreaterThan(10)
+    expect(turns).toBeGreaterThan(10)
   }, 300_000)
 
   it('of letters without a break is counted in chunks, and the trace says so', async () => {

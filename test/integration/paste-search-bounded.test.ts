@@ -8,7 +8,8 @@
  * (`longestStall`); the inputs are made before each measurement.
  */
 import { describe, expect, it } from 'vitest'
-import { hugeInput, INPUT_KINDS, longestStall } from '../../scripts/bench/mainThreadStall'
+import { longestStall } from '../../scripts/bench/longestStall'
+import { hugeInput, INPUT_KINDS } from '../../scripts/bench/mainThreadStall'
 import { syntheticText } from '../../scripts/bench/syntheticThread'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { servicesIn } from '../support/services'
