@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { o200kCounter, type TokenCounter } from '../../../src/main/context/tokens/tokenCounter'
 import { countOf } from '../../../src/main/context/tokens/tokenIndex'
-import { DraftCounts } from '../../../src/main/services/draftCounts'
+import { DraftCounts } from '../../../src/main/services/contextBuilds/draftCounts'
 
 /** o200k, counting how many texts it was asked to index from scratch. */
 function countingCounter(): { counter: TokenCounter; counted: () => number } {

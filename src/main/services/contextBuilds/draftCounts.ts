@@ -7,9 +7,9 @@
  * so (`input_estimated`). The send counts exactly, and takes the draft's count when the text
  * is the one counted (or joins its count still running) instead of counting it again.
  */
-import { estimateCounter, type TokenCounter } from '../context/tokens/tokenCounter'
-import { reusableSlices, type TokenIndex } from '../context/tokens/tokenIndex'
-import { runSliced } from './slicedWork'
+import { estimateCounter, type TokenCounter } from '../../context/tokens/tokenCounter'
+import { reusableSlices, type TokenIndex } from '../../context/tokens/tokenIndex'
+import { runSliced } from '../slicedWork'
 
 /**
  * Drafts up to this long, or tails after the reusable slices up to this long, are counted

@@ -14,8 +14,8 @@ import {
 } from '@shared/contextConfig'
 import { AppError } from '@shared/result'
 import type { ThreadSettings } from '@shared/threadSettings'
-import type { SettingsRepository } from '../store/settingsRepository'
-import type { ThreadRepository } from '../store/threadRepository'
+import type { SettingsRepository } from '../../store/settingsRepository'
+import type { ThreadRepository } from '../../store/threadRepository'
 
 /** The key of the default context configuration in the settings table (a thread's is `context`). */
 const CONFIG_KEY = 'context'
