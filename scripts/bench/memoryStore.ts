@@ -10,7 +10,8 @@
  */
 import { tokenCounterFor } from '../../src/main/context/tokens/tokenCounter'
 import { openDatabase } from '../../src/main/store/database'
-import { VectorStore, type VectorSpace } from '../../src/main/store/vectors/vectorStore'
+import { VectorStore } from '../../src/main/store/vectors/vectorStore'
+import { type VectorSpace } from '../../src/main/store/vectors/vectorSpaces'
 import { seededRandom, syntheticMemories, syntheticThread } from './syntheticThread'
 
 export const LONG_THREAD = '00000000-0000-4000-8000-000000000001'

@@ -2,7 +2,8 @@ import { yieldToEventLoop } from '@shared/eventLoop'
 import { EmbeddingCancelledError, type Embedder } from '../../workers/embedding/embedder'
 import { spaceKey, type EmbeddingModelSpec } from '../../workers/embedding/embeddingModels'
 import type { EmbeddingQueueRepository, QueuedItem } from '../../store/embeddingQueueRepository'
-import type { VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
+import type { VectorStore } from '../../store/vectors/vectorStore'
+import type { VectorSpace } from '../../store/vectors/vectorSpaces'
 import { IndexingRate } from './indexingRate'
 
 /** The model that searches and indexing use, once its vector space is active. */

@@ -15,7 +15,8 @@ import {
   type MemoryRepository
 } from '../../store/memoryRepository'
 import type { RecallRepository } from '../../store/search/recallRepository'
-import type { VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
+import type { VectorStore } from '../../store/vectors/vectorStore'
+import type { VectorSpace } from '../../store/vectors/vectorSpaces'
 import { withDeadline } from '@shared/deadline'
 import { HybridSearch, type MemorySearchOptions } from './hybridSearch'
 import type { QueryRanker } from './queryRanker'

@@ -1,4 +1,5 @@
-import type { VectorHit, VectorSpace, VectorStore } from '../../store/vectors/vectorStore'
+import type { VectorHit, VectorStore } from '../../store/vectors/vectorStore'
+import type { VectorSpace } from '../../store/vectors/vectorSpaces'
 import type { MessageVectorClient } from '../../workers/messageVector/messageVectorClient'
 
 /**

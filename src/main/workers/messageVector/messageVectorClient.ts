@@ -3,7 +3,9 @@
  * in the order sent, so a vector written before a search is in the index the search reads.
  */
 import { Worker } from 'node:worker_threads'
-import type { IndexedVector, VectorHit, VectorSpace } from '../../store/vectors/vectorStore'
+import type { VectorHit } from '../../store/vectors/vectorStore'
+import type { VectorSpace } from '../../store/vectors/vectorSpaces'
+import type { IndexedVector } from '../../store/vectors/vectorIndexCache'
 import type {
   FromVectorWorker,
   MessageVectorWorkerData,

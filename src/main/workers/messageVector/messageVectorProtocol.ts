@@ -1,5 +1,7 @@
 /** Messages between the main process and the message vector worker (messageVectorWorker.ts). */
-import type { IndexedVector, VectorHit, VectorSpace } from '../../store/vectors/vectorStore'
+import type { VectorHit } from '../../store/vectors/vectorStore'
+import type { VectorSpace } from '../../store/vectors/vectorSpaces'
+import type { IndexedVector } from '../../store/vectors/vectorIndexCache'
 
 export interface MessageVectorWorkerData {
   databasePath: string
