@@ -332,7 +332,8 @@ export interface BuildWarning {
 
 /**
  * Why memory search matched words only (the model is missing, loading, downloading, broken or
- * indexing; the query could not be embedded in time) or did not run for this build.
+ * indexing; the query could not be embedded in time), meaning only (the full-text lists did
+ * not come in time or failed), or did not run for this build.
  */
 type MemoryWarningCode =
   | 'no_model'
@@ -342,6 +343,8 @@ type MemoryWarningCode =
   | 'indexing'
   | 'embed_slow'
   | 'embed_failed'
+  | 'text_slow'
+  | 'text_failed'
   | 'search_timeout'
   | 'search_failed'
 
@@ -349,9 +352,9 @@ export interface MemoryWarning {
   code: MemoryWarningCode
   /** The same in English, for logs and the CLI. */
   message: string
-  /** The error behind `unavailable`, `embed_failed` and `search_failed`. */
+  /** The error behind `unavailable`, `embed_failed`, `text_failed` and `search_failed`. */
   reason?: string
-  /** The limit that `embed_slow` and `search_timeout` ran into. */
+  /** The limit that `embed_slow`, `text_slow` and `search_timeout` ran into. */
   ms?: number
 }
 

@@ -1,7 +1,15 @@
+import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { BuiltContext } from '@shared/context'
 import type { Embedder } from '../../src/main/workers/embedding/embedder'
-import { prepareEmbeddings, testEmbedder, defaultModel } from '../support/embeddings'
+import { openDatabase } from '../../src/main/store/database'
+import { MessageVectorClient } from '../../src/main/workers/messageVector/messageVectorClient'
+import {
+  prepareEmbeddings,
+  prepareMessageVectorWorker,
+  testEmbedder,
+  defaultModel
+} from '../support/embeddings'
 import { memoryServicesIn, type MemoryTestServices } from '../support/memoryServices'
 import { pollUntil } from '../support/poll'
 import { useTempDir } from '../support/tempDir'
@@ -130,6 +138,44 @@ describe('degraded recall', () => {
     })
     // Full text still found the earlier message ("素食者").
     expect(retrieved(built).map((t) => t.preview)).toContain('我是素食者，从来不吃肉。')
+  })
+
+  it('builds by meaning when the word search overruns its share, and says so', async () => {
+    // The app's message vector worker, whose full-text answers take three seconds (a query
+    // SQLite cannot interrupt): the build must not wait for them, and the main thread is free.
+    const dir = tempDir()
+    openDatabase(join(dir, 'store.sqlite')).close() // made before the worker opens it, as in the app
+    const client = new MessageVectorClient(await prepareMessageVectorWorker(), {
+      databasePath: join(dir, 'store.sqlite')
+    })
+    const fullText = client.fullText.bind(client)
+    client.fullText = (query) =>
+      new Promise((resolve) => setTimeout(() => resolve(fullText(query)), 3_000))
+    const setup = memoryServicesIn(dir, {
+      embeddings: () => ({ embedder: testEmbedder(workerPath), spec: defaultModel().spec }),
+      messageVectors: client
+    })
+    open.push(setup)
+    try {
+      const { services } = setup
+      const earlier = services.threads.create('Food')
+      const stated = await services.chat.send(earlier.id, '我是素食者，从来不吃肉。')
+      await services.memoryIndexer.drained()
+      await services.memory.search('我能吃红烧肉吗？', { timeoutMs: 30_000 }) // the draft's preview
+
+      const fresh = services.threads.create()
+      const started = performance.now()
+      const built = await services.context.preview(fresh.id, '我能吃红烧肉吗？')
+      expect(performance.now() - started).toBeLessThan(1_500)
+      expect(built.metadata.warnings).toContainEqual({
+        code: 'upstream',
+        message: expect.stringMatching(/Full-text search did not finish within \d+ ms/),
+        memory: expect.objectContaining({ code: 'text_slow', ms: expect.any(Number) })
+      })
+      expect(retrieved(built).map((t) => t.id)).toContain(`message:${stated.message.id}`)
+    } finally {
+      await client.close()
+    }
   })
 
   it('builds without memories and says why when the whole search overruns its deadline', async () => {

@@ -5,7 +5,11 @@ import {
   inProcessMessageSearch,
   workerMessageSearch
 } from '../../src/main/services/memory/messageVectorSearch'
+import { quotedTerms, recallTerms } from '../../src/main/services/memory/memoryRanking'
 import { openDatabase } from '../../src/main/store/database'
+import { MemoryRepository } from '../../src/main/store/memoryRepository'
+import { fullTextIds, type FullTextQuery } from '../../src/main/store/search/fullTextIds'
+import { RecallRepository } from '../../src/main/store/search/recallRepository'
 import { VectorStore } from '../../src/main/store/vectors/vectorStore'
 import { MessageVectorClient } from '../../src/main/workers/messageVector/messageVectorClient'
 import { prepareMessageVectorWorker } from '../support/embeddings'
@@ -89,6 +93,53 @@ describe('the message vector worker', () => {
     const newest = late.at(-1) as number
     expect((await search.nearest(space, unit(newest), 1))[0]?.id).toBe(newest)
     expect(logged).toEqual([])
+    db.close()
+  })
+
+  it('reads the full-text lists on its own connection, as the main thread reads them', async () => {
+    const { path, db, vectors, add } = store(2_000)
+    const memories = new MemoryRepository(db)
+    for (const [i, content] of [
+      'message about tea',
+      'a memory of message 17',
+      'coffee'
+    ].entries()) {
+      memories.insert({
+        content,
+        category: 'fact',
+        sourceThreadId: null,
+        sourceMessageId: null,
+        now: i,
+        reason: 'test'
+      })
+    }
+    const client = new MessageVectorClient(workerPath, { databasePath: path })
+    clients.push(client)
+    const search = workerMessageSearch(vectors, client, () => undefined)
+    const recall = new RecallRepository(db)
+    const here = (query: FullTextQuery) => () => fullTextIds(memories, recall, query)
+    const notHere = () => {
+      throw new Error('read on the main thread')
+    }
+    add(5, 2_000) // written after the worker opened: its connection reads them too
+    for (const [text, threadId] of [
+      ['message 17', undefined],
+      ['message 2003', undefined],
+      ['message 1', THREADS[1]]
+    ] as const) {
+      const query: FullTextQuery = {
+        terms: quotedTerms(recallTerms(text)),
+        limit: 50,
+        kinds: ['memory', 'message'],
+        ...(threadId && { threadId })
+      }
+      const expected = here(query)()
+      expect(expected.message.length).toBeGreaterThan(0)
+      expect(await search.fullText(query, notHere)).toEqual(expected)
+    }
+    expect(
+      (await search.fullText({ terms: ['"message"'], limit: 5, kinds: ['memory'] }, notHere)).memory
+    ).toHaveLength(2)
     db.close()
   })
 

@@ -7,6 +7,7 @@ import { createServices } from '../../src/main/services/createServices'
 import type { Services } from '../../src/main/services/serviceTypes'
 import type { EmbedderFactory } from '../../src/main/services/memory/memoryModels'
 import { openDatabase } from '../../src/main/store/database'
+import type { MessageVectorClient } from '../../src/main/workers/messageVector/messageVectorClient'
 import { prepareEmbeddings, testEmbeddings, type TestModel } from './embeddings'
 
 export interface MemoryTestServices {
@@ -28,6 +29,8 @@ export function memoryServicesIn(
     file?: string
     /** The bundled file worker (prepareFileWorker), for PDFs and chunking. */
     fileWorkerPath?: string
+    /** The message vector worker's client, as the app searches with it. */
+    messageVectors?: MessageVectorClient
   } = {}
 ): MemoryTestServices {
   const path = join(dir, options.file ?? 'store.sqlite')
@@ -41,6 +44,7 @@ export function memoryServicesIn(
     embeddings: options.embeddings ?? null,
     indexing: { idleMs: 50 },
     fileWorkerPath: options.fileWorkerPath ?? null,
+    ...(options.messageVectors && { messageVectors: options.messageVectors }),
     log: (message, error) =>
       logged.push(`${message}: ${error instanceof Error ? error.message : String(error)}`),
     publish: (event, payload) => published.push({ event, payload }),

@@ -1,11 +1,13 @@
 import type { VectorHit, VectorStore } from '../../store/vectors/vectorStore'
 import type { VectorSpace } from '../../store/vectors/vectorSpaces'
 import type { MessageVectorClient } from '../../workers/messageVector/messageVectorClient'
+import type { FullTextIds, FullTextQuery } from '../../store/search/fullTextIds'
 
 /**
- * Where memory search finds its nearest messages: in the message vector worker when the app
- * has one (workers/messageVectorWorker.ts), else on this thread (tests, the CLI tools, the
- * evaluator). Either way from the same VectorStore code, so the results are the same.
+ * Where memory search finds its nearest messages and reads its full-text lists: in the message
+ * vector worker when the app has one (workers/messageVectorWorker.ts), else on this thread
+ * (tests, the CLI tools, the evaluator). Either way from the same store code, so the results
+ * are the same.
  */
 export interface MessageVectorSearch {
   nearest(
@@ -16,13 +18,16 @@ export interface MessageVectorSearch {
   ): Promise<VectorHit[]>
   /** Loads the space's message index ahead of the first search. */
   preload(space: VectorSpace): Promise<void>
+  /** The full-text lists; `here` reads them on this thread's connection. */
+  fullText(query: FullTextQuery, here: () => FullTextIds): Promise<FullTextIds>
 }
 
 export function inProcessMessageSearch(vectors: VectorStore): MessageVectorSearch {
   return {
     nearest: async (space, query, k, threadId) =>
       vectors.nearestMessages(space, query, k, threadId),
-    preload: (space) => vectors.preload(space)
+    preload: (space) => vectors.preload(space),
+    fullText: async (_query, here) => here()
   }
 }
 
@@ -52,6 +57,11 @@ export function workerMessageSearch(
       client.preload(space).catch((error: unknown) => {
         fallBack(error)
         return local.preload(space)
+      }),
+    fullText: (query, here) =>
+      client.fullText(query).catch((error: unknown) => {
+        fallBack(error)
+        return here()
       })
   }
 }

@@ -6,9 +6,10 @@
  */
 import type { MemoryCategory } from '@shared/domain'
 import type { MemoryWarning } from '@shared/context'
-import { DeadlineError } from '@shared/deadline'
+import { DeadlineError, withDeadline } from '@shared/deadline'
 import type { MemoryRepository } from '../../store/memoryRepository'
 import type { RecallRepository } from '../../store/search/recallRepository'
+import { fullTextIds, type FullTextQuery } from '../../store/search/fullTextIds'
 import { dotAt } from '../../store/vectors/dotProduct'
 import type { VectorHit, VectorStore } from '../../store/vectors/vectorStore'
 import type { VectorSpace } from '../../store/vectors/vectorSpaces'
@@ -158,10 +159,20 @@ export async function gatherCandidates(
   const early = cached && current() ? vectorList(current() as VectorSpace, cached, 0) : null
   // Awaited below unless the model changes meanwhile; a failure then is nobody's to report.
   early?.catch(() => undefined)
-  const textStarted = performance.now()
   const terms = recallTerms(text)
-  const textList = fullTextList(deps, terms, perList, kinds, threadFilter)
-  timings.textMs = performance.now() - textStarted
+  const textStarted = performance.now()
+  const textList = withDeadline(
+    fullTextList(deps, messageSearch, terms, perList, kinds, threadFilter),
+    timeoutMs * 0.8
+  )
+    .then(
+      (list) => list,
+      (error: unknown) => {
+        warnings.push(textWarning(error, Math.round(timeoutMs * 0.8)))
+        return []
+      }
+    )
+    .finally(() => (timings.textMs = performance.now() - textStarted))
 
   let vector: Float32Array | null = null
   if (model && queryEmbedding) {
@@ -189,7 +200,7 @@ export async function gatherCandidates(
     }
   }
 
-  textList.forEach(({ kind, id }, index) => {
+  ;(await textList).forEach(({ kind, id }, index) => {
     upsert(kind, id).textRank = index + 1
   })
 
@@ -218,24 +229,33 @@ export async function gatherCandidates(
   return { candidates: [...candidates.values()], terms, vector, warnings, timings }
 }
 
-/** Full-text list: the best of both indexes (store/search/fullTextTopK.ts), interleaved by rank. */
-function fullTextList(
+/**
+ * Full-text list: the best of both indexes (store/search/fullTextTopK.ts), interleaved by rank.
+ * Read where the nearest messages are (the worker, in the app), so a query that runs long
+ * holds up neither the main thread nor, past its deadline, the build.
+ */
+async function fullTextList(
   deps: SearchSources,
+  messageSearch: MessageVectorSearch,
   terms: readonly string[],
   perList: number,
   kinds: ReadonlySet<string>,
   threadFilter: string | undefined
-): { kind: Candidate['kind']; id: number }[] {
+): Promise<{ kind: Candidate['kind']; id: number }[]> {
   if (terms.length === 0) return []
-  const match = quotedTerms(terms)
-  const memoryIds = kinds.has('memory') ? deps.memories.ftsSearch(match, perList) : []
-  const messageIds = kinds.has('message')
-    ? deps.recall.ftsMessages(match, perList, threadFilter)
-    : []
+  const query: FullTextQuery = {
+    terms: quotedTerms(terms),
+    limit: perList,
+    kinds: (['memory', 'message'] as const).filter((kind) => kinds.has(kind)),
+    ...(threadFilter !== undefined && { threadId: threadFilter })
+  }
+  const ids = await messageSearch.fullText(query, () =>
+    fullTextIds(deps.memories, deps.recall, query)
+  )
   const interleaved: { kind: Candidate['kind']; id: number }[] = []
-  for (let i = 0; i < Math.max(memoryIds.length, messageIds.length); i++) {
-    if (i < memoryIds.length) interleaved.push({ kind: 'memory', id: memoryIds[i] as number })
-    if (i < messageIds.length) interleaved.push({ kind: 'message', id: messageIds[i] as number })
+  for (let i = 0; i < Math.max(ids.memory.length, ids.message.length); i++) {
+    if (i < ids.memory.length) interleaved.push({ kind: 'memory', id: ids.memory[i] as number })
+    if (i < ids.message.length) interleaved.push({ kind: 'message', id: ids.message[i] as number })
   }
   return interleaved
 }
@@ -284,6 +304,23 @@ function embedWarning(error: unknown, ms: number): MemoryWarning {
   return {
     code: 'embed_failed',
     message: `The query could not be embedded (${reason}); full-text results only.`,
+    reason
+  }
+}
+
+/** The warning a build shows when the full-text lists did not come: by meaning only. */
+function textWarning(error: unknown, ms: number): MemoryWarning {
+  if (error instanceof DeadlineError) {
+    return {
+      code: 'text_slow',
+      message: `Full-text search did not finish within ${ms} ms; results by meaning only.`,
+      ms
+    }
+  }
+  const reason = error instanceof Error ? error.message : String(error)
+  return {
+    code: 'text_failed',
+    message: `Full-text search failed (${reason}); results by meaning only.`,
     reason
   }
 }

@@ -6,17 +6,20 @@ import { Worker } from 'node:worker_threads'
 import type { VectorHit } from '../../store/vectors/vectorStore'
 import type { VectorSpace } from '../../store/vectors/vectorSpaces'
 import type { IndexedVector } from '../../store/vectors/vectorIndexCache'
+import type { FullTextIds, FullTextQuery } from '../../store/search/fullTextIds'
 import type {
   FromVectorWorker,
   MessageVectorWorkerData,
   ToVectorWorker
 } from './messageVectorProtocol'
 
+type Done = Extract<FromVectorWorker, { type: 'done' }>
+
 export class MessageVectorClient {
   private readonly worker: Worker
   private readonly waiting = new Map<
     number,
-    { resolve: (hits: VectorHit[]) => void; reject: (error: Error) => void }
+    { resolve: (answer: Done) => void; reject: (error: Error) => void }
   >()
   private nextId = 1
   /** Why the worker stopped answering; every later call fails at once with it. */
@@ -27,7 +30,7 @@ export class MessageVectorClient {
     this.worker.on('message', (message: FromVectorWorker) => {
       const call = this.waiting.get(message.id)
       this.waiting.delete(message.id)
-      if (message.type === 'done') call?.resolve(message.hits ?? [])
+      if (message.type === 'done') call?.resolve(message)
       else call?.reject(new Error(message.message))
     })
     this.worker.on('error', (error) => this.fail(error))
@@ -55,7 +58,13 @@ export class MessageVectorClient {
       query,
       k,
       ...(threadId !== undefined && { threadId })
-    })
+    }).then((answer) => answer.hits ?? [])
+  }
+
+  fullText(query: FullTextQuery): Promise<FullTextIds> {
+    return this.call({ type: 'fullText', id: this.nextId++, ...query }).then(
+      (answer) => answer.ids ?? { memory: [], message: [] }
+    )
   }
 
   async close(): Promise<void> {
@@ -63,7 +72,7 @@ export class MessageVectorClient {
     await this.worker.terminate()
   }
 
-  private call(message: Extract<ToVectorWorker, { id: number }>): Promise<VectorHit[]> {
+  private call(message: Extract<ToVectorWorker, { id: number }>): Promise<Done> {
     if (this.failure) return Promise.reject(this.failure)
     return new Promise((resolve, reject) => {
       this.waiting.set(message.id, { resolve, reject })

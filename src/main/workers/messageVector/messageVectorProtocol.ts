@@ -2,6 +2,7 @@
 import type { VectorHit } from '../../store/vectors/vectorStore'
 import type { VectorSpace } from '../../store/vectors/vectorSpaces'
 import type { IndexedVector } from '../../store/vectors/vectorIndexCache'
+import type { FullTextIds, FullTextQuery } from '../../store/search/fullTextIds'
 
 export interface MessageVectorWorkerData {
   databasePath: string
@@ -20,6 +21,8 @@ export type ToVectorWorker =
       k: number
       threadId?: string
     }
+  | ({ type: 'fullText'; id: number } & FullTextQuery)
 
 export type FromVectorWorker =
-  { type: 'done'; id: number; hits?: VectorHit[] } | { type: 'error'; id: number; message: string }
+  | { type: 'done'; id: number; hits?: VectorHit[]; ids?: FullTextIds }
+  | { type: 'error'; id: number; message: string }

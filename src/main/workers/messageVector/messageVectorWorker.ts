@@ -5,9 +5,16 @@
  * full-text search and memory list instead of after them, and the index's load at start-up
  * (every message vector read once, 150 MB at 100,000 messages) never holds the main thread.
  * Writes stay on the main connection, which tells this worker what it wrote (`indexed`).
+ *
+ * It also answers memory search's full-text lists (issue #22): better-sqlite3 cannot interrupt
+ * a query, so a full-text query that runs long runs here, where it holds no one up; the
+ * main thread stops waiting at its deadline and builds with what it has.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { openDatabase } from '../../store/database'
+import { MemoryRepository } from '../../store/memoryRepository'
+import { fullTextIds } from '../../store/search/fullTextIds'
+import { RecallRepository } from '../../store/search/recallRepository'
 import { VectorStore } from '../../store/vectors/vectorStore'
 import type {
   FromVectorWorker,
@@ -22,6 +29,8 @@ const db = openDatabase(data.databasePath, {
   ...(data.nativeBinding && { nativeBinding: data.nativeBinding })
 })
 const vectors = new VectorStore(db)
+const memories = new MemoryRepository(db)
+const recall = new RecallRepository(db)
 const post = (message: FromVectorWorker) => port?.postMessage(message)
 
 port?.on('message', (message: ToVectorWorker) => {
@@ -37,6 +46,9 @@ async function answer(message: ToVectorWorker): Promise<void> {
     if (message.type === 'preload') {
       await vectors.preload(message.space)
       post({ type: 'done', id: message.id })
+    } else if (message.type === 'fullText') {
+      const { id, ...query } = message
+      post({ type: 'done', id, ids: fullTextIds(memories, recall, query) })
     } else {
       const { space, query, k, threadId } = message
       post({

@@ -109,6 +109,9 @@ export const memory = {
     embed_slow:
       'Your text could not be embedded within {{ms}} ms: memory search matched words only.',
     embed_failed: 'Your text could not be embedded ({{reason}}): memory search matched words only.',
+    text_slow:
+      'Word search did not finish within {{ms}} ms: memory search matched by meaning only.',
+    text_failed: 'Word search failed ({{reason}}): memory search matched by meaning only.',
     search_timeout:
       'Memory search took over {{ms}} ms and was skipped: this request has no memories.',
     search_failed: 'Memory search failed ({{reason}}): this request has no memories.'

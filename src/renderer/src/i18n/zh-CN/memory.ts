@@ -105,6 +105,8 @@ export const memory: Translation['memory'] = {
     indexing: '嵌入模型正在准备索引：记忆检索暂时只按文字匹配。',
     embed_slow: '未能在 {{ms}} 毫秒内为你的文字生成向量：本次记忆检索只按文字匹配。',
     embed_failed: '无法为你的文字生成向量（{{reason}}）：本次记忆检索只按文字匹配。',
+    text_slow: '文字检索未能在 {{ms}} 毫秒内完成：本次记忆检索只按语义匹配。',
+    text_failed: '文字检索失败（{{reason}}）：本次记忆检索只按语义匹配。',
     search_timeout: '记忆检索超过 {{ms}} 毫秒，已跳过：本次请求不含记忆。',
     search_failed: '记忆检索失败（{{reason}}）：本次请求不含记忆。'
   },
