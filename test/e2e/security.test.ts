@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../support/tempDir'
 import { MARKDOWN_XSS_CORPUS } from './fixtures/markdownXss'
 import type { PageGlobals } from './harness/browser'
-import { eventually } from '../support/poll'
+import { eventually, expectStillAfter } from '../support/poll'
 import { useChromiumSession } from './harness/session'
 import { chatUi, memoryUi } from './harness/ui'
 
@@ -181,20 +181,20 @@ describe('security in Chromium', () => {
       .all()) {
       await target.click({ force: true })
     }
-    // Lets anything a payload scheduled (image errors, refreshes, autofocus) happen. Kept as a
-    // fixed wait: what follows checks that nothing ran, an absence that polling cannot show.
-    await page.waitForTimeout(1000)
-
-    expect(await page.evaluate(() => (globalThis as Hostile).__xss)).toBeUndefined()
-    expect(await page.evaluate(() => typeof (globalThis as Hostile).api.threads.list)).toBe(
-      'function'
-    )
-    expect(dialogs).toEqual([])
-    expect(elsewhere).toEqual([])
-    expect(popups).toEqual([])
-    expect(window.cspViolations).toEqual([])
-    window.assertHealthy()
-    expect(harness.unexpectedErrors).toEqual([])
+    // Nothing ran: an absence, which polling cannot show, so a window of a second in which
+    // anything a payload scheduled (image errors, refreshes, autofocus) would happen.
+    await expectStillAfter(1_000, async () => {
+      expect(await page.evaluate(() => (globalThis as Hostile).__xss)).toBeUndefined()
+      expect(await page.evaluate(() => typeof (globalThis as Hostile).api.threads.list)).toBe(
+        'function'
+      )
+      expect(dialogs).toEqual([])
+      expect(elsewhere).toEqual([])
+      expect(popups).toEqual([])
+      expect(window.cspViolations).toEqual([])
+      window.assertHealthy()
+      expect(harness.unexpectedErrors).toEqual([])
+    })
 
     // Written HTML is shown as the text it is, not dropped: the reader sees what was sent.
     await expect

@@ -230,8 +230,12 @@ describe('the built app under a fake Electron', () => {
 
       // Cancel: turning the download off stops it; what came is kept.
       await app.invoke('memory:updateSettings', { allowDownload: false })
-      // The aborted download's file closes without any event the app reports; 300 ms lets it.
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      // The download fails only once its .part file is closed (stream.pipeline waits for it),
+      // and the app logs that failure: after it, the file's size is what a resume starts from.
+      await pollUntil(() => app.stderr().includes('the download was cancelled'), {
+        what: 'the cancelled download to end (logged), its .part file closed',
+        timeoutMs: 20_000
+      })
       const kept = statSync(part).size
       expect(kept).toBeGreaterThan(0)
       expect(kept).toBeLessThanOrEqual(4_000_000)

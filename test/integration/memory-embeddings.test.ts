@@ -9,6 +9,7 @@ import {
 import { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
 import { modelSpec } from '../../src/main/workers/embedding/embeddingModels'
 import { prepareEmbeddings, testEmbedder } from '../support/embeddings'
+import { pollUntil } from '../support/poll'
 
 let workerPath: string
 let embedder: EmbeddingClient
@@ -133,13 +134,21 @@ describe('the embedding worker (real bge-small-zh-v1.5, offline)', () => {
     const other = testEmbedder(workerPath)
     await other.ready()
     const long = Array.from({ length: 16 }, (_, i) => `a long message ${i} `.repeat(60))
+    const cpuBefore = process.cpuUsage()
     const running = other.embed(long).then(
       () => 'done',
       (error: unknown) => (error instanceof EmbeddingCancelledError ? 'cancelled' : 'error')
     )
-    // Not synchronisation but the scenario: the close must land while ONNX Runtime runs the
-    // batch, which nothing outside the worker shows; 50 ms is well inside this batch's run.
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // The close must land while ONNX Runtime runs the batch, which the worker does not report;
+    // its CPU time does (the process's usage counts every thread, and this one only waits).
+    // 100 ms of it is well past the tokenizer and well inside this batch's run of seconds.
+    await pollUntil(
+      () => {
+        const { user, system } = process.cpuUsage(cpuBefore)
+        return user + system >= 100_000
+      },
+      { what: 'the worker to spend 100 ms of CPU on the batch' }
+    )
     // Terminated mid-batch, ONNX Runtime's callback threw into a torn-down worker and aborted
     // the whole process (the model switch of memory-reembed.test.ts did, at start-up).
     await other.close()

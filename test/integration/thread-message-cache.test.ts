@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { MessageOutlines } from '../../src/main/store/messageOutline'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { ThreadMessageCache } from '../../src/main/services/threadMessageCache'
+import { expectStillAfter } from '../support/poll'
 import { servicesIn } from '../support/services'
 import { useTempDir } from '../support/tempDir'
 
@@ -58,9 +59,15 @@ describe('loading a thread behind a turn', () => {
     const cache = new ThreadMessageCache(repository, new MessageOutlines(db), 2)
     const release = cache.holdForTurn()
     let loaded = false
+    const slices = vi.spyOn(repository, 'listAfter')
     const background = cache.load(thread.id, { behindTurns: true }).then(() => (loaded = true))
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
-    expect([loaded, cache.has(thread.id)]).toEqual([false, false]) // the first slice only
+    // The first slice only, while the turn holds the cache: an absence, which polling cannot
+    // show, so a window in which a read that did not pause would go on to the next slices.
+    await expectStillAfter(50, () => {
+      expect([loaded, cache.has(thread.id)]).toEqual([false, false])
+      expect(slices).toHaveBeenCalledTimes(1)
+    })
+    slices.mockRestore()
     release()
     await background
     expect(cache.get(thread.id)).toHaveLength(12_000)

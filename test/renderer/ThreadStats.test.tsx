@@ -8,6 +8,7 @@ import { useThreadsStore } from '@renderer/features/threads/threadsStore'
 import { i18n } from '@renderer/i18n'
 import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { sampleBuild } from './support/sampleBuild'
+import { expectStillAfter } from '../support/poll'
 
 let backend: FakeBackend
 
@@ -211,8 +212,8 @@ describe('a 1,000-thread sidebar', () => {
     }
     // What is checked is that nothing is asked: an absence, which polling cannot show, so a
     // short window lets any request the scroll or hover would wrongly make go out first.
-    await new Promise((resolve) => setTimeout(resolve, 50))
-
-    expect(backend.calls.map((call) => call.channel)).toEqual(['threads:list'])
+    await expectStillAfter(50, () =>
+      expect(backend.calls.map((call) => call.channel)).toEqual(['threads:list'])
+    )
   }, 60_000)
 })

@@ -2,7 +2,8 @@ import { expect } from 'vitest'
 
 // The one way a test waits for something: it asks again until the answer comes, never sleeps a
 // fixed time and hopes. Two shapes: `pollUntil` for a value or a condition, `eventually` for an
-// assertion (vitest's `expect.poll`, with the timeout filled in).
+// assertion (vitest's `expect.poll`, with the timeout filled in). The one fixed wait is
+// `expectStillAfter`, for checking that something did NOT happen.
 
 /** Taken before any test can install fake timers, so polling keeps real time under them. */
 const realSetTimeout = globalThis.setTimeout
@@ -34,6 +35,27 @@ export async function pollUntil<T>(
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
     }
     await new Promise((resolve) => realSetTimeout(resolve, intervalMs))
+  }
+}
+
+/**
+ * For an absence ("no request goes out", "no worker is started again"): no answer ever comes to
+ * show that something did not happen, so this waits `ms` of real time on purpose, a window in
+ * which the unwanted thing would show, and runs `check` (an assertion) at once, every
+ * `intervalMs` meanwhile and at the end; a failed check ends the wait at once. Anything a test
+ * expects to happen is waited for with `pollUntil` or `eventually` instead.
+ */
+export async function expectStillAfter(
+  ms: number,
+  check: () => void | Promise<void>,
+  intervalMs = 20
+): Promise<void> {
+  const started = Date.now()
+  for (;;) {
+    await check()
+    const left = ms - (Date.now() - started)
+    if (left <= 0) return
+    await new Promise((resolve) => realSetTimeout(resolve, Math.min(intervalMs, left)))
   }
 }
 

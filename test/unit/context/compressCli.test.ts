@@ -11,6 +11,7 @@ import {
 } from '../../../src/main/context/cli/openaiMessages'
 import type { CompressOutput } from '../../../src/main/context/cli/compressInput'
 import type { CacheOutput } from '../../../src/main/context/cli/promptCacheInput'
+import { pollUntil } from '../../support/poll'
 
 const root = resolve(import.meta.dirname, '../../..')
 const fixtures = join(import.meta.dirname, 'fixtures')
@@ -35,17 +36,20 @@ function file(name: string, content: unknown): string {
 const internal = (messages: OpenAiMessage[]) =>
   messages.map((m) => fromOpenAi(OpenAiMessageSchema.parse(m)))
 
-beforeAll(() => {
+beforeAll(async () => {
   const built = spawnSync(process.execPath, [join(root, 'scripts/build-cli.mjs'), 'ctx'], {
     encoding: 'utf8'
   })
   expect(built.stderr).toBe('')
   expect(built.status).toBe(0)
-  for (let attempt = 0; attempt < 5; attempt++) {
-    copyFileSync(join(root, 'out/cli/ctx.cjs'), cli)
-    if (spawnSync(process.execPath, ['--check', cli]).status === 0) return
-  }
-  throw new Error('could not copy a complete ctx.cjs')
+  // A rebuild in flight may have left the shared bundle half written: copied again until whole.
+  await pollUntil(
+    () => {
+      copyFileSync(join(root, 'out/cli/ctx.cjs'), cli)
+      return spawnSync(process.execPath, ['--check', cli]).status === 0
+    },
+    { what: 'a complete out/cli/ctx.cjs to copy', timeoutMs: 20_000 }
+  )
 }, 60_000)
 
 afterAll(() => rmSync(cli, { force: true }))

@@ -2,8 +2,10 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { EmbeddingClient } from '../../../src/main/workers/embedding/embeddingClient'
+import { workerThreadHost } from '../../../src/main/workers/embedding/embeddingHost'
 import { modelSpec } from '../../../src/main/workers/embedding/embeddingModels'
 import { BGE_MODEL_ID } from '../../../src/shared/embeddingModelIds'
+import { pollUntil } from '../../support/poll'
 import { useTempDir } from '../../support/tempDir'
 
 const tempDir = useTempDir()
@@ -17,15 +19,28 @@ describe('the embedding client says why the model is unavailable', () => {
       workerPath,
       "require('node:worker_threads').parentPort.postMessage({ type: 'failed', message: 'Could not locate file: tokenizer.json' })"
     )
+    // The real worker-thread host, told apart only in that the test learns when the client
+    // has heard of the exit (which the client itself does not report).
+    let exitHeard = false
     const client = new EmbeddingClient({
       workerPath,
       spec,
-      source: { kind: 'folder', root: '/x', name: 'y' }
+      source: { kind: 'folder', root: '/x', name: 'y' },
+      host: (path, init) => {
+        const host = workerThreadHost(path, init)
+        return {
+          ...host,
+          onExit: (listener) =>
+            host.onExit((reason) => {
+              listener(reason)
+              exitHeard = true
+            })
+        }
+      }
     })
     await expect(client.ready()).rejects.toThrow('Could not locate file: tokenizer.json')
-    // The scenario, not synchronisation: the worker's thread ends after its message, and its
-    // exit (which the client does not report) must not replace the reason. 200 ms lets it end.
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // The worker's thread ends after its message, and its exit must not replace the reason.
+    await pollUntil(() => exitHeard, { what: "the client to hear of the worker thread's exit" })
     expect(client.status()).toMatchObject({
       state: 'unavailable',
       error: 'Could not locate file: tokenizer.json'

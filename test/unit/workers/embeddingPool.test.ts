@@ -7,7 +7,7 @@ import {
 } from '../../../src/main/workers/embedding/embedder'
 import { EmbeddingPool, type PoolWorker } from '../../../src/main/workers/embedding/embeddingPool'
 import { lengthBatches } from '../../../src/main/workers/embedding/lengthBatches'
-import { pollUntil } from '../../support/poll'
+import { expectStillAfter, pollUntil } from '../../support/poll'
 
 /**
  * Issue #21: background texts batched by length, several indexing workers, queries on a
@@ -112,10 +112,12 @@ function fakeWorker(lane: 'query' | 'indexing', autoFinish: boolean): FakeWorker
 }
 
 /**
- * A short window in which the pool could wrongly start a batch: what is checked after it is an
- * absence, which polling cannot show. Everything the pool should do is polled for instead.
+ * A short window in which the pool could wrongly start a batch on `worker`: what is checked is
+ * an absence, which polling cannot show. Shorter than the turn's hold (60 ms in that test), after
+ * which a batch is due. Everything the pool should do is polled for instead.
  */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 5))
+const startsNothing = (worker: () => FakeWorker | undefined) =>
+  expectStillAfter(5, () => expect(worker()?.calls).toEqual([]))
 
 /** Waits until `worker` has been handed its `count`-th batch. */
 const handed = (worker: FakeWorker | undefined, count: number) =>
@@ -181,13 +183,11 @@ describe('EmbeddingPool', () => {
     const query = workers.find((w) => w.lane === 'query') as FakeWorker
     const asked = p.embed(['q'], { priority: 'query' })
     const background = p.embed(['m'])
-    await settle()
-    expect(indexing()[0]?.calls).toEqual([])
+    await startsNothing(() => indexing()[0])
     query.finish()
     await asked
-    await settle()
     // Held after the query answered: the turn is being built and sent.
-    expect(indexing()[0]?.calls).toEqual([])
+    await startsNothing(() => indexing()[0])
     await handed(indexing()[0], 1)
     expect(indexing()[0]?.calls).toEqual([['m']])
     indexing()[0]?.finish()

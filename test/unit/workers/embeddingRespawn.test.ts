@@ -7,7 +7,7 @@ import type {
 import { modelSpec } from '../../../src/main/workers/embedding/embeddingModels'
 import type { FromWorker, ToWorker } from '../../../src/main/workers/embedding/embeddingProtocol'
 import { BGE_MODEL_ID } from '../../../src/shared/embeddingModelIds'
-import { pollUntil } from '../../support/poll'
+import { expectStillAfter, pollUntil } from '../../support/poll'
 
 /** Hosts that load at once and answer batches with zero vectors; the test crashes them. */
 function fakeHosts() {
@@ -36,10 +36,12 @@ function fakeHosts() {
 }
 
 /**
- * Longer than every restart delay (10, 20 ms): a window in which a wrong restart would show.
- * Used only before asserting that none happened; what should happen is polled for.
+ * That no host is started again: an absence, which polling cannot show, so a window longer than
+ * every restart delay (10, 20 ms) in which a wrong restart would show. What should happen is
+ * polled for.
  */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
+const noRestartAfter = (hosts: ReturnType<typeof fakeHosts>, count: number) =>
+  expectStillAfter(30, () => expect(hosts.started).toHaveLength(count))
 
 function client(factory: EmbeddingHostFactory) {
   return new EmbeddingClient({
@@ -83,8 +85,7 @@ describe('the embedding host ending after the model loaded', () => {
       })
     }
     hosts.started.at(-1)!.crash('exit code 134')
-    await settle()
-    expect(hosts.started).toHaveLength(3)
+    await noRestartAfter(hosts, 3)
     expect(embedder.status()).toMatchObject({
       state: 'unavailable',
       error: 'the embedding worker stopped 3 times in a row (last: exit code 134)'
@@ -99,7 +100,6 @@ describe('the embedding host ending after the model loaded', () => {
     await embedder.ready()
     await embedder.close()
     hosts.started[0]!.crash('exit code 0')
-    await settle()
-    expect(hosts.started).toHaveLength(1)
+    await noRestartAfter(hosts, 1)
   })
 })
