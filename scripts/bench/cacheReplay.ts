@@ -1,6 +1,6 @@
 /**
  * The prompt cache on the real send path (issue #17): a conversation replayed turn by turn
- * through `ChatService.send` (real services, a real SQLite file, the real embedding model,
+ * through `TurnService.send` (real services, a real SQLite file, the real embedding model,
  * memory recall over other threads, background summaries and memory extraction all on)
  * against a local server that computes what a provider's prompt cache would serve. `ctx
  * simulate` replays the builder alone; this is what reaches the provider.
@@ -315,7 +315,7 @@ async function replayOne(
       window: { ...options.config?.window, policy },
       ...(budget === 'default' ? {} : { totalBudget: budget })
     }
-    services.context.updateConfig('thread', patch, thread.id)
+    services.contextConfig.update('thread', patch, thread.id)
     let retrieved = 0
     const groups = { memories: 0, thisThread: 0, otherThreads: 0 }
     for (const turn of turns) {

@@ -1,6 +1,6 @@
 /**
  * A chat turn while indexing runs, against the same turn idle (issue #21: within 20 %).
- * `ChatService.send` through the real services on a real SQLite file, multilingual-e5-small,
+ * `TurnService.send` through the real services on a real SQLite file, multilingual-e5-small,
  * a local OpenAI-compatible server noting when each request body has arrived: a backlog of
  * realistic messages lands in another thread (as an import would) and a short thread gets
  * pasted sends while it is being indexed; once the backlog is indexed, the same sends again,

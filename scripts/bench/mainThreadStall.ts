@@ -1,6 +1,6 @@
 /**
  * How long the main thread stalls while a user sends, or types on in, a huge paste: the real
- * services (ChatService.send, ContextService.preview) on a real SQLite file, gpt-4o (o200k,
+ * services (TurnService.send, ContextBuildService.preview) on a real SQLite file, gpt-4o (o200k,
  * 128k window, so the safety net trims the input), no model configured (the send stores the
  * message and builds the request). Stalls are measured with `monitorEventLoopDelay`, the same
  * figure a user feels as a frozen window and queued IPC.
@@ -182,7 +182,7 @@ export async function stallFigures(kind: InputKind, quick: boolean): Promise<Sta
     clearMergeCache()
     const send = await measured(() => services.chat.send(thread.id, text))
     const outcome = send.value
-    const stored = services.chat.list(thread.id).at(-1)
+    const stored = services.messages.list(thread.id).at(-1)
     if (stored?.content !== text) throw new Error(`the ${kind} paste was not stored whole`)
 
     // As the composer sends it: the paste's preview counted it while the user looked.

@@ -1,5 +1,5 @@
 /**
- * The whole turn as a user waits for it (issue #16): `ChatService.send` through the real
+ * The whole turn as a user waits for it (issue #16): `TurnService.send` through the real
  * services on a real SQLite file, with the embedding model loaded and a local OpenAI-compatible
  * server that timestamps the moment a request body has fully arrived. One store holds a long
  * thread (100,000 messages), a short one (20) and 10,000 memories with vectors for every item;

@@ -8,7 +8,7 @@
  * - whether it reaches the similarity floor (`minSimilarity` 0.6 calibrated, or every query
  *   term occurs); a full-text hit under the floor is kept by the search on its text rank;
  * - its rank in what MemoryService.search returns at the largest recall limit (100): is it in
- *   the 20, 60 or 100 ContextService asks for (recallRequest.ts: 60 for a long thread at
+ *   the 20, 60 or 100 ContextBuildService asks for (recallRequest.ts: 60 for a long thread at
  *   4,000 tokens, 100 from about 7,000 or in a new thread)?
  */
 import { calibratedSimilarity } from '../../src/main/workers/embedding/embeddingModels'

@@ -106,7 +106,7 @@ export interface BuildRecord extends BuildEvidence {
   /** Tokens and items the retrieved section sent. */
   retrievedTokens: number
   retrievedItems: number
-  /** ContextService.preview wall time, memory search included. */
+  /** ContextBuildService.preview wall time, memory search included. */
   buildMs: number
   /** The memory search alone (the `MemorySearch` port's call). */
   searchMs: number

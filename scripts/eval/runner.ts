@@ -6,7 +6,7 @@
  * file, the app's migrations), filled through the app's repositories with the messages' own
  * times, and the app's services over it (`createServices`, as in Electron and the e2e
  * harness). The app's indexer embeds everything with the real model, through an on-disk cache;
- * then every question is built with `ContextService.preview(thread, question, {totalBudget})`:
+ * then every question is built with `ContextBuildService.preview(thread, question, {totalBudget})`:
  * the app's configuration with only the total budget changed, the app's engine, the app's
  * memory search (for `builder`). The evidence is then looked up in the build's trace.
  */
@@ -67,7 +67,7 @@ export interface EvaluateOptions {
    * stores what was said, not who the dataset says said it.
    */
   speakerPrefix?: boolean
-  /** Overrides ContextService's 20 memory candidates (to measure a proposed change). */
+  /** Overrides ContextBuildService's 20 memory candidates (to measure a proposed change). */
   recallLimit?: number
   /** Applied with the budget as a what-if patch (to measure a proposed configuration). */
   configPatch?: ContextConfigPatch

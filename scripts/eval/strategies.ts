@@ -1,6 +1,6 @@
 /**
  * What fills the retrieved section, per strategy. Every strategy builds through the app's own
- * `ContextService` (default configuration, only the total budget varies); they differ only in
+ * `ContextBuildService` (default configuration, only the total budget varies); they differ only in
  * the `MemorySearch` port it reads:
  *
  * - `builder`: the app's port, `memoryRecall(MemoryService)`: hybrid vector + full-text recall
@@ -57,7 +57,7 @@ function vectorOnlyRecall(memory: MemoryService): MemorySearch {
 /**
  * The port handed to `createServices`: forwards to the current strategy's search and times
  * it, so the memory search is reported apart from the whole build. `limit` overrides what
- * ContextService asks for (to measure a proposed change; unset: what recallRequest computes).
+ * ContextBuildService asks for (to measure a proposed change; unset: what recallRequest computes).
  */
 export class StrategySwitch implements MemorySearch {
   strategy: Strategy = 'builder'

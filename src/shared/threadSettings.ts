@@ -12,9 +12,9 @@ export interface ThreadSettings {
   autoTitle?: boolean
   /** The thread's own chat model; null or absent: the default applies (ThreadService). */
   model?: ModelRef | null
-  /** The thread's layer of the context configuration (ContextSettings). */
+  /** The thread's layer of the context configuration (ContextConfigService). */
   context?: ContextConfigPatch
-  /** The active task the pinning block restates (ContextSettings, ForkService). */
+  /** The active task the pinning block restates (ContextConfigService, ForkService). */
   taskState?: ActiveTaskState
   /** Tools enabled in this thread, by key (ToolService). */
   tools?: string[]

@@ -77,7 +77,7 @@ describe('/compress <focus>', () => {
     for (let turn = 1; turn <= TURNS; turn++) await sendTurn(page, turn)
     // The list is virtualized, so count what is stored.
     const threadId = harness.services.threads.list()[0]!.id
-    const stored = () => harness.services.chat.list(threadId)
+    const stored = () => harness.services.messages.list(threadId)
     expect(stored()).toHaveLength(TURNS * 2)
     const storedBefore = stored()
     const chatBefore = chatRequests(server).length

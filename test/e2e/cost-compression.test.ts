@@ -100,7 +100,7 @@ describe('cost explained and compression checked', () => {
       await expect
         .poll(() => secondReply.getByTestId('reply-cost-cache').innerText())
         .toContain(text.served)
-      const stored = harness.services.chat.list(threadId).filter((m) => m.role === 'assistant')
+      const stored = harness.services.messages.list(threadId).filter((m) => m.role === 'assistant')
       const usage = stored[1]!.reply!.usage!
       const cacheLine = await secondReply.getByTestId('reply-cost-cache').innerText()
       // Both languages group thousands with commas in the app's number format.

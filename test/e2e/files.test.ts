@@ -88,7 +88,7 @@ describe('attached files, end to end in Chromium', () => {
         seed: async (h) => {
           threadId = h.services.threads.create('Invoices').id
           // A budget the code file cannot fit, whatever the other sections leave unused.
-          h.services.context.updateConfig('thread', { totalBudget: 12_000 }, threadId)
+          h.services.contextConfig.update('thread', { totalBudget: 12_000 }, threadId)
         }
       }
     )

@@ -145,13 +145,13 @@ describe('foundation, end to end in Chromium', () => {
     const twoLines = await lastMessageId(app)
     expect(await app.messages.last().innerText()).toMatch(/First line\s+second line/)
     // The line break reached the store as typed.
-    const stored = harness.services.chat.list(kyotoId).find((m) => String(m.id) === twoLines)
+    const stored = harness.services.messages.list(kyotoId).find((m) => String(m.id) === twoLines)
     expect(stored?.content).toBe('First line\nsecond line')
 
     // No model is configured: the notice says so and nothing pretends to answer.
     await app.noModelNotice.waitFor()
     expect(await app.messagesByRole('assistant').count()).toBe(0)
-    const kyotoMessageIds = harness.services.chat.list(kyotoId).map((m) => String(m.id))
+    const kyotoMessageIds = harness.services.messages.list(kyotoId).map((m) => String(m.id))
     expect(kyotoMessageIds).toEqual([temples, oolong, markdownId, twoLines])
     expect(await app.messages.count()).toBe(kyotoMessageIds.length)
 

@@ -61,14 +61,14 @@ describe('context gauge and sidebar bars, end to end in Chromium', () => {
   const session = useChromiumSession()
 
   async function seed(harness: Harness) {
-    const { threads, chat, context } = harness.services
+    const { threads, chat, contextConfig } = harness.services
     const trip = threads.create('Trip to Hangzhou')
     await chat.send(trip.id, '帮我规划一下下周去杭州的行程，预算三千元以内。')
     await chat.send(trip.id, 'Prefer quiet guesthouses near the tea fields.')
     const csv = threads.create('CSV import')
     // A small model window with a small output reserve, so its budget (3,600) reaches past the
     // 85 % safety net (3,400), as the defaults do for 128k models; a long draft comes near it.
-    context.updateConfig('thread', { contextWindow: 4_000, outputReserve: 400 }, csv.id)
+    contextConfig.update('thread', { contextWindow: 4_000, outputReserve: 400 }, csv.id)
     for (let i = 1; i <= 6; i++) await chat.send(csv.id, note(i))
     threads.create('Empty thread')
     return { trip: trip.id, csv: csv.id }

@@ -143,7 +143,7 @@ describe('token-budget inspector, end to end in Chromium', () => {
     expect(await numberAttribute(app.inputItem, 'data-tokens')).toBe(finalUsed)
 
     // Nothing was sent while typing.
-    expect(harness.services.chat.list(threadId)).toHaveLength(1)
+    expect(harness.services.messages.list(threadId)).toHaveLength(1)
     expect(await app.messages.count()).toBe(1)
     expect(await app.composer.inputValue()).toBe(draft)
 
@@ -205,7 +205,7 @@ describe('token-budget inspector, end to end in Chromium', () => {
       await eventually(() => app.source.getAttribute('data-what-if')).toBe('false')
       expect(await app.reset.count()).toBe(0)
     })
-    expect(harness.services.context.getConfig(threadId).thread?.totalBudget).toBe(300)
+    expect(harness.services.contextConfig.get(threadId).thread?.totalBudget).toBe(300)
     await eventually(() => app.messageItems('included').count()).toBe(includedAt300)
 
     // An empty total goes back to the model's window minus the reply reserve.
@@ -214,7 +214,7 @@ describe('token-budget inspector, end to end in Chromium', () => {
       await app.saveThread.click()
       await eventually(() => app.reset.count()).toBe(0)
     })
-    expect(harness.services.context.getConfig(threadId).thread?.totalBudget).toBeUndefined()
+    expect(harness.services.contextConfig.get(threadId).thread?.totalBudget).toBeUndefined()
     await eventually(() => app.messageItems('included').count()).toBe(8)
     expectHealthy()
   })
@@ -222,7 +222,7 @@ describe('token-budget inspector, end to end in Chromium', () => {
   it('pins and excludes from the inspector and the chat; the next sent build honours both', async () => {
     const contents = Array.from({ length: 6 }, (_, i) => longMessage(i + 1))
     const { harness, app, page, threadId } = await start((h) => seedThread(h, 'Flags', contents))
-    const [first, second] = harness.services.chat.list(threadId)
+    const [first, second] = harness.services.messages.list(threadId)
     // Flags change the next request: the live preview of a draft shows it.
     await app.composer.fill('Which parser?')
     await eventually(() => app.source.getAttribute('data-source')).toBe('preview')
@@ -243,7 +243,7 @@ describe('token-budget inspector, end to end in Chromium', () => {
     await eventually(() => app.traceItem(second!.id).getAttribute('data-decision')).toBe(
       'excluded_by_user'
     )
-    expect(harness.services.chat.list(threadId).slice(0, 2)).toMatchObject([
+    expect(harness.services.messages.list(threadId).slice(0, 2)).toMatchObject([
       { pinned: true, excluded: false },
       { pinned: false, excluded: true }
     ])
@@ -310,10 +310,10 @@ describe('token-budget inspector, end to end in Chromium', () => {
         'Here is the current parser: it splits on semicolons, trims each field and calls new Date() on the first one.',
         '还有一个问题：导出文件的第一行是表头，解析时要跳过。'
       ])
-      const [first, second] = harness.services.chat.list(threadId)
-      harness.services.chat.setFlags(first!.id, { pinned: true })
-      harness.services.chat.setFlags(second!.id, { excluded: true })
-      harness.services.context.updateConfig('thread', { totalBudget: 240 }, threadId)
+      const [first, second] = harness.services.messages.list(threadId)
+      harness.services.messages.setFlags(first!.id, { pinned: true })
+      harness.services.messages.setFlags(second!.id, { excluded: true })
+      harness.services.contextConfig.update('thread', { totalBudget: 240 }, threadId)
       return threadId
     })
     await app.composer.pressSequentially(

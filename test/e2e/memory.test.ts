@@ -223,7 +223,7 @@ describe('long-term memory, end to end in Chromium with the real model', () => {
         category: 'task'
       })
     })
-    const teaMessage = String(harness.services.chat.list(threadId)[0]!.id)
+    const teaMessage = String(harness.services.messages.list(threadId)[0]!.id)
     const [task, teaMemory] = harness.services.memory.list({}).items
     await indexed(harness, app)
     // With a thread open, the inspector beside the manager keeps showing its build.

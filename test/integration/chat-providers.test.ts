@@ -123,7 +123,7 @@ describe('sending with a configured provider', () => {
     expect(done?.message.reply?.cost).toBeCloseTo((800 * 1 + 200 * 0.075 + 3 * 2) / 1e6, 12)
 
     // Stored: a fresh read from SQLite has the same reply and its usage.
-    const stored = s.services.chat.list(s.threadId)
+    const stored = s.services.messages.list(s.threadId)
     expect(stored.map((m) => m.role)).toEqual(['user', 'assistant'])
     expect(await s.invoke('chat:usage', { threadId: s.threadId })).toEqual({
       ok: true,
@@ -138,7 +138,7 @@ describe('sending with a configured provider', () => {
       }
     })
     const fresh = servicesIn(join(s.services.info.databasePath, '..'))
-    expect(fresh.services.chat.list(s.threadId)[1]).toEqual(done?.message)
+    expect(fresh.services.messages.list(s.threadId)[1]).toEqual(done?.message)
     fresh.db.close()
     s.db.close()
   })
@@ -176,7 +176,7 @@ describe('sending with a configured provider', () => {
     server.enqueue({ type: 'reply', chunks: ['default'] })
     expect((await s.services.chat.send(other.id, 'hi')).status).toBe('streaming')
     await s.services.chat.settled()
-    expect(s.services.chat.list(other.id).at(-1)?.content).toBe('default')
+    expect(s.services.messages.list(other.id).at(-1)?.content).toBe('default')
     // Set to none, nothing answers a thread without its own model.
     s.services.settings.update({ defaultModel: null })
     expect((await s.services.chat.send(other.id, 'again')).status).toBe('no_model_configured')
@@ -211,16 +211,16 @@ describe('sending with a configured provider', () => {
     if (outcome.status !== 'streaming') throw new Error(outcome.status)
     const ours = outcome.build.context.tokenStats.total
     const expected = Math.min(2, 0.5 + 0.5 * (10_000 / ours))
-    const config = s.services.context.getConfig()
+    const config = s.services.contextConfig.get()
     expect(config.global.tokenCorrections?.['gpt-4o-mini']).toBeCloseTo(expected, 3)
-    expect(s.services.context.getConfig(s.threadId).effective.tokenCorrections['gpt-4o-mini']).toBe(
+    expect(s.services.contextConfig.get(s.threadId).effective.tokenCorrections['gpt-4o-mini']).toBe(
       config.global.tokenCorrections?.['gpt-4o-mini']
     )
 
     // Provider tokens equal to our corrected count keep the factor where it is.
     server.enqueue({ type: 'reply', chunks: ['y'], usage: { prompt: 1, completion: 1 } })
     await sendAndSettle(s, 'and again')
-    const after = s.services.context.getConfig().global.tokenCorrections?.['gpt-4o-mini']
+    const after = s.services.contextConfig.get().global.tokenCorrections?.['gpt-4o-mini']
     expect(after).toBeGreaterThanOrEqual(0.5)
     expect(after).toBeLessThan(config.global.tokenCorrections!['gpt-4o-mini']!)
     s.db.close()
@@ -236,7 +236,7 @@ describe('failures', () => {
     expect(error?.error.kind).toBe('auth')
     expect(error?.message).toBeNull()
     expect(JSON.stringify(error)).not.toContain(KEY)
-    expect(s.services.chat.list(s.threadId).map((m) => m.content)).toEqual(['Who am I?'])
+    expect(s.services.messages.list(s.threadId).map((m) => m.content)).toEqual(['Who am I?'])
     s.db.close()
   })
 
@@ -297,7 +297,7 @@ describe('failures', () => {
     expect(done?.message.reply?.status).toBe('stopped')
     expect(done?.message.content.startsWith('part ')).toBe(true)
     expect(done?.message.content).not.toContain('three')
-    expect(s.services.chat.list(s.threadId).at(-1)).toEqual(done?.message)
+    expect(s.services.messages.list(s.threadId).at(-1)).toEqual(done?.message)
     await pollUntil(() => server.disconnects > 0, {
       what: 'the provider to see the request disconnected'
     })
@@ -343,7 +343,7 @@ describe('failures', () => {
     await s.services.chat.send(s.threadId, 'first')
     await expect(s.services.chat.send(s.threadId, 'second')).rejects.toThrow(/still streaming/)
     await s.services.chat.settled(s.threadId)
-    expect(s.services.chat.list(s.threadId).map((m) => m.content)).toEqual(['first', 'ab'])
+    expect(s.services.messages.list(s.threadId).map((m) => m.content)).toEqual(['first', 'ab'])
     s.db.close()
   })
 })
@@ -392,7 +392,7 @@ describe('regenerate and edit-and-resend', () => {
     // The regenerated request ends with the same user message and not the old reply.
     expect(lastBody().messages.at(-1)).toEqual({ role: 'user', content: 'Question' })
     expect(lastBody().messages.some((m) => m.content === 'first answer')).toBe(false)
-    const [user, old, fresh] = s.services.chat.list(s.threadId) as [Message, Message, Message]
+    const [user, old, fresh] = s.services.messages.list(s.threadId) as [Message, Message, Message]
     expect(user.content).toBe('Question')
     expect(old.content).toBe('first answer')
     expect(old.excluded).toBe(true)
@@ -412,7 +412,7 @@ describe('regenerate and edit-and-resend', () => {
     })) as { ok: true; data: SendOutcome }
     await s.services.chat.settled(s.threadId)
     expect(outcome.data.message.id).not.toBe(first.message.id)
-    const all = s.services.chat.list(s.threadId)
+    const all = s.services.messages.list(s.threadId)
     expect(all.map((m) => [m.content, m.excluded])).toEqual([
       ['Waht is 2+2?', true],
       ['answer to typo', true],

@@ -29,7 +29,7 @@ function setup(withProvider: boolean): TestServices & { threadId: string } {
   })
   const thread = test.services.threads.create()
   // A small total budget: only the newest messages fit the window.
-  test.services.context.updateConfig('global', { totalBudget: 800 })
+  test.services.contextConfig.update('global', { totalBudget: 800 })
   if (withProvider) {
     const provider = test.services.providers.create({
       kind: 'openai-compatible',

@@ -57,8 +57,8 @@ describe('building the request for a send', () => {
 
   it('always sends pinned messages and never excluded ones', async () => {
     const { services, thread, sent } = await threadWithHistory()
-    services.chat.setFlags(sent[0]!.id, { pinned: true })
-    services.chat.setFlags(sent[1]!.id, { excluded: true })
+    services.messages.setFlags(sent[0]!.id, { pinned: true })
+    services.messages.setFlags(sent[1]!.id, { excluded: true })
     const { build } = await services.chat.send(thread.id, 'Next question')
     const context = build!.context
     expect(traceOf(context, sent[0]!.id)?.decision).toBe('pinned')
@@ -101,7 +101,7 @@ describe('building the request for a send', () => {
     const outcome = await services.chat.send(thread.id, 'this must not be lost')
     expect(outcome.build).toBeNull()
     expect(outcome.buildError).toMatch(/add up to 180 %/)
-    expect(services.chat.list(thread.id).at(-1)?.content).toBe('this must not be lost')
+    expect(services.messages.list(thread.id).at(-1)?.content).toBe('this must not be lost')
     expect(logged).toEqual([`context build for message ${outcome.message.id} failed`])
   })
 })
@@ -118,7 +118,7 @@ describe('previews and configuration', () => {
     expect(tight.tokenStats.budget).toBe(200)
     const dropped = tight.trace.filter((t) => t.decision === 'dropped_budget')
     expect(dropped.length).toBeGreaterThan(0)
-    expect(services.context.getConfig(thread.id).thread).toEqual({})
+    expect(services.contextConfig.get(thread.id).thread).toEqual({})
     expect((await services.context.preview(thread.id, 'draft text')).tokenStats.budget).toBe(
       normal.tokenStats.budget
     )
@@ -126,18 +126,18 @@ describe('previews and configuration', () => {
 
   it('layers a thread override on the global config, and null clears it', async () => {
     const { services, thread } = await threadWithHistory()
-    services.context.updateConfig('global', { totalBudget: 8_000 })
-    services.context.updateConfig(
+    services.contextConfig.update('global', { totalBudget: 8_000 })
+    services.contextConfig.update(
       'thread',
       { totalBudget: 2_000, percentages: { recent: 40 } },
       thread.id
     )
-    expect(services.context.getConfig(thread.id).effective).toMatchObject({
+    expect(services.contextConfig.get(thread.id).effective).toMatchObject({
       totalBudget: 2_000,
       percentages: { recent: 40, system: 15 }
     })
     expect((await services.context.preview(thread.id, '')).tokenStats.budget).toBe(2_000)
-    const cleared = services.context.updateConfig('thread', { totalBudget: null }, thread.id)
+    const cleared = services.contextConfig.update('thread', { totalBudget: null }, thread.id)
     expect(cleared.effective.totalBudget).toBe(8_000)
     expect(cleared.thread).toEqual({ percentages: { recent: 40 } })
   })
@@ -145,17 +145,17 @@ describe('previews and configuration', () => {
   it('rejects a change that makes the shares add up to more than 100 % and saves nothing', async () => {
     const { services, thread } = await threadWithHistory()
     expect(() =>
-      services.context.updateConfig('thread', { percentages: { recent: 80 } }, thread.id)
+      services.contextConfig.update('thread', { percentages: { recent: 80 } }, thread.id)
     ).toThrow(/add up to 135 %/)
-    expect(services.context.getConfig(thread.id).thread).toEqual({})
+    expect(services.contextConfig.get(thread.id).thread).toEqual({})
   })
 })
 
 describe('resetting and protecting overrides', () => {
   it('drops a single share of a thread override with null, falling back to the default', async () => {
     const { services, thread } = await threadWithHistory()
-    services.context.updateConfig('thread', { percentages: { recent: 50, summary: 5 } }, thread.id)
-    const view = services.context.updateConfig(
+    services.contextConfig.update('thread', { percentages: { recent: 50, summary: 5 } }, thread.id)
+    const view = services.contextConfig.update(
       'thread',
       { percentages: { recent: null } },
       thread.id
@@ -166,14 +166,14 @@ describe('resetting and protecting overrides', () => {
 
   it('refuses a new default that would push a thread override over 100 %, naming the thread', async () => {
     const { services, thread } = await threadWithHistory()
-    services.context.updateConfig('thread', { percentages: { recent: 50, summary: 5 } }, thread.id)
+    services.contextConfig.update('thread', { percentages: { recent: 50, summary: 5 } }, thread.id)
     // Valid on its own (100 %), but the thread's own shares would then add up to 105 %.
     const change = { percentages: { retrieved: 15, recent: 40 } }
-    expect(() => services.context.updateConfig('global', change)).toThrow(
+    expect(() => services.contextConfig.update('global', change)).toThrow(
       /would break the thread "Trip".*105 %/
     )
-    expect(services.context.getConfig().global).toEqual({})
-    expect(services.context.updateConfig('global', { percentages: { summary: 5 } }).global).toEqual(
+    expect(services.contextConfig.get().global).toEqual({})
+    expect(services.contextConfig.update('global', { percentages: { summary: 5 } }).global).toEqual(
       {
         percentages: { summary: 5 }
       }

@@ -88,7 +88,7 @@ describe('cost explained', () => {
 
     // A fresh read from the file: the cost by part was stored with each reply.
     const fresh = servicesIn(s.dir)
-    const replies = fresh.services.chat.list(s.threadId).filter((m) => m.role === 'assistant')
+    const replies = fresh.services.messages.list(s.threadId).filter((m) => m.role === 'assistant')
     expect(replies.map((m) => m.reply?.usage)).toEqual([
       { promptTokens: 2_000, completionTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 1_800 },
       { promptTokens: 2_400, completionTokens: 20, cacheReadTokens: 1_800, cacheWriteTokens: 500 }
@@ -138,8 +138,8 @@ describe('cost explained', () => {
     await turn(s, 'Alpha')
     await turn(s, 'Beta')
     // The user excludes the first question: the third request starts differently.
-    const alpha = s.services.chat.list(s.threadId).find((m) => m.content === 'Alpha')!
-    s.services.chat.setFlags(alpha.id, { excluded: true })
+    const alpha = s.services.messages.list(s.threadId).find((m) => m.content === 'Alpha')!
+    s.services.messages.setFlags(alpha.id, { excluded: true })
     await turn(s, 'Gamma')
 
     const report = await s.report()
@@ -163,7 +163,7 @@ describe('cost explained', () => {
   it('what-if: replays every turn with the sliding window and never reads more than was cached', async () => {
     // No summary changes the prefix meanwhile: the replays read the summary as it is now.
     const s = setup('openai', 'gpt-4o-mini', 1_000_000_000)
-    s.services.context.updateConfig('global', { totalBudget: 700, window: { policy: 'sliding' } })
+    s.services.contextConfig.update('global', { totalBudget: 700, window: { policy: 'sliding' } })
     const long = (n: number) =>
       `Question ${n}: ${'how should the parser handle this case '.repeat(12)}`
     // Like a real cache: the provider serves the messages this request repeats from the last one.

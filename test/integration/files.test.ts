@@ -338,7 +338,7 @@ describe('chunk relevance on the real model', () => {
     expect(taxes.length).toBeGreaterThan(0)
     expect(Math.min(...astronomy)).toBeGreaterThan(Math.max(...taxes))
     // What the user sees: with room for a few chunks, the build sends the astronomy ones.
-    services.context.updateConfig('thread', { totalBudget: 1_500 }, thread.id)
+    services.contextConfig.update('thread', { totalBudget: 1_500 }, thread.id)
     const build = await services.context.preview(thread.id, query)
     const sent = build.trace.filter((t) => t.section === 'attachments' && t.decision === 'included')
     expect(sent.length).toBeGreaterThan(0)
@@ -374,7 +374,7 @@ describe('chunk relevance on the real model', () => {
       .poll(() => new FileRepository(s.db).chunks(hash, CHUNKER)?.length ?? 0, { timeout: 60_000 })
       .toBeGreaterThan(2)
     // A budget the handbook does not fit whole, so it is cut and its chunks need ranking.
-    s.services.context.updateConfig('thread', { totalBudget: 1_500 }, thread.id)
+    s.services.contextConfig.update('thread', { totalBudget: 1_500 }, thread.id)
     const build: BuiltContext = await s.services.context.preview(thread.id, 'telescope planets')
     const warning = build.metadata.warnings.find((w) => w.code === 'attachments_not_embedded')
     expect(warning?.files).toEqual(['handbook.md'])

@@ -73,7 +73,7 @@ describe('the first send after a long thread opens', () => {
     })
     expect(outlines).toHaveBeenCalledTimes(1)
     // The same store once the whole thread is in memory.
-    await cold.services.chat.usage(thread.id)
+    await cold.services.messages.usage(thread.id)
     const fromWhole = await cold.services.context.prepareTurn(thread.id, input, {
       retry: true,
       totalBudget: 3_000
@@ -100,7 +100,7 @@ describe('the first send after a long thread opens', () => {
 
     const outlines = vi.spyOn(MessageOutlines.prototype, 'after')
     const cold = servicesIn(dir)
-    cold.services.chat.page(thread.id) // opening the thread starts its background read
+    cold.services.messages.page(thread.id) // opening the thread starts its background read
     const drafts = ['What', 'What did', 'What did we decide']
     const whileLoading = []
     for (const draft of drafts) {
@@ -109,7 +109,7 @@ describe('the first send after a long thread opens', () => {
       )
     }
     expect(outlines).toHaveBeenCalledTimes(1)
-    await cold.services.chat.usage(thread.id)
+    await cold.services.messages.usage(thread.id)
     for (const [index, draft] of drafts.entries()) {
       const loaded = await cold.services.context.preview(thread.id, draft, { totalBudget: 3_000 })
       expectSameBuild(whileLoading[index]!, loaded)

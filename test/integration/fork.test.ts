@@ -44,7 +44,7 @@ describe('forking a thread', () => {
     const fork = services.forks.fork(sent[1]!.id)
 
     expect(fork.id).not.toBe(thread.id)
-    const copied = services.chat.list(fork.id)
+    const copied = services.messages.list(fork.id)
     expect(copied.map((m) => [m.seq, m.role, m.content, m.createdAt])).toEqual(
       sent.slice(0, 2).map((m) => [m.seq, m.role, m.content, m.createdAt])
     )
@@ -69,7 +69,7 @@ describe('forking a thread', () => {
     const outcome = await services.chat.send(fork.id, draft)
     expect(sentText(outcome.build!.context)).not.toContain('Booked the Sakura Lantern ryokan')
     // The origin is untouched.
-    expect(services.chat.list(thread.id)).toHaveLength(4)
+    expect(services.messages.list(thread.id)).toHaveLength(4)
   })
 
   it('reuses a summary only when it covers nothing after the fork point', async () => {
@@ -131,16 +131,16 @@ describe('forking a thread', () => {
 
   it('copies flags and per-thread settings as they are at the fork; later changes stay on their side', async () => {
     const { services, thread, sent } = await origin()
-    services.chat.setFlags(sent[0]!.id, { pinned: true })
-    services.chat.setFlags(sent[1]!.id, { excluded: true })
-    services.context.updateConfig('thread', { totalBudget: 6000 }, thread.id)
+    services.messages.setFlags(sent[0]!.id, { pinned: true })
+    services.messages.setFlags(sent[1]!.id, { excluded: true })
+    services.contextConfig.update('thread', { totalBudget: 6000 }, thread.id)
     const fork = services.forks.fork(sent[2]!.id)
-    services.context.updateConfig('thread', { totalBudget: 9000 }, thread.id)
-    services.chat.setFlags(sent[0]!.id, { pinned: false })
+    services.contextConfig.update('thread', { totalBudget: 9000 }, thread.id)
+    services.messages.setFlags(sent[0]!.id, { pinned: false })
 
-    expect(services.context.getConfig(fork.id).thread).toMatchObject({ totalBudget: 6000 })
-    expect(services.context.getConfig(thread.id).thread).toMatchObject({ totalBudget: 9000 })
-    const copied = services.chat.list(fork.id)
+    expect(services.contextConfig.get(fork.id).thread).toMatchObject({ totalBudget: 6000 })
+    expect(services.contextConfig.get(thread.id).thread).toMatchObject({ totalBudget: 9000 })
+    const copied = services.messages.list(fork.id)
     expect(copied.map((m) => [m.pinned, m.excluded])).toEqual([
       [true, false],
       [false, true],
@@ -158,7 +158,7 @@ describe('forking a thread', () => {
     const bLater = (
       await services.chat.send(b.id, 'In this branch we rent the Maple Hollow cabin.')
     ).message
-    const c = services.forks.fork(services.chat.list(b.id)[0]!.id)
+    const c = services.forks.fork(services.messages.list(b.id)[0]!.id)
 
     const draft = 'Sakura Lantern ryokan or the Maple Hollow cabin? 大阪的酒店?'
     const built = await services.context.preview(c.id, draft)
@@ -191,7 +191,7 @@ describe('forking a thread', () => {
     expect(services.threads.list().find((t) => t.id === thread.id)?.forkedFrom).toBeNull()
 
     services.threads.delete(thread.id)
-    expect(services.chat.list(fork.id).map((m) => m.content)).toEqual(
+    expect(services.messages.list(fork.id).map((m) => m.content)).toEqual(
       sent.slice(0, 2).map((m) => m.content)
     )
     expect(services.threads.list().find((t) => t.id === fork.id)?.forkedFrom).toBeNull()

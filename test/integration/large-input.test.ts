@@ -1,5 +1,5 @@
 /**
- * A 2 M-character paste through the real ChatService and ContextService on a real SQLite
+ * A 2 M-character paste through the real TurnService and ContextBuildService on a real SQLite
  * file: it is stored whole, its request fits the model's window, the trace says how it was
  * counted, and the main thread keeps turning while it is counted.
  */
@@ -38,7 +38,7 @@ describe('a 2,000,000-character paste', () => {
 
     const { value: outcome, turns } = await longestStall(() => services.chat.send(thread.id, paste))
 
-    const stored = services.chat.list(thread.id).at(-1)
+    const stored = services.messages.list(thread.id).at(-1)
     expect(stored?.content).toBe(paste)
     expect(stored?.tokenCount).toBeGreaterThan(1_000_000)
     const context = outcome.build?.context as BuiltContext
@@ -57,7 +57,7 @@ describe('a 2,000,000-character paste', () => {
 
     const outcome = await services.chat.send(thread.id, paste)
 
-    expect(services.chat.list(thread.id).at(-1)?.content).toBe(paste)
+    expect(services.messages.list(thread.id).at(-1)?.content).toBe(paste)
     const context = outcome.build?.context as BuiltContext
     expect(context.tokenStats.total).toBeLessThanOrEqual(GPT_4O_WINDOW * SAFETY_SHARE)
     expect(inputEntry(context)?.counting).toBe('chunked')

@@ -86,7 +86,7 @@ describe('automatic memory extraction', () => {
     expect(page.items.map((m) => [m.content, m.category])).toEqual([
       ['The user takes oat milk in their coffee.', 'user_preference']
     ])
-    const user = s.services.chat.list(s.threadId).find((m) => m.role === 'user')
+    const user = s.services.messages.list(s.threadId).find((m) => m.role === 'user')
     const origin = s.services.memory.origin(page.items[0]?.id ?? 0)
     expect(origin.source?.messageId).toBe(user?.id)
     expect(origin.history.map((h) => h.reason)).toEqual(['extraction'])
@@ -147,7 +147,7 @@ describe('automatic memory extraction', () => {
     server.extraction = { type: 'error', status: 500, kind: 'server' }
     await turn(s, 'And green tea in the morning.')
     expect(s.services.memory.list({}).total).toBe(0)
-    const replies = s.services.chat.list(s.threadId).filter((m) => m.role === 'assistant')
+    const replies = s.services.messages.list(s.threadId).filter((m) => m.role === 'assistant')
     expect(replies.map((m) => m.reply?.status)).toEqual(['complete', 'complete'])
     expect(s.logged.filter((l) => l.startsWith('memory extraction'))).toHaveLength(2)
     s.db.close()

@@ -121,7 +121,7 @@ describe('recall of messages from every thread', () => {
       trip.id,
       '我的银行卡密码是 4921，我也是素食者，从来不吃肉。'
     )
-    services.chat.setFlags(secret.message.id, { excluded: true })
+    services.messages.setFlags(secret.message.id, { excluded: true })
     await services.memoryIndexer.drained()
 
     const result = await services.memory.search('我能吃红烧肉吗？')

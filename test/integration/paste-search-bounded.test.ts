@@ -1,7 +1,7 @@
 /**
  * Issue #22: no paste stalls search. Pathological pastes (a run of one letter or one Chinese
  * character, a repeated trigram, base64, minified JavaScript, digits, mixed prose) go through
- * the real ChatService and ContextService on a real SQLite file holding 10,000 messages, in
+ * the real TurnService and ContextBuildService on a real SQLite file holding 10,000 messages, in
  * threads opened as the app opens them. The send stores each paste, so the next search meets
  * it, the worst case for a phrase query: a 40,000-letter paste once held the main thread for
  * 6.6 s in the recall query alone. Stalls are the longest gap of a 1 ms timer
@@ -48,20 +48,20 @@ describe('a pasted text through send and preview, on a store of 10,000 messages'
         const paste = hugeInput(name, chars)
         const typedOn = `${hugeInput(name, chars, 6)} and more`
         const thread = services.threads.create(name)
-        await services.chat.list(thread.id)
+        await services.messages.list(thread.id)
         const sent = await longestStall(() => services.chat.send(thread.id, paste))
-        expect(services.chat.list(thread.id).at(-1)?.content).toBe(paste)
+        expect(services.messages.list(thread.id).at(-1)?.content).toBe(paste)
         // Typed on after the send: the draft's search meets the stored paste.
         const preview = await longestStall(() => services.context.preview(thread.id, typedOn))
         // As the composer sends: the paste's preview counted it while the user looked.
         const looked = services.threads.create(name)
-        await services.chat.list(looked.id)
+        await services.messages.list(looked.id)
         await services.context.preview(looked.id, paste)
         await services.context.drafts.settled()
         const start = performance.now()
         const typed = await longestStall(() => services.chat.send(looked.id, paste))
         const typedMs = performance.now() - start
-        expect(services.chat.list(looked.id).at(-1)?.content).toBe(paste)
+        expect(services.messages.list(looked.id).at(-1)?.content).toBe(paste)
         figures.push(
           `${name} ${chars}: stalls send ${sent.max.toFixed(0)} ms, preview ${preview.max.toFixed(0)} ms, ` +
             `sent after its preview ${typedMs.toFixed(0)} ms (stall ${typed.max.toFixed(0)} ms)`

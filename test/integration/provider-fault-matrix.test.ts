@@ -170,7 +170,7 @@ describe.each(KINDS)('provider fault matrix: %s', (kind) => {
       server.enqueue(...fault.scripts)
       await send(chat, QUESTION)
 
-      const stored = chat.services.chat.list(chat.threadId)
+      const stored = chat.services.messages.list(chat.threadId)
       // The user's message is stored first, exactly as typed, whatever the provider did.
       expect(stored[0]).toMatchObject({ role: 'user', content: QUESTION })
       const expected = fault.expected
@@ -204,7 +204,7 @@ describe.each(KINDS)('provider fault matrix: %s', (kind) => {
       // The thread stays usable: the next message gets a complete reply.
       server.enqueue({ type: 'reply', chunks: ['Back ', 'again.'] })
       await send(chat, 'Try once more')
-      const after = chat.services.chat.list(chat.threadId)
+      const after = chat.services.messages.list(chat.threadId)
       const last = after.at(-1) as Message
       expect(last).toMatchObject({ role: 'assistant', content: 'Back again.' })
       expect(last.reply?.status).toBe('complete')

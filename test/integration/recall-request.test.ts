@@ -6,7 +6,7 @@ import { memoryServicesIn, type MemoryTestServices } from '../support/memoryServ
 import { useTempDir } from '../support/tempDir'
 
 /**
- * What ContextService asks memory search for, on real SQLite and the real composition root:
+ * What ContextBuildService asks memory search for, on real SQLite and the real composition root:
  * the number of candidates follows the budget, and the messages the window sends anyway are
  * excluded. The search itself is a recording stub; hybrid search is tested in memory-recall.
  */
@@ -79,7 +79,7 @@ describe('the recall request of a build', () => {
     const thread = services.threads.create('Lighthouse')
     // Long enough that the window cannot hold them all: recall is asked about older turns.
     for (let i = 1; i <= 30; i++) await services.chat.send(thread.id, sentence(i))
-    services.context.updateConfig('thread', { totalBudget: 1_500 }, thread.id)
+    services.contextConfig.update('thread', { totalBudget: 1_500 }, thread.id)
 
     const outcome = await services.chat.send(
       thread.id,

@@ -161,9 +161,9 @@ describe('per-thread state kept as messages arrive', () => {
     provider.enqueue({ type: 'reply', chunks: ['after the edit'] })
     await test.services.chat.editResend(asked.id, 'the question, edited')
     await settle()
-    test.services.chat.setFlags(asked.id, { pinned: true })
+    test.services.messages.setFlags(asked.id, { pinned: true })
 
-    const kept = test.services.chat.list(thread.id)
+    const kept = test.services.messages.list(thread.id)
     const fresh = new MessageRepository(test.db).listByThread(thread.id)
     expect(kept).toEqual(fresh)
     const sums = new ThreadMessageCache(repository, new MessageOutlines(test.db), 1)
@@ -238,7 +238,9 @@ describe('the build of a sent request', () => {
     expect(test.services.context.builds(threadId)).toMatchObject([
       { id: outcome.build!.id, messageId: outcome.message.id }
     ])
-    expect(test.services.chat.list(threadId).map((m) => m.content)).toEqual(['nobody is listening'])
+    expect(test.services.messages.list(threadId).map((m) => m.content)).toEqual([
+      'nobody is listening'
+    ])
     test.db.close()
   })
 })

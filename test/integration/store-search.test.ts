@@ -108,7 +108,7 @@ describe('deleting a thread', () => {
         .pluck()
         .get()
     ).toBe(0)
-    expect(services.chat.list(tea.id)).toHaveLength(2)
+    expect(services.messages.list(tea.id)).toHaveLength(2)
     expect(services.search.query('乌龙茶')).toHaveLength(1)
   })
 })

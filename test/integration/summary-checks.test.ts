@@ -42,7 +42,7 @@ function setup(options: { minTokens?: number; contextWindow?: number } = {}): Se
     streamTimeouts: { firstChunkMs: 5_000, idleMs: 5_000 }
   })
   const thread = test.services.threads.create()
-  test.services.context.updateConfig('global', { totalBudget: 800 })
+  test.services.contextConfig.update('global', { totalBudget: 800 })
   const provider = test.services.providers.create({
     kind: 'openai-compatible',
     name: 'Scripted',
@@ -96,8 +96,8 @@ describe('summaries the user can check', () => {
     answerSummaries(s, short)
     try {
       await turn(s, `${LONG(1)} SECRET-PLAN-ALPHA`)
-      const first = s.services.chat.list(s.threadId)[0]!
-      s.services.chat.setFlags(first.id, { summaryExempt: true })
+      const first = s.services.messages.list(s.threadId)[0]!
+      s.services.messages.setFlags(first.id, { summaryExempt: true })
       // Until the summary covers #5: the checks below exclude #3 and edit #5 (how far the
       // first summary reaches depends on how much history the window keeps at 800 tokens).
       const coveredThrough = () => s.services.summaries.get(s.threadId)?.lastMessageSeq ?? 0
@@ -107,12 +107,12 @@ describe('summaries the user can check', () => {
       expect(s.prompts.length).toBeGreaterThan(0)
       for (const prompt of s.prompts) expect(prompt).not.toContain('SECRET-PLAN-ALPHA')
       expect(s.prompts[0]).toContain('Message 2:')
-      expect(s.services.chat.list(s.threadId)[0]?.summaryExempt).toBe(true)
+      expect(s.services.messages.list(s.threadId)[0]?.summaryExempt).toBe(true)
 
       // Excluding a covered message: stale, published, an update scheduled and visible.
-      const covered = s.services.chat.list(s.threadId).find((m) => m.seq === 3)!
+      const covered = s.services.messages.list(s.threadId).find((m) => m.seq === 3)!
       expect(covered.content).toContain('Message 2:')
-      s.services.chat.setFlags(covered.id, { excluded: true })
+      s.services.messages.setFlags(covered.id, { excluded: true })
       const stale = s.services.summaries.get(s.threadId)!
       expect(stale.staleSinceSeq).toBe(3)
       expect(s.published.filter((e) => e.event === 'summary:changed').at(-1)?.payload).toEqual(
@@ -135,7 +135,7 @@ describe('summaries the user can check', () => {
       expect(prompt).toContain('Message 3:')
 
       // Editing and resending a covered message marks it stale too (the edit is a new turn).
-      const edited = s.services.chat.list(s.threadId).find((m) => m.seq === 5)!
+      const edited = s.services.messages.list(s.threadId).find((m) => m.seq === 5)!
       await s.services.chat.editResend(edited.id, 'Message 3, corrected: the other parser')
       await s.services.chat.settled(s.threadId)
       await s.services.summaries.settled(s.threadId)
@@ -268,7 +268,7 @@ describe('summaries the user can check', () => {
         )
       )
       expect(comparison.replaced).toEqual(
-        s.services.chat
+        s.services.messages
           .list(s.threadId)
           .filter(
             (m) => m.seq > first.summary.lastMessageSeq && m.seq <= second.summary.lastMessageSeq

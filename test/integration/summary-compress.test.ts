@@ -31,7 +31,7 @@ function setup(options: { provider: boolean; minTokens?: number; budget?: number
     streamTimeouts: { firstChunkMs: 5_000, idleMs: 5_000 }
   })
   const thread = test.services.threads.create()
-  test.services.context.updateConfig('global', { totalBudget: options.budget ?? 1_500 })
+  test.services.contextConfig.update('global', { totalBudget: options.budget ?? 1_500 })
   if (options.provider) {
     const provider = test.services.providers.create({
       kind: 'openai-compatible',
@@ -86,7 +86,7 @@ describe('summary.compress (/compress)', () => {
   it('without a model: folds all but the tail into an extractive summary, with the focus', async () => {
     const s = setup({ provider: false })
     for (let i = 1; i <= 20; i++) await turn(s, line(i))
-    const before = s.services.chat.list(s.threadId)
+    const before = s.services.messages.list(s.threadId)
 
     const result = await compress(s, 'database migration')
 
@@ -103,7 +103,7 @@ describe('summary.compress (/compress)', () => {
       result.summary
     )
     // Nothing the user wrote is lost: the thread is exactly as it was.
-    expect(s.services.chat.list(s.threadId)).toEqual(before)
+    expect(s.services.messages.list(s.threadId)).toEqual(before)
 
     // The next request sends the summary and the tail; the inspector says why #1-#12 are not.
     const preview = await s.services.context.preview(s.threadId, 'what next?')

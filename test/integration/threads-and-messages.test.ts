@@ -54,7 +54,7 @@ describe('threads', () => {
     for (const action of [
       () => services.threads.rename(missing, 'x'),
       () => services.threads.delete(missing),
-      () => services.chat.list(missing)
+      () => services.messages.list(missing)
     ]) {
       expect(action).toThrow(AppError)
       expect(action).toThrow(/no longer exists/)
@@ -109,15 +109,15 @@ describe('messages', () => {
     const { services } = servicesIn(tempDir())
     const thread = services.threads.create('t')
     const { message } = await services.chat.send(thread.id, 'keep me')
-    expect(services.chat.setFlags(message.id, { pinned: true })).toMatchObject({
+    expect(services.messages.setFlags(message.id, { pinned: true })).toMatchObject({
       pinned: true,
       excluded: false
     })
-    expect(services.chat.setFlags(message.id, { excluded: true })).toMatchObject({
+    expect(services.messages.setFlags(message.id, { excluded: true })).toMatchObject({
       pinned: true,
       excluded: true
     })
-    expect(() => services.chat.setFlags(999_999, { pinned: true })).toThrow(/no longer exists/)
+    expect(() => services.messages.setFlags(999_999, { pinned: true })).toThrow(/no longer exists/)
   })
 
   it('gives concurrent writers from separate connections unique, gap-free sequence numbers', async () => {

@@ -121,7 +121,7 @@ const bodyOf = (index: number) =>
     tool_choice?: unknown
   }
 
-const thread = (s: Setup): Message[] => s.services.chat.list(s.threadId)
+const thread = (s: Setup): Message[] => s.services.messages.list(s.threadId)
 
 describe('MCP tools in a conversation', () => {
   it('asks before a call, shows the arguments, runs it once approved and answers with its result', async () => {
@@ -231,7 +231,7 @@ describe('MCP tools in a conversation', () => {
     expect(thread(s).at(-1)?.content).toBe('The answer is 43.')
     expect(provider.completions()).toHaveLength(4)
     // Each step of the model is a paid request: its usage is stored on its message.
-    expect((await s.services.chat.usage(s.threadId)).replies).toBe(4)
+    expect((await s.services.messages.usage(s.threadId)).replies).toBe(4)
   })
 
   it(`stops at ${MAX_TOOL_STEPS} requests: the last one forbids tools`, async () => {

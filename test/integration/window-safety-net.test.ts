@@ -68,14 +68,14 @@ describe('the 85 % safety net', () => {
     expect(body).toContain("were left out here to fit the model's context window")
     expect(body).not.toContain('compiling module-700 ')
 
-    const stored = s.services.chat.list(s.threadId).find((m) => m.content.startsWith('Why'))
+    const stored = s.services.messages.list(s.threadId).find((m) => m.content.startsWith('Why'))
     expect(stored?.content).toBe(paste)
     s.db.close()
   })
 
   it('rebuilds within the limit when the budget is set above the window', async () => {
     const s = setup()
-    s.services.context.updateConfig('thread', { totalBudget: 20_000 }, s.threadId)
+    s.services.contextConfig.update('thread', { totalBudget: 20_000 }, s.threadId)
     for (let i = 0; i < 20; i++) {
       await send(s, `Question ${i}: ${'please explain the retry policy in detail '.repeat(60)}`)
     }

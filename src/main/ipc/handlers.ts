@@ -3,8 +3,19 @@ import type { Handlers } from './registry'
 
 /** Thin: each channel forwards its validated input to one service call. */
 export function createHandlers(services: Services): Handlers {
-  const { threads, chat, context, search, settings, memory, memoryModel, providers, summaries } =
-    services
+  const {
+    threads,
+    chat,
+    messages,
+    context,
+    contextConfig,
+    search,
+    settings,
+    memory,
+    memoryModel,
+    providers,
+    summaries
+  } = services
   /** A handler for an existing thread: an unknown id answers not_found before anything runs. */
   const inThread =
     <Input extends { threadId: string }, Output>(handle: (input: Input) => Output) =>
@@ -73,12 +84,11 @@ export function createHandlers(services: Services): Handlers {
     summary: {
       get: inThread(({ threadId }) => summaries.get(threadId)),
       update: inThread(({ threadId, content }) => summaries.update(threadId, content)),
-      // The tail is sized by the build the thread would get now (its model, its settings);
-      // if that build fails, the compression still runs with a default tail.
+      // The tail is sized by the build the thread would get now (ContextBuildService.currentBuild).
       compress: inThread(async ({ threadId, focusTopic }) =>
         summaries.compress(threadId, {
           focusTopic: focusTopic ?? null,
-          build: await context.preview(threadId, '').catch(() => null),
+          build: await context.currentBuild(threadId),
           target: services.models.targetFor(threadId)
         })
       ),
@@ -89,24 +99,24 @@ export function createHandlers(services: Services): Handlers {
       retry: inThread(async ({ threadId }) =>
         summaries.retry(
           threadId,
-          await context.preview(threadId, '').catch(() => null),
+          await context.currentBuild(threadId),
           services.models.targetFor(threadId)
         )
       )
     },
     chat: {
-      usage: ({ threadId }) => chat.usage(threadId),
+      usage: ({ threadId }) => messages.usage(threadId),
       stop: ({ threadId }) => chat.stop(threadId),
       regenerate: ({ threadId }) => chat.regenerate(threadId),
       costReport: ({ threadId, whatIf }) => services.costs.report(threadId, whatIf ?? false)
     },
     messages: {
-      list: ({ threadId, ...query }) => chat.page(threadId, query),
+      list: ({ threadId, ...query }) => messages.page(threadId, query),
       send: ({ threadId, content }) => chat.send(threadId, content),
       editResend: ({ id, content }) => chat.editResend(id, content),
-      setFlags: ({ id, ...flags }) => chat.setFlags(id, flags),
+      setFlags: ({ id, ...flags }) => messages.setFlags(id, flags),
       remember: ({ id, category }) => memory.rememberMessage(id, category),
-      locate: ({ id }) => chat.locate(id)
+      locate: ({ id }) => messages.locate(id)
     },
     memory: {
       list: (input) => memory.list(input ?? {}),
@@ -126,8 +136,8 @@ export function createHandlers(services: Services): Handlers {
     context: {
       preview: ({ threadId, draft, whatIf }) => context.preview(threadId, draft, whatIf),
       builds: ({ threadId }) => context.builds(threadId),
-      getConfig: ({ threadId }) => context.getConfig(threadId),
-      updateConfig: ({ scope, threadId, patch }) => context.updateConfig(scope, patch, threadId)
+      getConfig: ({ threadId }) => contextConfig.get(threadId),
+      updateConfig: ({ scope, threadId, patch }) => contextConfig.update(scope, patch, threadId)
     },
     files: {
       attach: ({ threadId, scope, name, mime, data }) =>

@@ -22,14 +22,15 @@ import {
 /** Replies the what-if replays at most (the newest ones): each costs a build. */
 const WHAT_IF_MAX_TURNS = 40
 
+/** The window without cache-aware ordering (one message at a time), for the what-if. */
+const SLIDING_WINDOW_PATCH: ContextConfigPatch = { window: { policy: 'sliding' } }
+
 export interface CostReportDeps {
   messages: (threadId: string) => Message[]
   builds: (threadId: string) => StoredBuild[]
   prices: (providerId: string | null, modelId: string) => ModelPrices | null
   /** The turn of a stored user message rebuilt under a configuration patch, not stored. */
   replay: (threadId: string, message: Message, patch: ContextConfigPatch) => Promise<BuiltContext>
-  /** The patch that reproduces the window without cache-aware ordering. */
-  slidingPatch: ContextConfigPatch
   log: (message: string, error: unknown) => void
 }
 
@@ -110,7 +111,7 @@ export class CostReportService {
     const replay = (input: Message) => {
       let build = replayed.get(input.id)
       if (!build) {
-        build = this.deps.replay(threadId, input, this.deps.slidingPatch)
+        build = this.deps.replay(threadId, input, SLIDING_WINDOW_PATCH)
         replayed.set(input.id, build)
       }
       return build

@@ -1,4 +1,3 @@
-import type { ContextConfigPatch } from '@shared/contextConfig'
 import { randomUUID } from 'node:crypto'
 import { EngineRegistry } from '../context/engine/engineRegistry'
 import { tokenCounterFor } from '../context/tokens/tokenCounter'
@@ -12,7 +11,8 @@ import { SearchRepository } from '../store/search/searchRepository'
 import { SettingsRepository } from '../store/settingsRepository'
 import { ThreadRepository } from '../store/threadRepository'
 import { VectorStore } from '../store/vectors/vectorStore'
-import { ChatService } from './chat/chatService'
+import { MessageService } from './chat/messageService'
+import { TurnService } from './chat/turnService'
 import { ModelResolver } from './modelResolver'
 import { SummaryRepository } from '../store/summaryRepository'
 import { ForkRepository } from '../store/forkRepository'
@@ -23,7 +23,8 @@ import { backupsDirFor } from './backup/backupFiles'
 import { CostReportService } from './costReportService'
 import { EncryptedSecretStore, type Cipher } from './providers/secretStore'
 import { ProviderService } from './providers/providerService'
-import { ContextService } from './contextBuilds/contextService'
+import { ContextBuildService } from './contextBuilds/contextBuildService'
+import { ContextConfigService } from './contextBuilds/contextConfigService'
 import { ThreadMessageCache } from './threadMessageCache'
 import { ServiceEvents, throttle } from './events'
 import type { ServiceOptions, Services } from './serviceTypes'
@@ -36,7 +37,6 @@ import { MemoryService } from './memory/memoryService'
 import { QueryRanker } from './memory/queryRanker'
 import { SearchService } from './searchService'
 import { SettingsService } from './settingsService'
-import { adoptedDefaultModel } from '@shared/defaultModel'
 import { ThreadService } from './threadService'
 import { FileRepository } from '../store/fileRepository'
 import { ChunkRelevance } from './files/chunkRelevance'
@@ -145,20 +145,13 @@ export function createServices({
     secrets: new EncryptedSecretStore(cipher, settingsRepository),
     changed: (providerId) => {
       // Settled before the event, so the renderer's refresh reads the new default.
-      keepDefaultModel()
+      settings.keepDefaultModel(providers.list())
       emit('providers:changed', { providerId })
     },
     ...(detectOllama && { detect: detectOllama })
   })
-  function keepDefaultModel() {
-    const current = settings.get().defaultModel
-    const next = adoptedDefaultModel(current, providers.list())
-    if (next?.providerId !== current?.providerId || next?.modelId !== current?.modelId) {
-      settings.update({ defaultModel: next })
-    }
-  }
   // A store saved before the default was adopted (providers, but no default) answers too.
-  keepDefaultModel()
+  settings.keepDefaultModel(providers.list())
   const summaryRepository = new SummaryRepository(db)
   const forkRepository = new ForkRepository(db)
   const summaries = new SummaryService({
@@ -224,11 +217,15 @@ export function createServices({
     providers,
     defaultModel: () => settings.get().defaultModel
   })
-  const context = new ContextService({
+  const contextConfig = new ContextConfigService({
     threads: threadRepository,
+    settings: settingsRepository,
+    chatModel: (threadId) => models.limitsFor(threadId)
+  })
+  const context = new ContextBuildService({
     messages,
     cache,
-    settings: settingsRepository,
+    config: contextConfig,
     builds: new BuildRepository(db, BUILD_HISTORY),
     engines: new EngineRegistry(),
     memory: memorySearch ?? memoryRecall(memoryService),
@@ -239,18 +236,15 @@ export function createServices({
     attachments: (threadId, input, query) => files.forBuild(threadId, input, query),
     lineage: forkRepository,
     tools: (threadId, query) => tools.forBuild(threadId, query),
-    ...(turnProbe && { probe: turnProbe }),
-    chatModel: (threadId) => {
-      const target = models.targetFor(threadId)
-      if (!target) return null
-      return {
-        model: target.ref.modelId,
-        contextWindow: target.model.contextWindow,
-        outputReserve: target.model.maxOutput
-      }
-    }
+    ...(turnProbe && { probe: turnProbe })
   })
-  const chat = new ChatService(messages, cache, threads, context, {
+  const messageChanged = (threadId: string, seq: number) => summaries.messageChanged(threadId, seq)
+  const messageService = new MessageService({ messages, cache, threads, log, messageChanged })
+  const chat = new TurnService({
+    messages,
+    cache,
+    threads,
+    context,
     now,
     // Stored counts are o200k; a GPT-4o build reuses a paste's count (DraftCounts).
     tokens: tokenCounterFor('gpt-4o'),
@@ -266,7 +260,7 @@ export function createServices({
     tools,
     ...(streamTimeouts && { timeouts: streamTimeouts }),
     ...(turnProbe && { probe: turnProbe }),
-    messageChanged: (threadId, seq) => summaries.messageChanged(threadId, seq),
+    messageChanged,
     userMessageStored: (message) => files.claimDrafts(message.threadId, message.id)
   })
   const backupService = new BackupService({
@@ -292,14 +286,12 @@ export function createServices({
     locale: () => markdownLocaleFor(settings.language(info.systemLocale)),
     now
   })
-  const chatService = chat
   const costs = new CostReportService({
-    messages: (threadId) => chatService.list(threadId),
+    messages: (threadId) => messageService.list(threadId),
     builds: (threadId) => context.builds(threadId),
     prices: (providerId, modelId) =>
       providerId === null ? null : (providers.describeModel(providerId, modelId)?.model ?? null),
     replay: (threadId, message, patch) => context.replayTurn(threadId, message, patch),
-    slidingPatch: SLIDING_WINDOW_PATCH,
     log
   })
   return {
@@ -307,11 +299,13 @@ export function createServices({
     history,
     threads,
     context,
+    contextConfig,
     memory: memoryService,
     memoryModel,
     memoryIndexer,
     memoryExtraction,
     chat,
+    messages: messageService,
     models,
     providers,
     summaries,
@@ -332,6 +326,3 @@ export function createServices({
     files
   }
 }
-
-/** The window without cache-aware ordering (one message at a time), for the cost what-if. */
-const SLIDING_WINDOW_PATCH: ContextConfigPatch = { window: { policy: 'sliding' } }

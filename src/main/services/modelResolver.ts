@@ -11,6 +11,13 @@ export interface ChatTarget {
   model: ResolvedModel
 }
 
+/** What a build takes from the thread's model: its id, window and reply reserve. */
+export interface ChatModelLimits {
+  model: string
+  contextWindow: number
+  outputReserve: number
+}
+
 export interface ModelResolverDeps {
   threads: ThreadService
   providers: ProviderService
@@ -19,8 +26,8 @@ export interface ModelResolverDeps {
 }
 
 /**
- * Which model answers a thread: read by the turn (ChatService) and by the build, whose window
- * and reply reserve are the model's (ContextService), so neither asks the other.
+ * Which model answers a thread: read by the turn (TurnService) and by the build, whose window
+ * and reply reserve are the model's (ContextConfigService), so neither asks the other.
  */
 export class ModelResolver {
   constructor(private readonly deps: ModelResolverDeps) {}
@@ -33,5 +40,16 @@ export class ModelResolver {
       if (found) return { ref, ...found }
     }
     return null
+  }
+
+  /** The limits a build takes from the thread's model; null without one. */
+  limitsFor(threadId: string): ChatModelLimits | null {
+    const target = this.targetFor(threadId)
+    if (!target) return null
+    return {
+      model: target.ref.modelId,
+      contextWindow: target.model.contextWindow,
+      outputReserve: target.model.maxOutput
+    }
   }
 }

@@ -6,8 +6,10 @@ import type { ImportRunner } from '../workers/import/importRunner'
 import type { MessageVectorClient } from '../workers/messageVector/messageVectorClient'
 import type { BackupService, BackupServiceDeps } from './backup/backupService'
 import type { ModelResolver } from './modelResolver'
-import type { ChatService } from './chat/chatService'
-import type { ContextService } from './contextBuilds/contextService'
+import type { MessageService } from './chat/messageService'
+import type { TurnService } from './chat/turnService'
+import type { ContextBuildService } from './contextBuilds/contextBuildService'
+import type { ContextConfigService } from './contextBuilds/contextConfigService'
 import type { CostReportService } from './costReportService'
 import type { Publish } from './events'
 import type { FileService } from './files/fileService'
@@ -31,10 +33,16 @@ import type { TurnProbe } from './turnProbe'
 export interface Services {
   info: AppInfo
   threads: ThreadService
-  chat: ChatService
+  /** The turn: send, edit-and-resend, regenerate, stop. */
+  chat: TurnService
+  /** Stored messages outside the turn: pages, lookups, usage totals, flags. */
+  messages: MessageService
   /** Which model answers a thread. */
   models: ModelResolver
-  context: ContextService
+  /** Builds: previews, each turn's request, the stored builds. */
+  context: ContextBuildService
+  /** The context configuration's layers and the token corrections usage calibrates. */
+  contextConfig: ContextConfigService
   search: SearchService
   settings: SettingsService
   /** Thread summaries, updated in the background after turns. */

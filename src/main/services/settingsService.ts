@@ -1,4 +1,6 @@
+import { adoptedDefaultModel } from '@shared/defaultModel'
 import type { AppSettings } from '@shared/domain'
+import type { ProviderView } from '@shared/providers'
 import type { SettingsRepository } from '../store/settingsRepository'
 
 const KEY = 'app'
@@ -31,5 +33,17 @@ export class SettingsService {
     const next = { ...this.get(), ...patch }
     this.settings.set(KEY, next)
     return next
+  }
+
+  /**
+   * After the providers changed: the default model is kept while some provider lists it, else
+   * the first listed model becomes the default (adoptedDefaultModel), else there is none.
+   */
+  keepDefaultModel(providers: readonly ProviderView[]): void {
+    const current = this.get().defaultModel
+    const next = adoptedDefaultModel(current, providers)
+    if (next?.providerId !== current?.providerId || next?.modelId !== current?.modelId) {
+      this.update({ defaultModel: next })
+    }
   }
 }

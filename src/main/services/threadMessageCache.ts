@@ -57,8 +57,8 @@ interface CachedThread {
  * thread to derive it. Reading a 100,000-message thread from SQLite takes about half a second,
  * far too slow to rebuild the inspector's preview on every keystroke or to hold the window for:
  * `load` reads it in slices that give the event loop back, and opening a thread starts that in
- * the background. Every message write goes through ChatService, which keeps the cached copies
- * in step.
+ * the background. Every message write goes through services/chat (TurnService, MessageService),
+ * which keeps the cached copies in step.
  */
 export class ThreadMessageCache {
   private readonly threads = new Map<string, CachedThread>()

@@ -11,17 +11,13 @@ import { MAX_TOOL_STEPS } from '@shared/tools'
 import { applyCacheBreakpoints } from '../../context/promptCache'
 import { countMessageTokens } from '../../context/tokens/messageTokens'
 import { estimateTokens } from '../../context/tokens/tokenEstimate'
-import type { MessageRepository } from '../../store/messageRepository'
-import type { ChatServiceDeps } from './chatService'
 import type { ChatTarget } from '../modelResolver'
-import type { ContextService } from '../contextBuilds/contextService'
 import type { PendingBuild } from './pendingBuild'
+import type { TurnServiceDeps } from './turnService'
 import { toProviderError } from '../providers/errors'
 import { streamChat } from '../providers/modelClient'
 import { ProviderError } from '../providers/types'
 import { costBreakdown } from '../providers/usage'
-import type { ThreadMessageCache } from '../threadMessageCache'
-import type { ThreadService } from '../threadService'
 import { fitExchange, runToolLoop } from '../tools/toolLoop'
 import { toolMessages } from '../tools/toolMessages'
 import type { ToolRun } from '../tools/toolService'
@@ -65,12 +61,8 @@ export class ReplyStreams {
   private readonly active = new Map<string, ActiveStream>()
 
   constructor(
-    private readonly messages: MessageRepository,
-    private readonly cache: ThreadMessageCache,
-    private readonly threads: ThreadService,
-    private readonly context: ContextService,
-    private readonly deps: ChatServiceDeps,
-    /** ChatService's after-turn work, which never throws. */
+    private readonly deps: TurnServiceDeps,
+    /** TurnService's after-turn work, which never throws. */
     private readonly afterTurn: (
       threadId: string,
       build: BuiltContext,
@@ -123,7 +115,7 @@ export class ReplyStreams {
     let retried = false
     try {
       const apiKey = this.key(target)
-      const stored = toolMessages(this.messages, this.cache, this.deps, job, () => build)
+      const stored = toolMessages(this.deps.messages, this.deps.cache, this.deps, job, () => build)
       for (;;) {
         try {
           const ttl = this.deps.cacheTtl()
@@ -194,7 +186,7 @@ export class ReplyStreams {
               1,
               Math.floor(build.context.tokenStats.budget * RETRY_BUDGET_SHARE)
             )
-            const rebuilt = await this.context.buildTurn(threadId, job.input, {
+            const rebuilt = await this.deps.context.buildTurn(threadId, job.input, {
               totalBudget: budget,
               retry: true
             })
@@ -217,7 +209,7 @@ export class ReplyStreams {
       const message = this.storeReply(job, build, text, empty ? 'empty' : 'complete', usage, finish)
       if (usage) {
         try {
-          this.context.recordUsage(threadId, build.context, usage)
+          this.deps.context.recordUsage(threadId, build.context, usage)
         } catch (error) {
           this.deps.log(`calibration after message ${message.id} failed`, error)
         }
@@ -228,7 +220,7 @@ export class ReplyStreams {
       job.build.store()
       const failure = error instanceof ProviderError ? error : toProviderError(error)
       // The thread was deleted while the reply streamed: nothing to store or report.
-      if (!this.threads.list().some((t) => t.id === threadId)) return
+      if (!this.deps.threads.list().some((t) => t.id === threadId)) return
       const status: ReplyStatus = failure.kind === 'aborted' ? 'stopped' : 'failed'
       const message =
         text.length > 0 ? this.storeReply(job, build, text, status, usage, finish) : null
@@ -272,7 +264,7 @@ export class ReplyStreams {
       finishReason: finish,
       supersededBy: null
     }
-    const message = this.messages.appendReply(
+    const message = this.deps.messages.appendReply(
       {
         threadId: job.threadId,
         role: 'assistant',
@@ -282,13 +274,13 @@ export class ReplyStreams {
       },
       reply
     )
-    this.cache.appended(message)
+    this.deps.cache.appended(message)
     for (const old of job.replaces) {
       const updated =
         old.role === 'tool'
-          ? this.messages.setFlags(old.id, { excluded: true })
-          : this.messages.supersede(old.id, message.id)
-      if (updated) this.cache.updated(updated)
+          ? this.deps.messages.setFlags(old.id, { excluded: true })
+          : this.deps.messages.supersede(old.id, message.id)
+      if (updated) this.deps.cache.updated(updated)
     }
     this.deps.publish('threads:changed', { threadId: job.threadId })
     return message

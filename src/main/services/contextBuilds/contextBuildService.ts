@@ -1,77 +1,36 @@
-import type {
-  ActiveTaskState,
-  BuiltContext,
-  MemoryCandidate,
-  StoredBuild,
-  ThreadSummary,
-  TokenCount,
-  ToolInput
-} from '@shared/context'
-import type { ContextConfig, ContextConfigPatch, ContextConfigView } from '@shared/contextConfig'
+import type { BuiltContext, StoredBuild, ThreadSummary, TokenCount } from '@shared/context'
+import type { ContextConfig, ContextConfigPatch } from '@shared/contextConfig'
 import type { Message } from '@shared/domain'
 import { yieldToEventLoop } from '@shared/eventLoop'
+import { firstAtOrAfter } from '@shared/messagePages'
 import { ActiveTaskTracker } from '../../context/activeTaskTracker'
-import type { EngineRegistry } from '../../context/engine/engineRegistry'
-import { recalledLine } from '../../context/sections/retrievedMemories'
-import {
-  estimateCounter,
-  tokenCounterFor,
-  type TokenCounter
-} from '../../context/tokens/tokenCounter'
-import { countOf, type TokenIndex } from '../../context/tokens/tokenIndex'
-import { keepUnderSafetyLimit } from '../../context/windowSafetyNet'
-import { recallMemories, type MemorySearch, type Recall } from '../../context/recall/memorySearch'
-import { recallQuery, type RecallQuery } from '../../context/recall/recallQuery'
-import { recallRequest } from '../../context/recall/recallRequest'
 import { totalBudgetOf } from '../../context/budget'
+import type { EngineRegistry } from '../../context/engine/engineRegistry'
+import { estimateCounter, tokenCounterFor } from '../../context/tokens/tokenCounter'
+import { countOf } from '../../context/tokens/tokenIndex'
+import { keepUnderSafetyLimit } from '../../context/windowSafetyNet'
 import type { BuildRepository } from '../../store/buildRepository'
 import type { MessageRepository } from '../../store/messageRepository'
-import type { SettingsRepository } from '../../store/settingsRepository'
-import type { ThreadRepository } from '../../store/threadRepository'
-import { ContextSettings, type ChatModelLimits } from './contextSettings'
 import type { Publish } from '../events'
-import { withUnrankedFiles, type BuildAttachments } from '../files/fileService'
-import type { TurnProbe } from '../turnProbe'
-import { DraftCounts } from './draftCounts'
-import { leaveOutOtherBranches, type ForkLineage } from '../memory/forkRecallFilter'
+import { withUnrankedFiles } from '../files/fileService'
 import { runSliced } from '../slicedWork'
-import { firstAtOrAfter } from '@shared/messagePages'
 import { sendsOutline, type ThreadMessageCache, type ThreadSnapshot } from '../threadMessageCache'
+import { BuildInputs, type BuildInputsDeps, type Gathered, type TurnData } from './buildInputs'
+import type { ContextConfigService } from './contextConfigService'
+import { DraftCounts } from './draftCounts'
 
-const MEMORY_TIMEOUT_MS = 500
-export interface ContextServiceDeps {
-  threads: ThreadRepository
+export interface ContextBuildServiceDeps extends BuildInputsDeps {
   messages: MessageRepository
   cache: ThreadMessageCache
-  settings: SettingsRepository
   builds: BuildRepository
   engines: EngineRegistry
-  memory: MemorySearch
+  /** The configuration's layers, the token corrections and each thread's active-task state. */
+  config: ContextConfigService
   systemPrompt: () => string
   now: () => number
   publish: Publish
-  /**
-   * The chat model of a thread, when a provider is configured: its id (the tokenizer and the
-   * correction factor) over the user's settings, its window and max output under them.
-   */
-  chatModel?: (threadId: string) => ChatModelLimits | null
   /** The thread's stored summary for the builder's summary section. */
   summary?: (threadId: string) => ThreadSummary | null
-  /**
-   * The files that go with a turn (the input message's, or the draft's for a preview, and the
-   * thread's), their chunks scored against `query` (services/files).
-   */
-  attachments?: (
-    threadId: string,
-    input: { messageId: number } | 'draft',
-    query: string
-  ) => Promise<BuildAttachments>
-  /** Fork lineage: recall in a fork leaves out the branches it did not take. */
-  lineage?: ForkLineage
-  /** The tools the thread exposes, with their relevance to the input (services/tools). */
-  tools?: (threadId: string, query: string) => Promise<ToolInput[]>
-  /** The moments of a turn (the whole-turn benchmark). */
-  probe?: TurnProbe
 }
 
 export interface BuildTurnOptions {
@@ -89,57 +48,19 @@ export interface PreparedTurn {
   context: BuiltContext
 }
 
-/** What one build reads from the thread, besides the configuration. */
-interface TurnData {
-  threadId: string
-  /** The window's candidates, oldest first. */
-  messages: Message[]
-  input: string
-  taskState: ActiveTaskState | undefined
-  /** Stored messages that must not come back as recalled items (the input itself, say). */
-  notRecalled: number[]
-  /** The input's index when the caller has it (a preview's, see DraftCounts). */
-  inputIndex?: TokenIndex
-  /** Whose files go with the turn: the stored input message's, or the composer's drafts. */
-  files: { messageId: number } | 'draft'
-  /** The tokens of `messages`, when the cache keeps the sum (else summed here). */
-  historyTokens?: number
-}
-
-/** What one input gathered from the services; the safety net's rebuilds reuse it. */
-interface Gathered {
-  recall: Recall
-  files: BuildAttachments | undefined
-  tools: ToolInput[]
-}
-
 /**
  * Gathers a thread's data, runs the configured engine and keeps what was sent. Previews and
  * real sends go through the same `build`, so the inspector never shows an approximation.
  */
-export class ContextService {
+export class ContextBuildService {
   /** Counts of long drafts, kept between keystrokes. */
   readonly drafts = new DraftCounts()
 
-  /** The configuration's layers, the token corrections and each thread's active-task state. */
-  private readonly settings: ContextSettings
+  /** Recalled items, files and tools for an input (buildInputs.ts). */
+  private readonly inputs: BuildInputs
 
-  constructor(private readonly deps: ContextServiceDeps) {
-    this.settings = new ContextSettings(deps)
-  }
-
-  getConfig(threadId?: string): ContextConfigView {
-    return this.settings.view(threadId)
-  }
-
-  /** Validated against every layer it affects (see ContextSettings.update). */
-  updateConfig(
-    scope: 'global' | 'thread',
-    change: ContextConfigPatch,
-    threadId?: string
-  ): ContextConfigView {
-    this.settings.update(scope, change, threadId)
-    return this.getConfig(threadId)
+  constructor(private readonly deps: ContextBuildServiceDeps) {
+    this.inputs = new BuildInputs(deps)
   }
 
   /** The build the draft would get if sent now; `whatIf` is applied without being saved. */
@@ -148,7 +69,7 @@ export class ContextService {
     draft: string,
     whatIf?: ContextConfigPatch
   ): Promise<BuiltContext> {
-    const config = this.settings.forThread(threadId, whatIf ?? {})
+    const config = this.deps.config.forThread(threadId, whatIf ?? {})
     const inputIndex = await this.drafts.index(threadId, draft, tokenCounterFor(config.model))
     return this.fromThread(threadId, config, (thread) =>
       this.build(
@@ -157,7 +78,7 @@ export class ContextService {
           messages: thread.messages,
           input: draft,
           inputIndex,
-          taskState: this.settings.taskState(threadId),
+          taskState: this.deps.config.taskState(threadId),
           notRecalled: [],
           files: 'draft',
           historyTokens: thread.tokens.at(-1) as number
@@ -165,6 +86,14 @@ export class ContextService {
         config
       )
     )
+  }
+
+  /**
+   * The build the thread would get now with an empty draft, or null when that build fails: a
+   * compression sizes its protected tail by it and falls back to a default tail without it.
+   */
+  currentBuild(threadId: string): Promise<BuiltContext | null> {
+    return this.preview(threadId, '').catch(() => null)
   }
 
   /**
@@ -190,13 +119,13 @@ export class ContextService {
     message: Message,
     options: BuildTurnOptions = {}
   ): Promise<PreparedTurn> {
-    const config = this.settings.forThread(
+    const config = this.deps.config.forThread(
       threadId,
       options.totalBudget === undefined ? {} : { totalBudget: options.totalBudget }
     )
     // Everything before the input; a regenerated turn's earlier replies come after it. Neither
     // the input nor those replies may come back as recalled messages.
-    const before = this.settings.taskState(threadId)
+    const before = this.deps.config.taskState(threadId)
     // The send counted this text to store it; a regenerated turn's text was counted before.
     const inputIndex = await this.drafts.exact(
       threadId,
@@ -226,7 +155,7 @@ export class ContextService {
     if (!options.retry) {
       const tasks = new ActiveTaskTracker(before)
       tasks.observe(message.content, message.seq)
-      this.settings.saveTaskState(threadId, tasks.state)
+      this.deps.config.saveTaskState(threadId, tasks.state)
     }
     return { threadId, messageId: message.id, createdAt: this.deps.now(), context }
   }
@@ -248,14 +177,14 @@ export class ContextService {
     message: Message,
     patch: ContextConfigPatch
   ): Promise<BuiltContext> {
-    const config = this.settings.forThread(threadId, patch)
+    const config = this.deps.config.forThread(threadId, patch)
     const all = this.deps.cache.get(threadId)
     return this.build(
       {
         threadId,
         messages: all.filter((m) => m.id !== message.id && m.seq < message.seq),
         input: message.content,
-        taskState: this.settings.taskState(threadId),
+        taskState: this.deps.config.taskState(threadId),
         notRecalled: all.filter((m) => m.seq >= message.seq).map((m) => m.id),
         files: { messageId: message.id }
       },
@@ -269,7 +198,7 @@ export class ContextService {
 
   /**
    * After a reply with provider usage: the engine hears it (`updateFromResponse`), and the
-   * model's token correction factor is calibrated (ContextSettings.calibrate). Returns the new
+   * model's token correction factor is calibrated (ContextConfigService.calibrate). Returns the new
    * factor.
    */
   recordUsage(
@@ -277,11 +206,11 @@ export class ContextService {
     build: BuiltContext,
     usage: { promptTokens: number; completionTokens: number }
   ): number | null {
-    const config = this.settings.forThread(threadId, {})
+    const config = this.deps.config.forThread(threadId, {})
     const { engine } = this.deps.engines.select(config.engine)
     engine.updateModel(build.metadata.model, build.tokenStats.contextWindow)
     engine.updateFromResponse(usage)
-    return this.settings.calibrate(build, usage, config)
+    return this.deps.config.calibrate(build, usage, config)
   }
 
   /**
@@ -336,7 +265,7 @@ export class ContextService {
     const { threadId, messages, input, taskState } = turn
     const summary = this.deps.summary?.(threadId) ?? null
     const pinned = this.deps.messages.listPinned(threadId)
-    const gathered = reuse ?? (await this.gather(turn, config, summary, pinned))
+    const gathered = reuse ?? (await this.inputs.gather(turn, config, summary, pinned))
     // Search and build are each tens of ms with a long paste; the event loop turns between.
     if (!reuse) await yieldToEventLoop()
     const { recall, files, tools } = gathered
@@ -359,72 +288,5 @@ export class ContextService {
     )
     const context = files ? withUnrankedFiles(built, files.notEmbedded) : built
     return { context, gathered }
-  }
-
-  /** What a build asks the services for about its input: recalled items, files and tools. */
-  private async gather(
-    turn: TurnData,
-    config: ContextConfig,
-    summary: ThreadSummary | null,
-    pinned: Message[]
-  ): Promise<Gathered> {
-    const { threadId, messages, input, taskState } = turn
-    const query = recallQuery(input, messages, taskState)
-    const found = await this.recall(turn, config, summary, pinned, query)
-    const recall = this.deps.lineage
-      ? { ...found, memories: leaveOutOtherBranches(threadId, found.memories, this.deps.lineage) }
-      : found
-    await countLongItems(recall.memories, tokenCounterFor(config.model))
-    const files = await this.deps.attachments?.(threadId, turn.files, query.context ?? query.text)
-    const tools = (await this.deps.tools?.(threadId, query.text)) ?? []
-    return { recall, files, tools }
-  }
-
-  /** Memory search for one build: as many candidates as the retrieved section could place. */
-  private async recall(
-    turn: TurnData,
-    config: ContextConfig,
-    summary: ThreadSummary | null,
-    pinned: Message[],
-    query: RecallQuery
-  ): Promise<Recall> {
-    const { threadId, messages } = turn
-    // None that the window sends anyway (recallRequest.ts).
-    const request = recallRequest(config, messages, summary?.lastMessageSeq, {
-      pinned,
-      ...(turn.historyTokens !== undefined && { tokens: turn.historyTokens })
-    })
-    this.deps.probe?.(threadId, 'search_start')
-    const { scope, fillSpare, minRelevance } = config.recall
-    const recall = await recallMemories(this.deps.memory, query.text, {
-      context: query.context,
-      limit: request.limit,
-      excludeMessageIds: [...request.excludeMessageIds, ...turn.notRecalled],
-      timeoutMs: MEMORY_TIMEOUT_MS,
-      threadId,
-      scope,
-      fillSpare,
-      ...(minRelevance !== undefined && { minRelevance }),
-      // What the summary covers was cut on purpose: recalling it would resend it verbatim.
-      ...(summary && { summarizedThrough: summary.lastMessageSeq })
-    })
-    this.deps.probe?.(threadId, 'search_end')
-    return recall
-  }
-}
-
-/** Items at least this long are counted before the build, in slices. */
-const LONG_ITEM_CHARS = 2_000
-
-/**
- * Counts long recalled items in slices ahead of the build, which counts every item it ranks
- * in one synchronous step: the counter remembers them (tokenCounter.ts), so the build finds
- * them counted. A recalled paste's 8,000-character excerpt of Chinese costs about 40 ms of
- * BPE, and a new thread can recall dozens of long messages.
- */
-async function countLongItems(items: readonly MemoryCandidate[], counter: TokenCounter) {
-  for (const item of items) {
-    if (item.content.length < LONG_ITEM_CHARS) continue
-    await runSliced(counter.countSteps(recalledLine(item)))
   }
 }

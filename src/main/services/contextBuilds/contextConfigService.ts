@@ -1,8 +1,8 @@
 /**
- * What ContextService keeps in settings: the configuration's layers (the global default in the
- * settings table, a thread's override in its settings JSON, the chat model's limits and id),
+ * What the context builds keep in settings: the configuration's layers (the global default in
+ * the settings table, a thread's override in its settings JSON, the chat model's limits and id),
  * each model's token correction that provider usage calibrates, and a thread's active-task
- * state.
+ * state. The builds (ContextBuildService) read their configuration here.
  */
 import type { ActiveTaskState, BuiltContext } from '@shared/context'
 import {
@@ -16,6 +16,7 @@ import { AppError } from '@shared/result'
 import type { ThreadSettings } from '@shared/threadSettings'
 import type { SettingsRepository } from '../../store/settingsRepository'
 import type { ThreadRepository } from '../../store/threadRepository'
+import type { ChatModelLimits } from '../modelResolver'
 
 /** The key of the default context configuration in the settings table (a thread's is `context`). */
 const CONFIG_KEY = 'context'
@@ -28,23 +29,21 @@ const clamp = (value: number, min: number, max: number) => Math.min(max, Math.ma
 /** Provider prompt tokens / our count is smoothed with this weight for the newest reply. */
 const CALIBRATION_WEIGHT = 0.5
 
-export interface ChatModelLimits {
-  model: string
-  contextWindow: number
-  outputReserve: number
-}
-
-export interface ContextSettingsDeps {
+export interface ContextConfigServiceDeps {
   threads: ThreadRepository
   settings: SettingsRepository
-  /** See ContextServiceDeps.chatModel. */
+  /**
+   * The chat model of a thread, when a provider is configured: its id (the tokenizer and the
+   * correction factor) over the user's settings, its window and max output under them.
+   */
   chatModel?: (threadId: string) => ChatModelLimits | null
 }
 
-export class ContextSettings {
-  constructor(private readonly deps: ContextSettingsDeps) {}
+export class ContextConfigService {
+  constructor(private readonly deps: ContextConfigServiceDeps) {}
 
-  view(threadId?: string): ContextConfigView {
+  /** The global layer, the thread's (when asked for) and what they resolve to. */
+  get(threadId?: string): ContextConfigView {
     const global = this.globalPatch()
     const thread = threadId === undefined ? null : this.threadPatch(threadId)
     return { global, thread, effective: this.resolve(global, thread ?? {}) }
@@ -54,7 +53,11 @@ export class ContextSettings {
    * Validates the merged result, because a thread raising one share can break the sum. A new
    * default is checked against every thread's overrides, so saving it cannot break a thread.
    */
-  update(scope: 'global' | 'thread', change: ContextConfigPatch, threadId?: string): void {
+  update(
+    scope: 'global' | 'thread',
+    change: ContextConfigPatch,
+    threadId?: string
+  ): ContextConfigView {
     if (scope === 'global') {
       const global = mergeConfigPatches(this.globalPatch(), change)
       this.resolve(global)
@@ -77,6 +80,7 @@ export class ContextSettings {
       this.resolve(this.globalPatch(), thread)
       this.deps.threads.updateSettings(threadId, { context: thread })
     }
+    return this.get(threadId)
   }
 
   /** Provider limits under the user's layers, the provider's model id over them, then `top`. */

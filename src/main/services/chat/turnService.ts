@@ -1,28 +1,36 @@
+/**
+ * One turn: the user's message stored, the request built and sent, the reply streamed
+ * (replyStream.ts); edit-and-resend and regenerate start one the same way, and `stop` aborts
+ * it. Reading and flagging stored messages is MessageService.
+ */
 import { randomUUID } from 'node:crypto'
 import type { BuiltContext, StoredBuild } from '@shared/context'
-import type { Message, MessagePage, SendOutcome } from '@shared/domain'
+import type { Message, SendOutcome } from '@shared/domain'
 import { yieldToEventLoop } from '@shared/eventLoop'
-import { DEFAULT_PAGE_SIZE, firstAtOrAfter, pageOf, type PageQuery } from '@shared/messagePages'
-import type { UsageTotals } from '@shared/providers'
+import { firstAtOrAfter } from '@shared/messagePages'
 import { AppError } from '@shared/result'
 import type { CacheTtl } from '../../context/promptCache'
 import type { TokenCounter } from '../../context/tokens/tokenCounter'
 import { countOf } from '../../context/tokens/tokenIndex'
 import type { MessageRepository } from '../../store/messageRepository'
-import type { ContextService, PreparedTurn } from '../contextBuilds/contextService'
+import type { ContextBuildService, PreparedTurn } from '../contextBuilds/contextBuildService'
 import type { Publish } from '../events'
-import { PendingBuild } from './pendingBuild'
 import type { ChatTarget, ModelResolver } from '../modelResolver'
 import type { StreamTimeouts } from '../providers/modelClient'
 import type { ProviderService } from '../providers/providerService'
-import { sumUsage } from '../providers/usage'
-import { ReplyStreams } from './replyStream'
 import type { ThreadMessageCache } from '../threadMessageCache'
 import type { ThreadService } from '../threadService'
 import type { ToolExecutor } from '../tools/toolMessages'
 import type { TurnProbe } from '../turnProbe'
+import { PendingBuild } from './pendingBuild'
+import { ReplyStreams } from './replyStream'
 
-export interface ChatServiceDeps {
+export interface TurnServiceDeps {
+  messages: MessageRepository
+  cache: ThreadMessageCache
+  threads: ThreadService
+  /** Builds each turn's request and stores it once the request has left. */
+  context: ContextBuildService
   now: () => number
   tokens: TokenCounter
   publish: Publish
@@ -38,7 +46,7 @@ export interface ChatServiceDeps {
   userMessageStored?: (message: Message) => void
   /** Runs a tool call after the user's approval (services/tools); without it no tool runs. */
   tools?: ToolExecutor
-  /** A stored message was edited (resent) or its exclusion or summary exemption changed. */
+  /** A stored message was edited (resent): what the summary says about it may no longer hold. */
   messageChanged?: (threadId: string, seq: number) => void
   /** The moments of a turn (the whole-turn benchmark). */
   probe?: TurnProbe
@@ -63,50 +71,13 @@ function currentReplyTo(turn: readonly Message[]): Message | undefined {
   return undefined
 }
 
-export class ChatService {
+export class TurnService {
   private readonly streams: ReplyStreams
   private readonly newId: () => string
 
-  constructor(
-    private readonly messages: MessageRepository,
-    private readonly cache: ThreadMessageCache,
-    private readonly threads: ThreadService,
-    private readonly context: ContextService,
-    private readonly deps: ChatServiceDeps
-  ) {
+  constructor(private readonly deps: TurnServiceDeps) {
     this.newId = deps.newId ?? randomUUID
-    this.streams = new ReplyStreams(messages, cache, threads, context, deps, (...args) =>
-      this.afterTurn(...args)
-    )
-  }
-
-  list(threadId: string): Message[] {
-    this.threads.get(threadId)
-    return this.cache.get(threadId)
-  }
-
-  /**
-   * A page of the thread for the chat list, opened at its end (`MessagePage`). A thread not
-   * in the cache is answered from the (thread_id, seq) index and starts loading in the
-   * background, so the preview and the first send that follow read it from memory.
-   */
-  page(threadId: string, query: PageQuery = {}): MessagePage {
-    this.threads.get(threadId)
-    if (this.cache.has(threadId)) return pageOf(this.cache.get(threadId), query)
-    this.cache
-      .load(threadId, { behindTurns: true })
-      .catch((error: unknown) => this.deps.log(`loading thread ${threadId} failed`, error))
-    if (query.fromSeq !== undefined) {
-      return {
-        messages: this.messages.listAfter(threadId, query.fromSeq - 1, -1),
-        hasOlder: this.messages.hasBefore(threadId, query.fromSeq)
-      }
-    }
-    return this.messages.pageBefore(
-      threadId,
-      query.beforeSeq ?? null,
-      query.limit ?? DEFAULT_PAGE_SIZE
-    )
+    this.streams = new ReplyStreams(deps, (...args) => this.afterTurn(...args))
   }
 
   /**
@@ -116,10 +87,10 @@ export class ChatService {
    * so instead of inventing a reply.
    */
   async send(threadId: string, content: string): Promise<SendOutcome> {
-    this.threads.get(threadId)
+    this.deps.threads.get(threadId)
     this.requireIdle(threadId)
     // From the start: a thread opened a moment ago is loading in slices that would compete.
-    const release = this.cache.holdForTurn()
+    const release = this.deps.cache.holdForTurn()
     try {
       const tokenCount = await this.countUserText(threadId, content)
       // Another turn may have started while a long paste was being counted.
@@ -141,34 +112,34 @@ export class ChatService {
    * needs to show the two as versions of one turn (a user message has no reply row to hold it).
    */
   async editResend(id: number, content: string): Promise<SendOutcome> {
-    const original = this.messages.get(id)
+    const original = this.deps.messages.get(id)
     if (!original) throw new AppError('not_found', 'This message no longer exists.')
     if (original.role !== 'user') {
       throw new AppError('invalid_input', 'Only your own messages can be edited and resent.')
     }
     this.requireIdle(original.threadId)
     const tokenCount = await this.countUserText(original.threadId, content)
-    const all = await this.cache.load(original.threadId)
+    const all = await this.deps.cache.load(original.threadId)
     this.requireIdle(original.threadId)
     const later = all.slice(firstAtOrAfter(all, original.seq))
     const answer = currentReplyTo(later)
     for (const next of later) {
       if (next.excluded) continue
-      const updated = this.messages.setFlags(next.id, { excluded: true })
-      if (updated) this.cache.updated(updated)
+      const updated = this.deps.messages.setFlags(next.id, { excluded: true })
+      if (updated) this.deps.cache.updated(updated)
     }
     this.deps.messageChanged?.(original.threadId, original.seq)
     const message = this.appendUser(original.threadId, content, tokenCount)
-    const superseded = answer && this.messages.supersede(answer.id, message.id)
-    if (superseded) this.cache.updated(superseded)
+    const superseded = answer && this.deps.messages.supersede(answer.id, message.id)
+    if (superseded) this.deps.cache.updated(superseded)
     return this.answerAndAnnounce(original.threadId, message)
   }
 
   /** A new reply to the last user message; the earlier replies are kept and marked superseded. */
   async regenerate(threadId: string): Promise<{ streamId: string; build: StoredBuild }> {
-    this.threads.get(threadId)
+    this.deps.threads.get(threadId)
     this.requireIdle(threadId)
-    const all = await this.cache.load(threadId)
+    const all = await this.deps.cache.load(threadId)
     this.requireIdle(threadId)
     const input = all.findLast((m) => m.role === 'user')
     if (!input) throw new AppError('invalid_input', 'There is no message to answer yet.')
@@ -183,8 +154,8 @@ export class ChatService {
         (m) =>
           (m.role === 'assistant' && !m.reply?.supersededBy) || (m.role === 'tool' && !m.excluded)
       )
-    const prepared = await this.context.prepareTurn(threadId, input, { retry: true })
-    const build = new PendingBuild(prepared.context, () => this.context.saveTurn(prepared))
+    const prepared = await this.deps.context.prepareTurn(threadId, input, { retry: true })
+    const build = new PendingBuild(prepared.context, () => this.deps.context.saveTurn(prepared))
     const streamId = this.streams.start({
       threadId,
       streamId: this.newId(),
@@ -196,20 +167,6 @@ export class ChatService {
     return { streamId, build: await build.saved }
   }
 
-  /**
-   * Usage and cost summed over the thread's model replies (all of them were paid for). Read
-   * from the cache, loaded in slices: asked for as a thread opens, it must not hold the window.
-   */
-  async usage(threadId: string): Promise<UsageTotals> {
-    this.threads.get(threadId)
-    const messages = await this.cache.load(threadId, { behindTurns: true })
-    return sumUsage(
-      messages.flatMap((m) =>
-        m.reply?.usage ? [{ usage: m.reply.usage, cost: m.reply.cost }] : []
-      )
-    )
-  }
-
   /** Aborts the thread's streaming reply; its partial text is stored, marked `stopped`. */
   stop(threadId: string): { stopped: boolean } {
     return this.streams.stop(threadId)
@@ -218,28 +175,6 @@ export class ChatService {
   /** Resolves once the thread has no streaming reply (tests, and quitting cleanly). */
   async settled(threadId?: string): Promise<void> {
     await this.streams.settled(threadId)
-  }
-
-  /** Pinned messages are always sent; excluded ones never are (the ContextBuilder reads both). */
-  setFlags(
-    id: number,
-    flags: { pinned?: boolean; excluded?: boolean; summaryExempt?: boolean }
-  ): Message {
-    const message = this.messages.setFlags(id, flags)
-    if (!message) throw new AppError('not_found', 'This message no longer exists.')
-    this.cache.updated(message)
-    // What a summary says about a message now excluded or exempted may no longer hold.
-    if (flags.excluded !== undefined || flags.summaryExempt === true) {
-      this.deps.messageChanged?.(message.threadId, message.seq)
-    }
-    return message
-  }
-
-  /** The thread and position of a message, for opening one found outside the open thread. */
-  locate(id: number): { threadId: string; seq: number } {
-    const found = this.messages.locate(id)
-    if (!found) throw new AppError('not_found', 'This message no longer exists.')
-    return found
   }
 
   private afterTurn(
@@ -265,23 +200,23 @@ export class ChatService {
    * The count cached with a user message. Counted in slices that yield (a 2 M-character paste
    * takes seconds of BPE), before the write: nothing here can fail, and the write stays one
    * synchronous step with the checks just before it. A draft counted while it was typed is
-   * not counted again, nor is the text again for the build (ContextService.prepareTurn).
+   * not counted again, nor is the text again for the build (ContextBuildService.prepareTurn).
    */
   private async countUserText(threadId: string, content: string): Promise<number> {
-    return countOf(await this.context.drafts.exact(threadId, content, this.deps.tokens)).tokens
+    return countOf(await this.deps.context.drafts.exact(threadId, content, this.deps.tokens)).tokens
   }
 
   private appendUser(threadId: string, content: string, tokenCount: number): Message {
-    const message = this.messages.append({
+    const message = this.deps.messages.append({
       threadId,
       role: 'user',
       content,
       tokenCount,
       createdAt: this.deps.now()
     })
-    this.cache.appended(message)
+    this.deps.cache.appended(message)
     this.deps.userMessageStored?.(message)
-    this.threads.adoptTitleFrom(threadId, content)
+    this.deps.threads.adoptTitleFrom(threadId, content)
     return message
   }
 
@@ -301,9 +236,9 @@ export class ChatService {
     const target = this.deps.models.targetFor(threadId)
     let prepared: PreparedTurn
     try {
-      prepared = await this.context.prepareTurn(threadId, message)
+      prepared = await this.deps.context.prepareTurn(threadId, message)
       if (!target) {
-        const build = this.context.saveTurn(prepared)
+        const build = this.deps.context.saveTurn(prepared)
         this.afterTurn(threadId, build.context, message, null)
         return { message, status: 'no_model_configured', build, buildError: null }
       }
@@ -314,7 +249,7 @@ export class ChatService {
         ? { message, status: 'build_failed', model: target.ref, build: null, buildError: reason }
         : { message, status: 'no_model_configured', build: null, buildError: reason }
     }
-    const build = new PendingBuild(prepared.context, () => this.context.saveTurn(prepared))
+    const build = new PendingBuild(prepared.context, () => this.deps.context.saveTurn(prepared))
     const streamId = this.streams.start({
       threadId,
       streamId: this.newId(),
