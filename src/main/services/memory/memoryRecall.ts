@@ -11,8 +11,9 @@ import { previewOf } from '../../context/sections/retrievedMemories'
 import type { MemoryService } from './memoryService'
 
 /**
- * Leaves the service part of ContextService's 500 ms deadline for reading the results: past
- * this the query embedding is abandoned and the build gets full-text results plus a warning.
+ * Leaves the service part of the build's 500 ms deadline (context/recall/memorySearch.ts) for
+ * reading the results. The query's embedding and the full-text lists each get 80 % of this;
+ * past that the build goes on with the other list and a warning.
  */
 const SEARCH_TIMEOUT_MS = 400
 
