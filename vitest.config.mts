@@ -39,7 +39,25 @@ export default defineConfig({
           include: ['test/renderer/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           testTimeout: 30_000,
-          setupFiles: ['test/renderer/setup.ts']
+          setupFiles: ['test/renderer/setup.ts', 'test/renderer/main/register.ts'],
+          // The timers vi.useFakeTimers() fakes by default, less setImmediate: main runs in these
+          // tests (test/renderer/support/fakeApi.ts) and yields with it, and in the app main is
+          // another process, out of the renderer's fake clock's reach.
+          fakeTimers: {
+            toFake: [
+              'setTimeout',
+              'clearTimeout',
+              'setInterval',
+              'clearInterval',
+              'Date',
+              'hrtime',
+              'performance',
+              'requestAnimationFrame',
+              'cancelAnimationFrame',
+              'requestIdleCallback',
+              'cancelIdleCallback'
+            ]
+          }
         }
       },
       {

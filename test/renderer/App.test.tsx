@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { App } from '@renderer/App'
 import { i18n } from '@renderer/i18n'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 import { simulateMessageListLayout } from './support/layout'
 import type { ProviderView } from '@shared/providers'
 

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { App } from '@renderer/App'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { i18n } from '@renderer/i18n'
-import { allAnswered, installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { allAnswered, installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 import { simulateMessageListLayout } from './support/layout'
 
 let backend: FakeBackend

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { Composer } from '@renderer/features/chat/Composer'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { installFakeBackend, type FakeBackend } from './support/fakeApi'
@@ -9,7 +9,7 @@ let backend: FakeBackend
 let threadId: string
 
 beforeEach(async () => {
-  backend = installFakeBackend()
+  backend = await installFakeBackend()
   threadId = backend.addThread('Notes').id
   await useChatStore.getState().open(threadId)
 })
@@ -32,7 +32,7 @@ describe('Composer', () => {
     await user.type(input, 'Hello there{Enter}')
 
     expect(sentContents()).toEqual(['Hello there'])
-    expect(input).toHaveValue('')
+    await vi.waitFor(() => expect(input).toHaveValue(''))
     expect(backend.messagesOf(threadId).map((message) => message.content)).toEqual(['Hello there'])
   })
 

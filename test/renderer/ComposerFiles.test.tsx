@@ -4,7 +4,7 @@ import { MAX_FILE_BYTES } from '@shared/files'
 import { Composer } from '@renderer/features/chat/Composer'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { useFilesStore } from '@renderer/features/files/filesStore'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 
 let backend: FakeBackend
 let threadId: string

@@ -7,7 +7,7 @@ import { useChatStore } from '@renderer/features/chat/chatStore'
 import { looksLikeCommand, parseCompressCommand } from '@renderer/features/chat/compressCommand'
 import { useCompressStore } from '@renderer/features/chat/compressStore'
 import type { ThreadSummaryView } from '@shared/domain'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 
 let backend: FakeBackend
 let threadId: string

@@ -7,7 +7,7 @@ import { useChatStore } from '@renderer/features/chat/chatStore'
 import { readGauge } from '@renderer/features/chat/gaugeReading'
 import { useInspectorStore } from '@renderer/features/inspector/inspectorStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 import { sampleBuild } from './support/sampleBuild'
 
 let backend: FakeBackend

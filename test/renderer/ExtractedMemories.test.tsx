@@ -6,7 +6,7 @@ import { useChatStore } from '@renderer/features/chat/chatStore'
 import { useExtractedStore } from '@renderer/features/memory/extractedStore'
 import { useMemoryViewStore } from '@renderer/features/memory/memoryViewStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 import { simulateMessageListLayout } from './support/layout'
 
 let backend: FakeBackend

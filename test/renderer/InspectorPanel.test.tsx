@@ -10,7 +10,7 @@ import { SectionLegend } from '@renderer/features/inspector/SectionLegend'
 import { TraceList } from '@renderer/features/inspector/TraceList'
 import { useInspectorStore } from '@renderer/features/inspector/inspectorStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 import { sampleBuild } from './support/sampleBuild'
 
 let backend: FakeBackend

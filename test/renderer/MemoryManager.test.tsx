@@ -9,7 +9,7 @@ import { useMemoryViewStore } from '@renderer/features/memory/memoryViewStore'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 import { simulateMessageListLayout } from './support/layout'
 
 let backend: FakeBackend

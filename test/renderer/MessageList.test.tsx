@@ -8,8 +8,8 @@ import { simulateMessageListLayout } from './support/layout'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
   simulateMessageListLayout()
 })
 

@@ -6,7 +6,7 @@ import { PromptCacheTtlSelect } from '@renderer/features/settings/PromptCacheTtl
 import { SettingsPage } from '@renderer/features/settings/SettingsPage'
 import { useProvidersStore } from '@renderer/features/settings/providers/providersStore'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 
 let backend: FakeBackend
 

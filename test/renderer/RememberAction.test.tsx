@@ -7,7 +7,7 @@ import { useChatStore } from '@renderer/features/chat/chatStore'
 import { useMemoryViewStore } from '@renderer/features/memory/memoryViewStore'
 import { REMEMBER_FEEDBACK_MS } from '@renderer/features/memory/rememberStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 import { simulateMessageListLayout } from './support/layout'
 
 let backend: FakeBackend

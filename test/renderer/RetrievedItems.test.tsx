@@ -9,7 +9,7 @@ import { TraceList } from '@renderer/features/inspector/TraceList'
 import { useMemoryViewStore } from '@renderer/features/memory/memoryViewStore'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 import { sampleBuild } from './support/sampleBuild'
 
 let backend: FakeBackend

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { SummaryStatusNotice } from '@renderer/features/summaries/SummaryStatusNotice'
-import { installFakeBackend, summaryStatus, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, summaryStatus, type FakeBackend } from './support/legacyFakeApi'
 
 let backend: FakeBackend
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { App } from '@renderer/App'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 
 let backend: FakeBackend
 beforeEach(() => {

@@ -1,16 +1,19 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { Api } from '@shared/api'
 import type { MemorySearchHit, Message } from '@shared/domain'
+import { ok } from '@shared/result'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { ThreadSidebar } from '@renderer/features/threads/ThreadSidebar'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
 import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 
 let backend: FakeBackend
+type MemorySearchInput = Parameters<Api['memory']['search']>[0]
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
 })
 
 const renderSidebar = async () => {
@@ -225,6 +228,23 @@ describe('ThreadSidebar search', () => {
 })
 
 describe('ThreadSidebar semantic matches', () => {
+  /**
+   * The embedding model's matches for a query (renderer tests load no model), ahead of what
+   * main's memory search finds by its words.
+   */
+  const relatedByMeaning = (related: (query: string) => MemorySearchHit[]) =>
+    backend.script('memory:search', async (input) => {
+      const words = await backend.main.memory.search(input as MemorySearchInput)
+      if (!words.ok) return words
+      const hits = related((input as MemorySearchInput).query)
+      return ok({
+        ...words.data,
+        hits: [...hits, ...words.data.hits],
+        mode: 'hybrid',
+        warnings: []
+      })
+    })
+
   /** What main's hybrid search returns for a message, as the embedding model would match it. */
   const messageHit = (
     message: Message,
@@ -256,7 +276,7 @@ describe('ThreadSidebar semantic matches', () => {
     ])
     const other = backend.addThread('Other')
     const [wordsOnly] = backend.addMessages(other.id, ['A text-only match'])
-    backend.memory.related = (query) =>
+    relatedByMeaning((query) =>
       query === 'sugar'
         ? [
             messageHit(tea!, 'Drinks'),
@@ -264,6 +284,7 @@ describe('ThreadSidebar semantic matches', () => {
             messageHit(wordsOnly!, 'Other', ['text'])
           ]
         : []
+    )
     const user = await renderSidebar()
 
     await user.type(screen.getByTestId('search-input'), 'sugar')
@@ -294,7 +315,7 @@ describe('ThreadSidebar semantic matches', () => {
   it('shows a paraphrase with no word in common when full text finds nothing', async () => {
     const drinks = backend.addThread('Drinks')
     const [tea] = backend.addMessages(drinks.id, ['我喜欢喝乌龙茶，不加糖'])
-    backend.memory.related = () => [messageHit(tea!, 'Drinks')]
+    relatedByMeaning(() => [messageHit(tea!, 'Drinks')])
     const user = await renderSidebar()
 
     await user.type(screen.getByTestId('search-input'), '我平时喝什么茶')

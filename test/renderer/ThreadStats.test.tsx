@@ -6,7 +6,7 @@ import { ThreadSidebar } from '@renderer/features/threads/ThreadSidebar'
 import { useThreadStatsStore } from '@renderer/features/threads/threadStatsStore'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 import { sampleBuild } from './support/sampleBuild'
 import { expectStillAfter } from '../support/poll'
 

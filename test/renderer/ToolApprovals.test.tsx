@@ -7,7 +7,7 @@ import type { ToolApprovalRequest } from '@shared/tools'
 import { ToolApprovals } from '@renderer/features/tools/ToolApprovals'
 import { ToolResult } from '@renderer/features/tools/ToolMessageParts'
 import { useToolsStore } from '@renderer/features/tools/toolsStore'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 
 let backend: FakeBackend
 const THREAD = '3f1c2d4e-5a6b-4c7d-8e9f-000000000001'

@@ -5,7 +5,7 @@ import { App } from '@renderer/App'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { i18n, resolveLanguage } from '@renderer/i18n'
 import { en, zhCN } from '@renderer/i18n/resources'
-import { installFakeBackend, type FakeBackend } from './support/fakeApi'
+import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
 
 let backend: FakeBackend
 

@@ -5,12 +5,11 @@ import { useChatStore } from '@renderer/features/chat/chatStore'
 import { PREVIEW_DELAY_MS, useInspectorStore } from '@renderer/features/inspector/inspectorStore'
 import { watchInspector } from '@renderer/features/inspector/watchInspector'
 import { allAnswered, installFakeBackend, type FakeBackend } from './support/fakeApi'
-import { FAKE_CONTEXT_WINDOW, FAKE_OUTPUT_RESERVE } from './support/fakeBuild'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
 })
 
 type PreviewInput = { threadId: string; draft: string; whatIf?: ContextConfigPatch }
@@ -64,6 +63,7 @@ describe('inspector store: live preview', () => {
     expect(previewCalls()).toHaveLength(1)
 
     await vi.advanceTimersByTimeAsync(1)
+    await backend.settled()
 
     expect(previewCalls().slice(1)).toEqual([{ threadId: thread.id, draft: 'Hel' }])
     expect(inputOf(inspector().preview)).toBe('Hel')
@@ -85,6 +85,7 @@ describe('inspector store: live preview', () => {
     for (const call of typing) expect(text.startsWith(call.draft)).toBe(true)
 
     await vi.advanceTimersByTimeAsync(PREVIEW_DELAY_MS)
+    await backend.settled()
     expect(inputOf(inspector().preview)).toBe(text)
   })
 
@@ -141,6 +142,7 @@ describe('inspector store: what-if settings', () => {
 
     inspector().changeWhatIf({ totalBudget: 300, percentages: { recent: 40 } })
     await vi.advanceTimersByTimeAsync(PREVIEW_DELAY_MS)
+    await backend.settled()
 
     expect(lastPreviewCall()?.whatIf).toEqual({ totalBudget: 300, percentages: { recent: 40 } })
     expect(inspector().preview?.tokenStats.budget).toBe(300)
@@ -148,10 +150,12 @@ describe('inspector store: what-if settings', () => {
 
     inspector().resetWhatIf()
     await settle()
+    await backend.settled()
 
     expect(lastPreviewCall()).not.toHaveProperty('whatIf')
     expect(inspector().whatIf).toEqual({})
-    expect(inspector().preview?.tokenStats.budget).toBe(FAKE_CONTEXT_WINDOW - FAKE_OUTPUT_RESERVE)
+    // The default model's window (gpt-4o: 128,000) less what it keeps for the reply (16,384).
+    expect(inspector().preview?.tokenStats.budget).toBe(128_000 - 16_384)
   })
 
   it('forgets a change that puts a value back to what it was', async () => {
@@ -171,6 +175,7 @@ describe('inspector store: what-if settings', () => {
 
     inspector().changeWhatIf({ percentages: { recent: 90 } })
     await vi.advanceTimersByTimeAsync(PREVIEW_DELAY_MS)
+    await backend.settled()
 
     expect(inspector().configError).toMatch(/add up to 145 %, at most 100 %/)
     expect(inspector().preview).toBe(good)
@@ -178,9 +183,11 @@ describe('inspector store: what-if settings', () => {
 
     inspector().changeWhatIf({ percentages: { recent: 40 } })
     await vi.advanceTimersByTimeAsync(PREVIEW_DELAY_MS)
+    await backend.settled()
 
     expect(inspector().configError).toBeNull()
-    expect(inspector().preview?.tokenStats.sections.recent.share).toBe(2_400)
+    // 40 % of the default 111,616-token budget.
+    expect(inspector().preview?.tokenStats.sections.recent.share).toBe(44_646)
   })
 
   it('names the setting when main rejects a value in the what-if itself', async () => {
@@ -204,8 +211,8 @@ describe('inspector store: what-if settings', () => {
 
     await expect(inspector().saveConfig('thread')).resolves.toBe(true)
 
-    expect(backend.contextConfig.threads.get(thread.id)).toEqual({ totalBudget: 500 })
-    expect(backend.contextConfig.global).toEqual({})
+    expect(backend.threadConfig(thread.id)).toEqual({ totalBudget: 500 })
+    expect(backend.globalConfig()).toEqual({})
     expect(inspector().whatIf).toEqual({})
     expect(inspector().config?.effective.totalBudget).toBe(500)
     await vi.waitFor(() => expect(inspector().preview?.tokenStats.budget).toBe(500))
@@ -218,7 +225,7 @@ describe('inspector store: what-if settings', () => {
 
     await expect(inspector().saveConfig('global')).resolves.toBe(true)
 
-    expect(backend.contextConfig.global).toEqual({ pinning: false })
+    expect(backend.globalConfig()).toEqual({ pinning: false })
     expect(inspector().config?.effective.pinning).toBe(false)
   })
 

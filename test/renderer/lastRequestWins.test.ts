@@ -14,13 +14,13 @@ import { useProvidersStore } from '@renderer/features/settings/providers/provide
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { SEARCH_DEBOUNCE_MS, useSearchStore } from '@renderer/features/threads/searchStore'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
-import type { ProviderView } from '@shared/providers'
+import type { ProviderInput } from '@shared/providers'
 import { allAnswered, handledCalls, installFakeBackend, type FakeBackend } from './support/fakeApi'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
 })
 
 /** Waits until main has handled one more call on `channel` than it had when `mark` was taken. */
@@ -34,11 +34,11 @@ const contents = () => memories().items.map((memory) => memory.content)
 
 describe('memory manager list', () => {
   beforeEach(async () => {
-    await backend.memory.memory.create({
+    await backend.main.memory.create({
       content: 'Prefers oolong tea',
       category: 'user_preference'
     })
-    await backend.memory.memory.create({ content: 'Release due 30 June', category: 'task' })
+    await backend.main.memory.create({ content: 'Release due 30 June', category: 'task' })
   })
 
   it("shows the new filter's result, never the previous filter's, whatever order they arrive in", async () => {
@@ -76,7 +76,7 @@ describe('memory manager list', () => {
 
   it('does not page on from the previous filter while the new one is on its way', async () => {
     for (let i = 0; i < 120; i++) {
-      await backend.memory.memory.create({ content: `Fact number ${i}`, category: 'fact' })
+      await backend.main.memory.create({ content: `Fact number ${i}`, category: 'fact' })
     }
     await memories().load()
     expect(memories().items).toHaveLength(100)
@@ -104,6 +104,7 @@ describe('thread search', () => {
     await vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS)
     useSearchStore.getState().setQuery('coffee')
     await vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS)
+    await backend.settled()
     const newest = useSearchStore.getState()
     expect(newest.status).toBe('ready')
     expect(newest.semanticStatus).toBe('ready')
@@ -145,7 +146,9 @@ describe('messages of the open thread', () => {
     const firstVisit = useChatStore.getState().open(notes.id)
     await firstHandled()
     await useChatStore.getState().open(other.id)
-    backend.addMessages(notes.id, ['second'])
+    // Sent from elsewhere: main has read this thread, and its copy follows what main stores.
+    const sent = await backend.main.messages.send({ threadId: notes.id, content: 'second' })
+    expect(sent.ok).toBe(true)
     await useChatStore.getState().open(notes.id)
     expect(useChatStore.getState().messages.map((m) => m.content)).toEqual(['first', 'second'])
 
@@ -182,7 +185,7 @@ describe('inspector', () => {
     await firstHandled()
     useInspectorStore.getState().openThread(other.id, '')
     // Saved elsewhere (another window, the default for every thread) between the visits.
-    backend.contextConfig.threads.set(notes.id, { percentages: { summary: 5, recent: 50 } })
+    backend.setThreadConfig(notes.id, { percentages: { summary: 5, recent: 50 } })
     useInspectorStore.getState().openThread(notes.id, '')
     const recent = () => useInspectorStore.getState().config?.thread?.percentages?.recent
     await vi.waitFor(() => expect(recent()).toBe(50))
@@ -227,24 +230,16 @@ describe('settings', () => {
 })
 
 describe('providers', () => {
-  const provider = (id: string): ProviderView => ({
-    id,
-    kind: 'openai',
-    name: id,
-    models: [],
-    hasApiKey: false,
-    apiKeyHint: null
-  })
+  const provider = (name: string): ProviderInput => ({ kind: 'openai', name, models: [] })
 
   it('keeps the newest list when change events overtake each other', async () => {
     const stop = useProvidersStore.getState().watch()
     const releaseOld = backend.holdAnswer('providers:list')
     const oneHandled = mark('providers:list')
-    backend.providers.push(provider('one'))
-    backend.emit('providers:changed', { providerId: 'one' })
+    // Each save makes main announce providers:changed.
+    backend.addProvider(provider('one'))
     await oneHandled()
-    backend.providers.push(provider('two'))
-    backend.emit('providers:changed', { providerId: 'two' })
+    backend.addProvider(provider('two'))
     const names = () => useProvidersStore.getState().providers.map((p) => p.name)
     await vi.waitFor(() => expect(names()).toEqual(['one', 'two']))
 
@@ -277,7 +272,7 @@ describe('memory status', () => {
 describe('memories kept on their own, under their message', () => {
   it('shows the newest text when two edits are read back in reverse order', async () => {
     const stop = useExtractedStore.getState().watch()
-    const created = await backend.memory.memory.create({ content: 'Takes oat milk' })
+    const created = await backend.main.memory.create({ content: 'Takes oat milk' })
     if (!created.ok) throw new Error(created.error.message)
     const { id } = created.data.memory
     backend.emit('memory:extracted', { threadId: 'thread', messageId: 7, changes: [created.data] })

@@ -9,8 +9,8 @@ import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
 })
 
 const titles = () => useThreadsStore.getState().threads.map((thread) => thread.title)
@@ -144,7 +144,7 @@ describe('chat store', () => {
   it('says why no context was built for a message that was stored anyway', async () => {
     const thread = backend.addThread('Notes')
     // A thread setting that no longer fits a changed default: the sum is over 100.
-    backend.contextConfig.threads.set(thread.id, { percentages: { recent: 90 } })
+    backend.setThreadConfig(thread.id, { percentages: { recent: 90 } })
     await useChatStore.getState().open(thread.id)
 
     await expect(useChatStore.getState().send('hello')).resolves.toBe(true)
@@ -268,7 +268,8 @@ describe('settings store', () => {
 
     await useSettingsStore.getState().setLocale('zh-CN')
 
-    expect(useSettingsStore.getState().settings.locale).toBe('en')
+    // Back to what is stored: a new store follows the system.
+    expect(useSettingsStore.getState().settings.locale).toBe('system')
     expect(useSettingsStore.getState().error).toEqual({ kind: 'save', message: 'Read-only disk' })
     expect(i18n.language).toBe('en')
   })

@@ -22,10 +22,15 @@ export function servicesIn(
   memory?: MemorySearch,
   {
     open,
+    listen,
     ...extra
   }: Partial<
     Pick<ServiceOptions, 'cipher' | 'detectOllama' | 'streamTimeouts' | 'summaryMinTokens'>
-  > & { open?: OpenOptions } = {}
+  > & {
+    open?: OpenOptions
+    /** Hears every event as it is published (the renderer tests deliver them to `window.api`). */
+    listen?: (event: EventName, payload: unknown) => void
+  } = {}
 ): TestServices {
   const db = openDatabase(join(dir, 'store.sqlite'), open)
   const published: { event: EventName; payload: unknown }[] = []
@@ -37,7 +42,10 @@ export function servicesIn(
     cipher: aesCipher(),
     ...extra,
     log: (message) => logged.push(message),
-    publish: (event, payload) => published.push({ event, payload }),
+    publish: (event, payload) => {
+      published.push({ event, payload })
+      listen?.(event, payload)
+    },
     info: {
       version: 'test',
       systemLocale: 'en-US',

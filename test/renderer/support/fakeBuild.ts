@@ -8,8 +8,8 @@ import { SECTIONS, type BuiltContext, type SectionStats, type TraceEntry } from 
 import { BUDGETED_SECTIONS, type ContextConfig } from '@shared/contextConfig'
 import type { Message } from '@shared/domain'
 
-export const FAKE_CONTEXT_WINDOW = 8_000
-export const FAKE_OUTPUT_RESERVE = 2_000
+const FAKE_CONTEXT_WINDOW = 8_000
+const FAKE_OUTPUT_RESERVE = 2_000
 
 /** Four characters a token, plus framing, like a rough estimate. */
 export const fakeTokens = (text: string): number => Math.ceil(text.length / 4) + 3
