@@ -16,7 +16,7 @@ import { useTempDir } from '../support/tempDir'
 
 /**
  * The user-visible behaviour: something said in one thread comes back in the build of a new,
- * empty thread (through ContextService, exactly as the inspector shows it), on the real model.
+ * empty thread (through ContextBuildService, exactly as the inspector shows it), on the real model.
  */
 
 const tempDir = useTempDir()
