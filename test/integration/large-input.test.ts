@@ -9,6 +9,7 @@ import { MAX_MESSAGE_CHARS } from '@shared/contract'
 import type { BuiltContext } from '@shared/context'
 import { SAFETY_SHARE } from '@shared/context'
 import { longestStall } from '../../scripts/bench/longestStall'
+import { pollUntil } from '../support/poll'
 import { servicesIn } from '../support/services'
 import { useTempDir } from '../support/tempDir'
 
@@ -49,6 +50,28 @@ describe('a 2,000,000-character paste', () => {
     // Counting took many slices; the old code counted in one synchronous call.
     expect(turns).toBeGreaterThan(10)
   }, 300_000)
+
+  it('is stored whole before it is counted, with its estimate, then its exact count', async () => {
+    // A paste nobody previewed takes seconds to count exactly: what the user wrote must not
+    // wait for that (the app could be closed meanwhile).
+    const { services } = servicesIn(tempDir())
+    const thread = services.threads.create()
+    const paste = randomBytes(300_000).toString('base64') // 400,000 characters
+    let sent = false
+    const sending = services.chat.send(thread.id, paste).finally(() => (sent = true))
+
+    const early = await pollUntil(() => services.messages.list(thread.id).at(-1), {
+      what: 'the paste in the store',
+      timeoutMs: 60_000
+    })
+    expect(sent).toBe(false)
+    expect(early.content).toBe(paste)
+    const outcome = await sending
+    const stored = services.messages.list(thread.id).at(-1)
+    expect(stored?.tokenCount).toBe(outcome.message.tokenCount)
+    expect(stored?.tokenCount).not.toBe(early.tokenCount) // the estimate, then the count
+    expect(inputEntry(outcome.build?.context as BuiltContext)?.counting).toBe('exact')
+  })
 
   it('of letters without a break is counted in chunks, and the trace says so', async () => {
     const { services } = servicesIn(tempDir())

@@ -9,7 +9,7 @@ import { useTempDir } from '../support/tempDir'
 const tempDir = useTempDir()
 
 describe('the thread message cache', () => {
-  it('serves later reads from memory, follows appends and flag changes, and evicts the least recently used thread', () => {
+  it('serves later reads from memory, follows appends, flag changes and recounts, and evicts the least recently used thread', async () => {
     const { db, services } = servicesIn(tempDir())
     const repository = new MessageRepository(db)
     const cache = new ThreadMessageCache(repository, new MessageOutlines(db), 2)
@@ -30,10 +30,23 @@ describe('the thread message cache', () => {
       ['two', true]
     ])
 
+    // A long paste is stored with its estimate and recounted: the sums the window is cut by follow.
+    const paste = add(a!.id, 'a long paste')
+    cache.appended(paste)
+    repository.setTokenCount(paste.id, 40)
+    cache.recounted({ ...paste, tokenCount: 40 })
+    expect((await cache.whole(a!.id)).tokens).toEqual([0, 1, 2, 42])
+    expect(cache.get(a!.id).at(-1)?.tokenCount).toBe(40)
+
     cache.get(b!.id)
     cache.get(c!.id) // a is now the least recently used of three, over capacity
     add(a!.id, 'written while evicted')
-    expect(cache.get(a!.id).map((m) => m.content)).toEqual(['one', 'two', 'written while evicted'])
+    expect(cache.get(a!.id).map((m) => m.content)).toEqual([
+      'one',
+      'two',
+      'a long paste',
+      'written while evicted'
+    ])
   })
 })
 

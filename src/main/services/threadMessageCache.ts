@@ -264,7 +264,19 @@ export class ThreadMessageCache {
     cached.tokens.push((cached.tokens.at(-1) as number) + message.tokenCount)
   }
 
-  /** Flags and reply marks change; a message's text and token count never do. */
+  /**
+   * The newest message's count corrected: a long paste is stored with its estimate and counted
+   * after (TurnService.storeUser), before any build reads it.
+   */
+  recounted(message: Message): void {
+    this.updated(message)
+    const cached = this.threads.get(message.threadId)
+    if (cached?.messages.at(-1)?.id !== message.id) return
+    const last = cached.messages.length
+    cached.tokens[last] = (cached.tokens[last - 1] as number) + message.tokenCount
+  }
+
+  /** Flags and reply marks change; a message's text never does, its count only by `recounted`. */
   updated(message: Message): void {
     this.outlineReads.delete(message.threadId)
     for (const messages of [

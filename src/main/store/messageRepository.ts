@@ -282,6 +282,11 @@ export class MessageRepository {
       .get(id) as { threadId: string; seq: number } | undefined
   }
 
+  /** Corrects a stored count (a long paste is stored with its estimate, then counted). */
+  setTokenCount(id: number, tokenCount: number): void {
+    this.db.prepare('UPDATE messages SET token_count = ? WHERE id = ?').run(tokenCount, id)
+  }
+
   setFlags(
     id: number,
     flags: { pinned?: boolean; excluded?: boolean; summaryExempt?: boolean }

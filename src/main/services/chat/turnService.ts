@@ -12,6 +12,7 @@ import { AppError } from '@shared/result'
 import type { CacheTtl } from '../../context/promptCache'
 import type { TokenCounter } from '../../context/tokens/tokenCounter'
 import { countOf } from '../../context/tokens/tokenIndex'
+import { estimateSteps } from '../../context/tokens/tokenEstimate'
 import type { MessageRepository } from '../../store/messageRepository'
 import type { ContextBuildService, PreparedTurn } from '../contextBuilds/contextBuildService'
 import type { Publish } from '../events'
@@ -22,6 +23,7 @@ import type { ThreadMessageCache } from '../threadMessageCache'
 import type { ThreadService } from '../threadService'
 import type { ToolExecutor } from '../tools/toolMessages'
 import type { TurnProbe } from '../turnProbe'
+import { runSliced } from '../slicedWork'
 import { PendingBuild } from './pendingBuild'
 import { ReplyStreams } from './replyStream'
 
@@ -71,6 +73,12 @@ function currentReplyTo(turn: readonly Message[]): Message | undefined {
   return undefined
 }
 
+/**
+ * Texts up to this long are counted before they are stored: at worst (Chinese) about 50 ms,
+ * in slices. Longer ones are stored first (storeUser).
+ */
+const COUNT_BEFORE_STORING = 50_000
+
 export class TurnService {
   private readonly streams: ReplyStreams
   private readonly newId: () => string
@@ -92,10 +100,7 @@ export class TurnService {
     // From the start: a thread opened a moment ago is loading in slices that would compete.
     const release = this.deps.cache.holdForTurn()
     try {
-      const tokenCount = await this.countUserText(threadId, content)
-      // Another turn may have started while a long paste was being counted.
-      this.requireIdle(threadId)
-      const message = this.appendUser(threadId, content, tokenCount)
+      const message = await this.storeUser(threadId, content)
       // Writing a long paste is a send's longest synchronous step (about 0.1 s at 2 M
       // characters); the build starts on the next turn of the event loop, not behind it.
       await yieldToEventLoop()
@@ -197,13 +202,42 @@ export class TurnService {
   }
 
   /**
-   * The count cached with a user message. Counted in slices that yield (a 2 M-character paste
-   * takes seconds of BPE), before the write: nothing here can fail, and the write stays one
-   * synchronous step with the checks just before it. A draft counted while it was typed is
-   * not counted again, nor is the text again for the build (ContextBuildService.prepareTurn).
+   * The count cached with a user message, in slices that yield. A draft counted while it was
+   * typed is not counted again, nor is the text again for the build
+   * (ContextBuildService.prepareTurn).
    */
   private async countUserText(threadId: string, content: string): Promise<number> {
     return countOf(await this.deps.context.drafts.exact(threadId, content, this.deps.tokens)).tokens
+  }
+
+  /**
+   * Stores the user's message with its exact count. A long text whose count is not at hand
+   * (a paste nobody previewed: seconds of BPE at 2 M characters) is stored first, with its
+   * estimate, so nothing the user wrote waits on the count; the count then replaces the
+   * estimate before the build reads it. Should the app stop in between, the message is kept
+   * with its estimate.
+   */
+  private async storeUser(threadId: string, content: string): Promise<Message> {
+    const { drafts } = this.deps.context
+    if (
+      content.length <= COUNT_BEFORE_STORING ||
+      drafts.counted(threadId, content, this.deps.tokens)
+    ) {
+      const tokenCount = await this.countUserText(threadId, content)
+      // Another turn may have started while the text was being counted.
+      this.requireIdle(threadId)
+      return this.appendUser(threadId, content, tokenCount)
+    }
+    const counting = this.countUserText(threadId, content)
+    const estimate = await runSliced(estimateSteps(content))
+    this.requireIdle(threadId)
+    const stored = this.appendUser(threadId, content, estimate.tokens)
+    const tokenCount = await counting
+    if (tokenCount === stored.tokenCount) return stored
+    this.deps.messages.setTokenCount(stored.id, tokenCount)
+    const counted = { ...stored, tokenCount }
+    this.deps.cache.recounted(counted)
+    return counted
   }
 
   private appendUser(threadId: string, content: string, tokenCount: number): Message {

@@ -47,6 +47,12 @@ export class DraftCounts {
     return runSliced(estimateCounter.indexSteps(draft, null))
   }
 
+  /** The exact index of `text` if one is at hand: the draft's finished count of this text. */
+  counted(threadId: string, text: string, counter: TokenCounter): TokenIndex | null {
+    const from = this.indexes.get(threadId)
+    return from?.text === text && from.encoding === counter.encoding ? from : null
+  }
+
   /**
    * The exact index of a text about to be sent: the draft's when it is this text, the running
    * count's when that is counting it, else counted now from whatever the draft's count shares.
@@ -55,8 +61,9 @@ export class DraftCounts {
     if (!counter.exact) return runSliced(counter.indexSteps(text, null))
     const running = this.counting.get(threadId)
     if (running?.text === text && running.encoding === counter.encoding) return running.done
+    const counted = this.counted(threadId, text, counter)
+    if (counted) return counted
     const from = this.indexes.get(threadId)
-    if (from?.text === text && from.encoding === counter.encoding) return from
     const reusable = from !== undefined && reusableSlices(text, from, counter.encoding) > 0
     return this.remember(
       threadId,
