@@ -32,7 +32,10 @@ import { openDatabase } from '../../src/main/store/database'
 import { MemoryRepository } from '../../src/main/store/memoryRepository'
 import { VectorStore } from '../../src/main/store/vectors/vectorStore'
 import { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
-import { MessageVectorClient } from '../../src/main/workers/messageVector/messageVectorClient'
+import {
+  closeSearchWorkers,
+  startSearchWorkers
+} from '../../src/main/workers/messageVector/messageVectorClient'
 import { modelSpec, spaceKey } from '../../src/main/workers/embedding/embeddingModels'
 import { clusteredVectors } from './memoryStore'
 import { syntheticMemories, syntheticThread } from './syntheticThread'
@@ -233,7 +236,7 @@ async function openSession(
   vectorWorkerPath: string
 ): Promise<Session> {
   const db = openDatabase(seeded.path)
-  const messageVectors = new MessageVectorClient(vectorWorkerPath, { databasePath: seeded.path })
+  const messageVectors = startSearchWorkers(vectorWorkerPath, { databasePath: seeded.path })
   const marks = new Map<TurnMark, number>()
   const searches: MemorySearchResult[] = []
   const spec = modelSpec(E5_MODEL_ID)
@@ -294,7 +297,7 @@ async function openSession(
     async close() {
       await created.chat.settled()
       await created.memoryModel.stop()
-      await messageVectors.close()
+      await closeSearchWorkers(messageVectors)
       db.close()
     }
   }

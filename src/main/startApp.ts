@@ -35,7 +35,7 @@ import { backupsDirFor } from './services/backup/backupFiles'
 import { backupBeforeMigration } from './services/backup/preMigrationBackup'
 import type { RestoreCheck } from './store/restoreCheck'
 import type { Cipher } from './services/providers/secretStore'
-import { MessageVectorClient } from './workers/messageVector/messageVectorClient'
+import { closeSearchWorkers, startSearchWorkers } from './workers/messageVector/messageVectorClient'
 
 /**
  * Everything after the bootstrap (index.ts): open the store, wire the services and IPC, open
@@ -203,10 +203,10 @@ export async function start(language: Language): Promise<void> {
   const publish: Publish = (event, payload) => {
     for (const window of BrowserWindow.getAllWindows()) window.webContents.send(event, payload)
   }
-  // Memory search's nearest messages, on their own thread and connection (its index loads there).
+  // Memory search's nearest messages and full-text lists, each on its own thread and connection.
   const messageVectorsPath = join(__dirname, 'messageVectorWorker.js')
   const messageVectors = existsSync(messageVectorsPath)
-    ? new MessageVectorClient(messageVectorsPath, {
+    ? startSearchWorkers(messageVectorsPath, {
         databasePath,
         ...(storeOptions.nativeBinding && { nativeBinding: storeOptions.nativeBinding })
       })
@@ -306,7 +306,7 @@ export async function start(language: Language): Promise<void> {
       .then(() => services.summaries.settled())
       .then(() => services.memoryExtraction.settled())
       .then(() => services.memoryModel.stop())
-      .then(() => messageVectors?.close())
+      .then(() => messageVectors && closeSearchWorkers(messageVectors))
       .catch((error: unknown) => console.error('[memory] stopping failed', error))
     store.db.close()
   }

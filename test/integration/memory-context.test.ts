@@ -3,7 +3,10 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { BuiltContext } from '@shared/context'
 import type { Embedder } from '../../src/main/workers/embedding/embedder'
 import { openDatabase } from '../../src/main/store/database'
-import { MessageVectorClient } from '../../src/main/workers/messageVector/messageVectorClient'
+import {
+  closeSearchWorkers,
+  startSearchWorkers
+} from '../../src/main/workers/messageVector/messageVectorClient'
 import {
   prepareEmbeddings,
   prepareMessageVectorWorker,
@@ -145,15 +148,16 @@ describe('degraded recall', () => {
     // SQLite cannot interrupt): the build must not wait for them, and the main thread is free.
     const dir = tempDir()
     openDatabase(join(dir, 'store.sqlite')).close() // made before the worker opens it, as in the app
-    const client = new MessageVectorClient(await prepareMessageVectorWorker(), {
+    const workers = startSearchWorkers(await prepareMessageVectorWorker(), {
       databasePath: join(dir, 'store.sqlite')
     })
+    const client = workers.fullText
     const fullText = client.fullText.bind(client)
     client.fullText = (query) =>
       new Promise((resolve) => setTimeout(() => resolve(fullText(query)), 3_000))
     const setup = memoryServicesIn(dir, {
       embeddings: () => ({ embedder: testEmbedder(workerPath), spec: defaultModel().spec }),
-      messageVectors: client
+      messageVectors: workers
     })
     open.push(setup)
     try {
@@ -174,7 +178,7 @@ describe('degraded recall', () => {
       })
       expect(retrieved(built).map((t) => t.id)).toContain(`message:${stated.message.id}`)
     } finally {
-      await client.close()
+      await closeSearchWorkers(workers)
     }
   })
 

@@ -70,7 +70,9 @@ describe('the message vector worker', () => {
     const client = new MessageVectorClient(workerPath, { databasePath: path })
     clients.push(client)
     const logged: string[] = []
-    const search = workerMessageSearch(vectors, client, (message) => logged.push(message))
+    const search = workerMessageSearch(vectors, { vectors: client, fullText: client }, (message) =>
+      logged.push(message)
+    )
     await search.preload(space)
     // Written on the main connection after the worker's load: the worker hears of them.
     const late = add(20, 3_000)
@@ -113,9 +115,17 @@ describe('the message vector worker', () => {
         reason: 'test'
       })
     }
-    const client = new MessageVectorClient(workerPath, { databasePath: path })
-    clients.push(client)
-    const search = workerMessageSearch(vectors, client, () => undefined)
+    // The full-text lists have their own instance: the vectors' can be gone.
+    const vectorClient = new MessageVectorClient(workerPath, { databasePath: path })
+    const textClient = new MessageVectorClient(workerPath, { databasePath: path })
+    clients.push(vectorClient, textClient)
+    const logged: string[] = []
+    const search = workerMessageSearch(
+      vectors,
+      { vectors: vectorClient, fullText: textClient },
+      (message) => logged.push(message)
+    )
+    await vectorClient.close()
     const recall = new RecallRepository(db)
     const here = (query: FullTextQuery) => () => fullTextIds(memories, recall, query)
     const notHere = () => {
@@ -140,6 +150,7 @@ describe('the message vector worker', () => {
     expect(
       (await search.fullText({ terms: ['"message"'], limit: 5, kinds: ['memory'] }, notHere)).memory
     ).toHaveLength(2)
+    expect(logged).toEqual([])
     db.close()
   })
 
@@ -147,7 +158,9 @@ describe('the message vector worker', () => {
     const { path, db, vectors, space } = store(500)
     const client = new MessageVectorClient(workerPath, { databasePath: path })
     const logged: string[] = []
-    const search = workerMessageSearch(vectors, client, (message) => logged.push(message))
+    const search = workerMessageSearch(vectors, { vectors: client, fullText: client }, (message) =>
+      logged.push(message)
+    )
     await search.preload(space)
     await client.close()
     const query = unit(42)

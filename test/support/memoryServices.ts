@@ -7,7 +7,7 @@ import { createServices } from '../../src/main/services/createServices'
 import type { Services } from '../../src/main/services/serviceTypes'
 import type { EmbedderFactory } from '../../src/main/services/memory/memoryModels'
 import { openDatabase } from '../../src/main/store/database'
-import type { MessageVectorClient } from '../../src/main/workers/messageVector/messageVectorClient'
+import type { SearchWorkers } from '../../src/main/workers/messageVector/messageVectorClient'
 import { prepareEmbeddings, testEmbeddings, type TestModel } from './embeddings'
 
 export interface MemoryTestServices {
@@ -29,8 +29,8 @@ export function memoryServicesIn(
     file?: string
     /** The bundled file worker (prepareFileWorker), for PDFs and chunking. */
     fileWorkerPath?: string
-    /** The message vector worker's client, as the app searches with it. */
-    messageVectors?: MessageVectorClient
+    /** Memory search's workers, as the app searches with them. */
+    messageVectors?: SearchWorkers
   } = {}
 ): MemoryTestServices {
   const path = join(dir, options.file ?? 'store.sqlite')

@@ -18,7 +18,11 @@ import { createServices } from '../../../src/main/services/createServices'
 import type { ServiceOptions, Services } from '../../../src/main/services/serviceTypes'
 import type { Publish } from '../../../src/main/services/events'
 import { openDatabase } from '../../../src/main/store/database'
-import { MessageVectorClient } from '../../../src/main/workers/messageVector/messageVectorClient'
+import {
+  closeSearchWorkers,
+  startSearchWorkers,
+  type SearchWorkers
+} from '../../../src/main/workers/messageVector/messageVectorClient'
 import { prepareEmbeddings, testEmbeddings } from '../../support/embeddings'
 import { aesCipher } from '../../support/testCipher'
 
@@ -132,13 +136,13 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   // A restore closes the store, swaps the file and opens it again, as the app's relaunch does.
   let db = openDatabase(databasePath)
   // With a model, nearest messages are searched in the worker `npm run build` emitted, as in the app.
-  let messageVectors: MessageVectorClient | undefined
+  let messageVectors: SearchWorkers | undefined
   let services = open(db)
   let registry = registryFor(services)
 
   function open(store: Database.Database): Services {
     messageVectors = embeddings
-      ? new MessageVectorClient(join(ROOT, 'out/main/messageVectorWorker.js'), { databasePath })
+      ? startSearchWorkers(join(ROOT, 'out/main/messageVectorWorker.js'), { databasePath })
       : undefined
     const opened = createServices({
       db: store,
@@ -197,7 +201,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     await services.tools.stopAll()
     // The indexer may be writing a batch: stop it and the worker before the store closes.
     if (embeddings) await services.memoryModel.stop()
-    await messageVectors?.close()
+    if (messageVectors) await closeSearchWorkers(messageVectors)
     db.close()
   }
 

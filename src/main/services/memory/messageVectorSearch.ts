@@ -1,6 +1,6 @@
 import type { VectorHit, VectorStore } from '../../store/vectors/vectorStore'
 import type { VectorSpace } from '../../store/vectors/vectorSpaces'
-import type { MessageVectorClient } from '../../workers/messageVector/messageVectorClient'
+import type { SearchWorkers } from '../../workers/messageVector/messageVectorClient'
 import type { FullTextIds, FullTextQuery } from '../../store/search/fullTextIds'
 
 /**
@@ -37,9 +37,10 @@ export function inProcessMessageSearch(vectors: VectorStore): MessageVectorSearc
  */
 export function workerMessageSearch(
   vectors: VectorStore,
-  client: MessageVectorClient,
+  workers: SearchWorkers,
   log: (message: string, error: unknown) => void
 ): MessageVectorSearch {
+  const client = workers.vectors
   const local = inProcessMessageSearch(vectors)
   vectors.forwardIndexedTo((spaceId, rows) => client.indexed(spaceId, rows))
   let reported = false
@@ -59,7 +60,7 @@ export function workerMessageSearch(
         return local.preload(space)
       }),
     fullText: (query, here) =>
-      client.fullText(query).catch((error: unknown) => {
+      workers.fullText.fullText(query).catch((error: unknown) => {
         fallBack(error)
         return here()
       })

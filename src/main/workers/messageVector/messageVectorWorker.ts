@@ -6,9 +6,10 @@
  * (every message vector read once, 150 MB at 100,000 messages) never holds the main thread.
  * Writes stay on the main connection, which tells this worker what it wrote (`indexed`).
  *
- * It also answers memory search's full-text lists (issue #22): better-sqlite3 cannot interrupt
- * a query, so a full-text query that runs long runs here, where it holds no one up; the
- * main thread stops waiting at its deadline and builds with what it has.
+ * A second instance answers memory search's full-text lists (issue #22; SearchWorkers in
+ * messageVectorClient.ts): better-sqlite3 cannot interrupt a query, so a full-text query that
+ * runs long runs there, where it holds no one up; the main thread stops waiting at its
+ * deadline and builds with what it has.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { openDatabase } from '../../store/database'
