@@ -724,6 +724,7 @@ function printStalls(stalls: StallFigures[]): void {
       [
         'input',
         'send',
+        'stored after',
         'send stall p50/p99/max',
         'FTS index alone',
         'counted',
@@ -739,6 +740,7 @@ function printStalls(stalls: StallFigures[]): void {
       stalls.map((s) => [
         s.kind,
         ms(s.send.ms),
+        ms(s.send.storedMs),
         `${ms(s.send.stall.p50)} / ${ms(s.send.stall.p99)} / ${ms(s.send.stall.max)}`,
         ms(s.send.ftsWriteMs),
         s.send.counted,

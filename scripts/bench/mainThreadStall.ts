@@ -55,7 +55,14 @@ interface Stall {
 export interface StallFigures {
   kind: InputKind
   chars: number
-  send: { ms: number; stall: Stall; counted: string; ftsWriteMs: number }
+  send: {
+    ms: number
+    stall: Stall
+    counted: string
+    ftsWriteMs: number
+    /** From the call until the message is in the store (what an app closed meanwhile keeps). */
+    storedMs: number
+  }
   /** The same text sent after its preview counted it (pasted, a look at the inspector, send). */
   typedSend: { ms: number; stall: Stall }
   /** The paste's preview (estimated) and its exact count in the background. */
@@ -180,7 +187,17 @@ export async function stallFigures(kind: InputKind, quick: boolean): Promise<Sta
     const thread = services.threads.create()
     // Cold, as a first paste: nothing of the preview's text stays in gpt-tokenizer's cache.
     clearMergeCache()
+    const inStore = db.prepare('SELECT 1 FROM messages WHERE thread_id = ?').pluck()
+    let storedMs = Number.NaN
+    const sendStarted = performance.now()
+    const watch = setInterval(() => {
+      if (Number.isNaN(storedMs) && inStore.get(thread.id)) {
+        storedMs = performance.now() - sendStarted
+      }
+    }, 5)
     const send = await measured(() => services.chat.send(thread.id, text))
+    clearInterval(watch)
+    if (Number.isNaN(storedMs)) storedMs = send.ms
     const outcome = send.value
     const stored = services.messages.list(thread.id).at(-1)
     if (stored?.content !== text) throw new Error(`the ${kind} paste was not stored whole`)
@@ -214,7 +231,8 @@ export async function stallFigures(kind: InputKind, quick: boolean): Promise<Sta
         ms: send.ms,
         stall: send.stall,
         counted: countingOf(outcome.build?.context),
-        ftsWriteMs
+        ftsWriteMs,
+        storedMs
       },
       typedSend: { ms: typedSend.ms, stall: typedSend.stall },
       paste: { ms: paste.ms, stall: paste.stall, counted: paste.value },
