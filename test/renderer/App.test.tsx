@@ -4,14 +4,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { App } from '@renderer/App'
 import { i18n } from '@renderer/i18n'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { simulateMessageListLayout } from './support/layout'
-import type { ProviderView } from '@shared/providers'
+import type { ProviderInput } from '@shared/providers'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
   simulateMessageListLayout()
 })
 
@@ -100,14 +100,11 @@ describe('start-up', () => {
 })
 
 /** A saved provider with one model: past the welcome. */
-const fakeProvider = (): ProviderView => ({
-  id: 'provider-saved',
+const savedProvider = (): ProviderInput => ({
   kind: 'openai-compatible',
   name: 'Local',
   baseUrl: 'http://127.0.0.1:9/v1',
-  models: [{ id: 'm1', contextWindow: 8192, maxOutput: 1024 }],
-  hasApiKey: false,
-  apiKeyHint: null
+  models: [{ id: 'm1', contextWindow: 8192, maxOutput: 1024 }]
 })
 
 describe('chat window', () => {
@@ -122,7 +119,7 @@ describe('chat window', () => {
   })
 
   it('invites you to create a thread when none is open, then shows the empty thread', async () => {
-    backend.providers.push(fakeProvider())
+    backend.addProvider(savedProvider())
     const user = await renderApp()
 
     expect(await screen.findByText('Start a conversation')).toBeInTheDocument()

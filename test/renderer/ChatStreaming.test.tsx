@@ -4,17 +4,71 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { App } from '@renderer/App'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { i18n } from '@renderer/i18n'
-import { allAnswered, installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import type { Api } from '@shared/api'
+import type { StoredBuild } from '@shared/context'
+import { pageOf, type PageQuery } from '@shared/messagePages'
+import { ok } from '@shared/result'
+import { allAnswered, installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { simulateMessageListLayout } from './support/layout'
 
 let backend: FakeBackend
 let threadId: string
+/** The ids the scripted model's streams were given, in order. */
+let streamIds: string[]
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
   simulateMessageListLayout()
   threadId = backend.addThread('Chat').id
+  streamIds = []
 })
+
+/**
+ * From here on a model answers (renderer tests run no provider's server): main stores the
+ * message and builds the request as it does, then the send answers `streaming` with ids
+ * `stream-1`, `stream-2`…, and the test emits what the stream would. A regenerate answers the
+ * next id with a build of the thread as it stands (the renderer reads only the id).
+ */
+const modelAnswers = () => {
+  // Its replies are stored straight into the file (addReply), past main's copy of the thread
+  // (ThreadMessageCache), which only main's own turn keeps in step: while it answers, the
+  // chat's pages are read from the file, with the function main pages its copy with.
+  backend.script('messages:list', (input) => {
+    const { threadId, ...query } = input as { threadId: string } & PageQuery
+    return ok(pageOf(backend.messagesOf(threadId), query))
+  })
+  const nextStream = () => {
+    streamIds.push(`stream-${streamIds.length + 1}`)
+    return streamIds.at(-1)!
+  }
+  backend.script('messages:send', async (input) => {
+    const sent = await backend.main.messages.send(input as Parameters<Api['messages']['send']>[0])
+    if (!sent.ok || sent.data.status !== 'no_model_configured' || !sent.data.build) return sent
+    const { message, build } = sent.data
+    return ok({
+      message,
+      status: 'streaming',
+      streamId: nextStream(),
+      model,
+      build,
+      buildError: null
+    })
+  })
+  backend.script('chat:regenerate', async (input) => {
+    const { threadId } = input as { threadId: string }
+    const built = await backend.main.context.preview({ threadId, draft: '' })
+    if (!built.ok) return built
+    const build: StoredBuild = {
+      id: 0,
+      threadId,
+      messageId: null,
+      createdAt: 0,
+      context: built.data
+    }
+    return ok({ streamId: nextStream(), build })
+  })
+}
+const model = { providerId: 'p1', modelId: 'scripted-model' }
 
 const renderApp = async () => {
   await useSettingsStore.getState().load()
@@ -31,10 +85,10 @@ const renderApp = async () => {
 const channels = () => backend.calls.map((call) => call.channel)
 
 const sendStreaming = async (user: ReturnType<typeof userEvent.setup>, text = 'Hello') => {
-  backend.streaming = true
+  modelAnswers()
   await user.type(screen.getByTestId('composer-input'), `${text}{Enter}`)
   await screen.findByTestId('streaming-reply')
-  return backend.streamIds.at(-1)!
+  return streamIds.at(-1)!
 }
 
 describe('streaming replies', () => {
@@ -82,7 +136,7 @@ describe('streaming replies', () => {
 
   it('keeps deltas, and a whole reply, that arrive before send returns its stream id', async () => {
     const user = await renderApp()
-    backend.streaming = true
+    modelAnswers()
     // The events travel apart from the call's answer: here they overtake it.
     let release = backend.hold('messages:send')
     await user.type(screen.getByTestId('composer-input'), 'First{Enter}')
@@ -170,7 +224,7 @@ describe('inline reply errors', () => {
     expect(channels()).toContain('chat:regenerate')
     expect(await screen.findByTestId('streaming-reply')).toHaveAttribute(
       'data-stream-id',
-      backend.streamIds.at(-1)
+      streamIds.at(-1)
     )
     expect(screen.queryByTestId('reply-error')).toBeNull()
   })
@@ -226,7 +280,7 @@ describe('where a turn’s parts show', () => {
 
   it('shows a tool call awaiting approval below the message it answers', async () => {
     const user = await renderApp()
-    backend.streaming = true
+    modelAnswers()
     // The tool step and its approval are announced before the send answers.
     const release = backend.holdAnswer('messages:send')
     await user.type(screen.getByTestId('composer-input'), 'Please echo hi{Enter}')
@@ -284,7 +338,7 @@ describe('where a turn’s parts show', () => {
 
   it('places an error that arrives before the send answers under that send', async () => {
     const user = await renderApp()
-    backend.streaming = true
+    modelAnswers()
     const release = backend.holdAnswer('messages:send')
     await user.type(screen.getByTestId('composer-input'), 'Quick fail{Enter}')
     act(() =>
@@ -417,13 +471,11 @@ describe('provider settings', () => {
   })
 
   it("lists a saved provider's models, or shows its typed error in its own words", async () => {
-    backend.providers.push({
-      id: 'p1',
+    const saved = backend.addProvider({
       kind: 'openai',
       name: 'OpenAI',
       models: [{ id: 'gpt-4o-mini', contextWindow: 128_000, maxOutput: 16_384 }],
-      hasApiKey: true,
-      apiKeyHint: 'sk-…abcd'
+      apiKey: 'sk-test-abcd'
     })
     const user = await renderApp()
     await user.click(screen.getByTestId('open-provider-settings'))
@@ -442,7 +494,7 @@ describe('provider settings', () => {
       'Could not list the models: the provider refused the API key (Incorrect API key provided: sk-wr***.) (HTTP 401)'
     )
     expect(backend.calls.find((c) => c.channel === 'providers:listRemoteModels')?.input).toEqual({
-      id: 'p1'
+      id: saved.id
     })
     await user.click(within(dialog).getByTestId('provider-fetch-models'))
     await waitFor(() =>
@@ -468,35 +520,29 @@ describe('provider settings', () => {
   })
 
   it('chooses the model per thread in the chat header', async () => {
-    backend.providers.push({
-      id: 'p1',
+    const { id } = backend.addProvider({
       kind: 'openai-compatible',
       name: 'Local',
       baseUrl: 'http://127.0.0.1:9/v1',
-      models: [{ id: 'm1', contextWindow: 8000, maxOutput: 500 }],
-      hasApiKey: false,
-      apiKeyHint: null
+      models: [{ id: 'm1', contextWindow: 8000, maxOutput: 500 }]
     })
     const user = await renderApp()
     const select = screen.getByTestId('thread-model-select')
     await waitFor(() => expect(within(select).getAllByRole('option')).toHaveLength(2))
-    await user.selectOptions(select, 'p1\u0000m1')
+    await user.selectOptions(select, `${id}\u0000m1`)
     const call = backend.calls.find((entry) => entry.channel === 'threads:setModel')
-    expect(call?.input).toEqual({ threadId, providerId: 'p1', modelId: 'm1' })
+    expect(call?.input).toEqual({ threadId, providerId: id, modelId: 'm1' })
   })
 
   it('keeps the newest model choice when an earlier one fails after it', async () => {
-    backend.providers.push({
-      id: 'p1',
+    const { id } = backend.addProvider({
       kind: 'openai-compatible',
       name: 'Local',
       baseUrl: 'http://127.0.0.1:9/v1',
       models: [
         { id: 'm1', contextWindow: 8000, maxOutput: 500 },
         { id: 'm2', contextWindow: 8000, maxOutput: 500 }
-      ],
-      hasApiKey: false,
-      apiKeyHint: null
+      ]
     })
     const user = await renderApp()
     const select = screen.getByTestId('thread-model-select')
@@ -504,12 +550,12 @@ describe('provider settings', () => {
     // The first choice fails, but its answer arrives only after the second choice succeeded.
     backend.failNext('threads:setModel', { code: 'storage_error', message: 'Could not save' })
     const releaseFirst = backend.holdAnswer('threads:setModel')
-    await user.selectOptions(select, 'p1\u0000m1')
-    await user.selectOptions(select, 'p1\u0000m2')
-    await waitFor(() => expect(select).toHaveValue('p1\u0000m2'))
+    await user.selectOptions(select, `${id}\u0000m1`)
+    await user.selectOptions(select, `${id}\u0000m2`)
+    await waitFor(() => expect(select).toHaveValue(`${id}\u0000m2`))
     releaseFirst()
     await allAnswered(backend, 'threads:setModel')
-    expect(select).toHaveValue('p1\u0000m2')
+    expect(select).toHaveValue(`${id}\u0000m2`)
     // The stale failure is not reported against the choice that succeeded.
     expect(select.closest('label')?.getAttribute('title')).not.toMatch(/Could not save/)
   })
@@ -518,15 +564,18 @@ describe('provider settings', () => {
 describe('regenerate, edit and resend, usage and summary', () => {
   it('regenerates the last reply and dims a superseded one', async () => {
     backend.addMessages(threadId, ['Question'])
-    backend.addReply(threadId, 'Old answer', { supersededBy: 99 })
-    backend.addReply(threadId, 'New answer')
-    backend.streaming = true
+    const old = backend.addReply(threadId, 'Old answer')
+    backend.supersede(old.id, backend.addReply(threadId, 'New answer').id)
+    modelAnswers()
     const user = await renderApp()
+    // The replaced reply is the earlier version of the one that replaced it.
+    await user.click(await screen.findByRole('button', { name: 'Previous version' }))
     const superseded = screen
       .getAllByTestId('message')
       .find((element) => element.textContent?.includes('Old answer'))!
     expect(superseded).toHaveAttribute('data-superseded', 'true')
     expect(within(superseded).queryByTestId('regenerate')).toBeNull()
+    await user.click(screen.getByRole('button', { name: 'Next version' }))
     await user.click(screen.getByTestId('regenerate'))
     expect(channels()).toContain('chat:regenerate')
     expect(await screen.findByTestId('streaming-reply')).toBeInTheDocument()
@@ -537,8 +586,8 @@ describe('regenerate, edit and resend, usage and summary', () => {
     const first = backend.addReply(threadId, 'First answer')
     const second = backend.addReply(threadId, 'Second answer')
     const third = backend.addReply(threadId, 'Third answer')
-    first.reply!.supersededBy = second.id
-    second.reply!.supersededBy = third.id
+    backend.supersede(first.id, second.id)
+    backend.supersede(second.id, third.id)
     const user = await renderApp()
     const replies = () =>
       screen.getAllByTestId('message').filter((m) => m.dataset.role === 'assistant')
@@ -600,22 +649,16 @@ describe('regenerate, edit and resend, usage and summary', () => {
 
   it('shows the thread totals in the header', async () => {
     backend.addMessages(threadId, ['Question'])
-    backend.addReply(threadId, 'Answer')
-    backend.usageTotals = {
-      promptTokens: 1000,
-      completionTokens: 234,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      replies: 1,
-      cost: 0.5,
-      unpricedReplies: 0
-    }
+    backend.addReply(threadId, 'Answer', {
+      usage: { promptTokens: 1000, completionTokens: 234, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      cost: 0.5
+    })
     await renderApp()
     expect(await screen.findByTestId('thread-usage')).toHaveTextContent('1,234 tokens · $0.50')
   })
 
   it('shows the thread summary in the inspector and saves an edit', async () => {
-    backend.summaries.set(threadId, {
+    backend.setSummary({
       threadId,
       content: 'Goal: ship the chat.',
       lastMessageSeq: 12,
@@ -636,7 +679,7 @@ describe('regenerate, edit and resend, usage and summary', () => {
     await user.type(input, 'Goal: ship it today.')
     await user.click(screen.getByTestId('thread-summary-save'))
     expect(await screen.findByTestId('thread-summary-meta')).toHaveTextContent('v4 · edited by you')
-    expect(backend.summaries.get(threadId)?.content).toBe('Goal: ship it today.')
+    expect(backend.summaryOf(threadId)?.content).toBe('Goal: ship it today.')
 
     act(() =>
       backend.emit('summary:changed', {
@@ -654,7 +697,7 @@ describe('regenerate, edit and resend, usage and summary', () => {
   })
 
   it('keeps a summary stored while the first read of it was on its way', async () => {
-    backend.summaries.set(threadId, {
+    backend.setSummary({
       threadId,
       content: 'Goal: the old summary.',
       lastMessageSeq: 4,

@@ -4,13 +4,13 @@ import { MAX_FILE_BYTES } from '@shared/files'
 import { Composer } from '@renderer/features/chat/Composer'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { useFilesStore } from '@renderer/features/files/filesStore'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 
 let backend: FakeBackend
 let threadId: string
 
 beforeEach(async () => {
-  backend = installFakeBackend()
+  backend = await installFakeBackend()
   threadId = backend.addThread('Files').id
   useFilesStore.setState({ byThread: {}, problems: {}, reading: {} })
   await useChatStore.getState().open(threadId)

@@ -1,24 +1,28 @@
 import { fireEvent, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { i18n } from '@renderer/i18n'
 import { Composer } from '@renderer/features/chat/Composer'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { looksLikeCommand, parseCompressCommand } from '@renderer/features/chat/compressCommand'
 import { useCompressStore } from '@renderer/features/chat/compressStore'
 import type { ThreadSummaryView } from '@shared/domain'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 
 let backend: FakeBackend
 let threadId: string
 
 beforeEach(async () => {
   useCompressStore.setState({ notices: {} })
-  backend = installFakeBackend()
+  backend = await installFakeBackend()
   threadId = backend.addThread('Migration').id
+  // Twelve long messages (3,201 tokens each): the newest 8 always stay as they are, and they
+  // already fill the 20 % of the budget kept word for word, so /compress folds the first 4.
   backend.addMessages(
     threadId,
-    Array.from({ length: 12 }, (_, i) => `Message ${i + 1} about the database migration`)
+    Array.from({ length: 12 }, (_, i) =>
+      `Message ${i + 1} about the database migration. `.repeat(400)
+    )
   )
   await useChatStore.getState().open(threadId)
 })
@@ -75,15 +79,13 @@ describe('/compress in the composer', () => {
     ])
     const notice = await screen.findByTestId('compress-notice')
     expect(notice).toHaveAttribute('data-kind', 'compressed')
-    expect(notice).toHaveTextContent(
-      'Compressed 10 messages (' // the fake folds all but the last two
-    )
+    expect(notice).toHaveTextContent('Compressed 4 messages (')
     expect(notice).toHaveTextContent('into the summary · focus: database migration')
-    expect(notice).toHaveTextContent('The newest 2 messages are still sent word for word')
+    expect(notice).toHaveTextContent('The newest 8 messages are still sent word for word')
     expect(input).toHaveValue('')
     expect(backend.messagesOf(threadId)).toHaveLength(12)
     // The inspector's summary card follows this event.
-    expect(summaries.at(-1)).toMatchObject({ lastMessageSeq: 10 })
+    expect(summaries.at(-1)).toMatchObject({ lastMessageSeq: 4 })
 
     await user.click(screen.getByTestId('compress-notice-dismiss'))
     expect(screen.queryByTestId('compress-notice')).toBeNull()
@@ -104,7 +106,9 @@ describe('/compress in the composer', () => {
       const input = renderComposer()
       fireEvent.change(input, { target: { value: '/compress' } })
       fireEvent.keyDown(input, { key: 'Enter' })
-      expect(await screen.findByTestId('compress-notice')).toHaveTextContent('已将 10 条消息')
+      await vi.waitFor(() =>
+        expect(screen.getByTestId('compress-notice')).toHaveTextContent('已将 4 条消息')
+      )
       expect(callsTo('summary:compress')[0]?.input).toEqual({ threadId })
     } finally {
       await i18n.changeLanguage('en')
@@ -151,7 +155,7 @@ describe('/compress in the composer', () => {
     expect(input).toHaveAttribute('readonly')
     expect(screen.getByTestId('send-button')).toBeDisabled()
     release()
-    expect(await screen.findByText(/Compressed 10 messages/)).toBeInTheDocument()
+    expect(await screen.findByText(/Compressed 4 messages/)).toBeInTheDocument()
     expect(input).not.toHaveAttribute('readonly')
   })
 

@@ -7,13 +7,13 @@ import { useChatStore } from '@renderer/features/chat/chatStore'
 import { readGauge } from '@renderer/features/chat/gaugeReading'
 import { useInspectorStore } from '@renderer/features/inspector/inspectorStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { sampleBuild } from './support/sampleBuild'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
 })
 
 const gauge = () => screen.getByTestId('context-gauge')
@@ -33,6 +33,15 @@ async function openGauge(messages: string[] = ['first message']) {
   render(<ContextGauge threadId={thread.id} />)
   await vi.waitFor(() => expect(gauge()).toBeInTheDocument())
   return thread
+}
+
+/** A model with an 8,000-token window, 2,000 of it kept for the reply (the user's setting). */
+const smallWindow = async () => {
+  const saved = await backend.main.context.updateConfig({
+    scope: 'global',
+    patch: { contextWindow: 8_000, outputReserve: 2_000 }
+  })
+  if (!saved.ok) throw new Error(saved.error.message)
 }
 
 const stored = (threadId: string, id: number, createdAt: number, context: BuiltContext) =>
@@ -172,9 +181,10 @@ describe('the context gauge by the composer', () => {
   })
 
   it('warns before the 85 % safety net acts, and says what gives way', async () => {
+    await smallWindow()
     const thread = await openGauge()
-    // The fake model's window is 8,000 tokens: the net acts at 6,800; a 6,200-token draft is near.
-    act(() => useChatStore.getState().setDraft(thread.id, 'x'.repeat(24_800)))
+    // The net acts at 6,800 tokens of the 8,000-token window; a 6,200-token draft is near.
+    act(() => useChatStore.getState().setDraft(thread.id, ' word'.repeat(6_200)))
 
     const alert = await vi.waitFor(() => screen.getByTestId('gauge-alert'))
     // One warning, and the colour state and the percentage say the same.
@@ -185,6 +195,7 @@ describe('the context gauge by the composer', () => {
   })
 
   it('offers to attach a draft larger than the input’s share as a file', async () => {
+    await smallWindow()
     const thread = await openGauge()
     act(() => useChatStore.getState().setDraft(thread.id, 'log line\n'.repeat(3_000)))
     const attach = await vi.waitFor(() => screen.getByTestId('gauge-attach-draft'))

@@ -6,14 +6,14 @@ import { useChatStore } from '@renderer/features/chat/chatStore'
 import { useExtractedStore } from '@renderer/features/memory/extractedStore'
 import { useMemoryViewStore } from '@renderer/features/memory/memoryViewStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { simulateMessageListLayout } from './support/layout'
 
 let backend: FakeBackend
 let unwatch: () => void
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
   simulateMessageListLayout()
   useExtractedStore.setState({ byMessage: {} })
   unwatch = useExtractedStore.getState().watch()
@@ -24,7 +24,7 @@ beforeEach(() => {
 const renderExtracted = async (content: string, memory: string) => {
   const thread = backend.addThread('Coffee')
   const [message] = backend.addMessages(thread.id, [content])
-  const created = await backend.memory.memory.create({
+  const created = await backend.main.memory.create({
     content: memory,
     category: 'user_preference',
     sourceMessageId: message!.id
@@ -56,11 +56,11 @@ describe('memories the assistant kept on its own', () => {
     await user.click(within(note).getByTestId('extracted-memory-forget'))
     await vi.waitFor(() => expect(note).toHaveAttribute('data-forgotten', 'true'))
     expect(note).toHaveTextContent('Forgotten:')
-    expect(backend.memory.memories.has(memoryId)).toBe(false)
+    expect(backend.memoryOf(memoryId)).toBeUndefined()
 
     await user.click(within(note).getByTestId('extracted-memory-undo'))
     await vi.waitFor(() => expect(note).toHaveAttribute('data-forgotten', 'false'))
-    expect(backend.memory.memories.has(memoryId)).toBe(true)
+    expect(backend.memoryOf(memoryId)?.content).toBe('The user takes oat milk in their coffee.')
   })
 
   it('follows an edit or a delete made in the memory manager', async () => {
@@ -70,10 +70,10 @@ describe('memories the assistant kept on its own', () => {
     )
     const note = await within(row).findByTestId('extracted-memory')
 
-    await backend.memory.memory.update({ id: memoryId, content: 'The user goes by Sam.' })
+    await backend.main.memory.update({ id: memoryId, content: 'The user goes by Sam.' })
     await vi.waitFor(() => expect(note).toHaveTextContent('Remembered: The user goes by Sam.'))
 
-    await backend.memory.memory.delete({ id: memoryId })
+    await backend.main.memory.delete({ id: memoryId })
     await vi.waitFor(() => expect(note).toHaveAttribute('data-forgotten', 'true'))
     expect(within(note).getByTestId('extracted-memory-undo')).toBeInTheDocument()
   })

@@ -5,13 +5,13 @@ import { ok } from '@shared/result'
 import { i18n } from '@renderer/i18n'
 import { HistoryDialog } from '@renderer/features/history/HistoryDialog'
 import { useHistoryStore } from '@renderer/features/history/historyStore'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 
 let backend: FakeBackend
 const IMPORT_ID = '00000000-0000-4000-8000-0000000000aa'
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
   useHistoryStore.setState({
     importView: { state: 'idle' },
     exportView: { state: 'idle' },

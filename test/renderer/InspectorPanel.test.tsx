@@ -10,13 +10,13 @@ import { SectionLegend } from '@renderer/features/inspector/SectionLegend'
 import { TraceList } from '@renderer/features/inspector/TraceList'
 import { useInspectorStore } from '@renderer/features/inspector/inspectorStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { sampleBuild } from './support/sampleBuild'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
 })
 
 const items = () => screen.getAllByTestId('trace-item')
@@ -389,9 +389,10 @@ describe('inspector panel', () => {
 
     expect(recent).toHaveValue(45)
     expect(screen.getByTestId('total-budget-input')).toHaveValue(null)
-    expect(screen.getByTestId('total-budget-input')).toHaveAttribute('placeholder', 'Auto: 6,000')
+    // The default model's window (gpt-4o: 128,000) less what it keeps for the reply (16,384).
+    expect(screen.getByTestId('total-budget-input')).toHaveAttribute('placeholder', 'Auto: 111,616')
     await vi.waitFor(() =>
-      expect(numeric(screen.getByTestId('budget-bar'), 'data-budget')).toBe(6_000)
+      expect(numeric(screen.getByTestId('budget-bar'), 'data-budget')).toBe(111_616)
     )
   })
 
@@ -402,7 +403,7 @@ describe('inspector panel', () => {
     await user.click(screen.getByTestId('pinning-toggle'))
     await user.click(screen.getByTestId('save-thread-config'))
 
-    expect(backend.contextConfig.threads.get(thread.id)).toEqual({ pinning: false })
+    expect(backend.threadConfig(thread.id)).toEqual({ pinning: false })
     expect(screen.getByTestId('pinning-toggle')).not.toBeChecked()
     expect(screen.getByTestId('save-thread-config')).toBeDisabled()
     expect(screen.getByTestId('thread-overrides')).toHaveTextContent(
@@ -478,7 +479,7 @@ describe('inspector panel', () => {
     expect(screen.getByTestId('payload-toggle')).toHaveTextContent('请求内容')
     expect(item('input').querySelector('.decision')).toHaveTextContent('已包含')
     expect(screen.getByTestId('budget-bar').previousElementSibling).toHaveTextContent(
-      '上下文窗口 8,000 · 为回复保留 2,000'
+      '上下文窗口 128,000 · 为回复保留 16,384'
     )
   })
 })

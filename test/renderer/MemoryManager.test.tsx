@@ -9,18 +9,19 @@ import { useMemoryViewStore } from '@renderer/features/memory/memoryViewStore'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { ok } from '@shared/result'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { simulateMessageListLayout } from './support/layout'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
   simulateMessageListLayout()
 })
 
 const seed = async (content: string, category: MemoryCategory = 'user_preference') => {
-  const result = await backend.memory.memory.create({ content, category })
+  const result = await backend.main.memory.create({ content, category })
   if (!result.ok) throw new Error(result.error.message)
   return result.data.memory
 }
@@ -146,7 +147,7 @@ describe('memory manager', () => {
     expect(callsTo('memory:update')).toEqual([
       { id: memory.id, content: 'I prefer green tea.', category: 'fact' }
     ])
-    expect(backend.memory.memories.get(memory.id)?.content).toBe('I prefer green tea.')
+    expect(backend.memoryOf(memory.id)?.content).toBe('I prefer green tea.')
   })
 
   it('keeps the editor open with the typed text when main refuses an edit', async () => {
@@ -178,7 +179,7 @@ describe('memory manager', () => {
 
     await vi.waitFor(() => expect(items()).toHaveLength(1))
     expect(items()[0]).toHaveAttribute('data-memory-id', String(kept.id))
-    expect(backend.memory.memories.has(memory.id)).toBe(false)
+    expect(backend.memoryOf(memory.id)).toBeUndefined()
     expect(screen.getByTestId('memory-undo-toast')).toHaveTextContent('Memory deleted.')
 
     await user.click(screen.getByTestId('memory-undo'))
@@ -282,13 +283,40 @@ describe('memory manager', () => {
 })
 
 describe('memory status', () => {
-  const status = (patch: Partial<MemoryStatus>): MemoryStatus => ({
-    ...backend.memory.status,
-    ...patch
+  /**
+   * What main reports with the embedding model loaded: renderer tests load no model, so the
+   * status is scripted; `index` is changed in place by a test before it opens the manager.
+   */
+  let modelStatus: MemoryStatus
+  beforeEach(() => {
+    modelStatus = {
+      model: {
+        state: 'ready',
+        id: 'Xenova/bge-small-zh-v1.5',
+        dimension: 512,
+        progress: [],
+        error: null
+      },
+      index: {
+        pendingMessages: 0,
+        pendingMemories: 0,
+        failed: 0,
+        indexedMessages: 0,
+        indexedMemories: 0,
+        totalMessages: 0,
+        totalMemories: 0,
+        reembedding: false,
+        itemsPerSecond: null,
+        secondsLeft: null
+      },
+      warning: null
+    }
+    backend.script('memory:status', () => ok(modelStatus))
   })
+  const status = (patch: Partial<MemoryStatus>): MemoryStatus => ({ ...modelStatus, ...patch })
 
   it('shows the model, indexing progress and live updates, in the manager and the sidebar', async () => {
-    Object.assign(backend.memory.status.index, {
+    Object.assign(modelStatus.index, {
       indexedMessages: 40,
       totalMessages: 50,
       pendingMessages: 10,
@@ -345,7 +373,7 @@ describe('memory status', () => {
   })
 
   it('shows the indexing rate and the time left once the indexer has measured them', async () => {
-    Object.assign(backend.memory.status.index, {
+    Object.assign(modelStatus.index, {
       totalMessages: 3_000,
       pendingMessages: 1_200,
       itemsPerSecond: 6.84,
@@ -360,10 +388,7 @@ describe('memory status', () => {
 
     const indexing = (index: Partial<MemoryStatus['index']>) =>
       act(() =>
-        backend.emit(
-          'memory:status',
-          status({ index: { ...backend.memory.status.index, ...index } })
-        )
+        backend.emit('memory:status', status({ index: { ...modelStatus.index, ...index } }))
       )
     indexing({ pendingMessages: 90_000, itemsPerSecond: 14.2, secondsLeft: 6_340 })
     expect(line).toHaveTextContent('Indexing 90,000 more · 14 per second · about 2 h left')

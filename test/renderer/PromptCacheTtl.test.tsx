@@ -6,12 +6,12 @@ import { PromptCacheTtlSelect } from '@renderer/features/settings/PromptCacheTtl
 import { SettingsPage } from '@renderer/features/settings/SettingsPage'
 import { useProvidersStore } from '@renderer/features/settings/providers/providersStore'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 
 let backend: FakeBackend
 
 beforeEach(async () => {
-  backend = installFakeBackend()
+  backend = await installFakeBackend()
   await useSettingsStore.getState().load()
 })
 
@@ -53,7 +53,7 @@ describe('the prompt-cache TTL setting', () => {
   })
 
   it('reads a stored 1-hour TTL', async () => {
-    backend.settings.promptCacheTtl = '1h'
+    await backend.main.settings.update({ promptCacheTtl: '1h' })
     await useSettingsStore.getState().load()
     render(<PromptCacheTtlSelect />)
     expect(screen.getByTestId('prompt-cache-ttl')).toHaveValue('1h')

@@ -7,13 +7,13 @@ import { useChatStore } from '@renderer/features/chat/chatStore'
 import { useMemoryViewStore } from '@renderer/features/memory/memoryViewStore'
 import { REMEMBER_FEEDBACK_MS } from '@renderer/features/memory/rememberStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { simulateMessageListLayout } from './support/layout'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
   simulateMessageListLayout()
 })
 
@@ -39,7 +39,7 @@ describe('Remember this', () => {
     const created = await feedbackIn(row)
     await vi.waitFor(() => expect(created).toHaveAttribute('data-result', 'created'))
     expect(created).toHaveTextContent('Remembered')
-    expect([...backend.memory.memories.values()]).toMatchObject([
+    expect(backend.memories()).toMatchObject([
       {
         content: '我喜欢喝乌龙茶，不加糖',
         category: 'user_preference',
@@ -56,12 +56,12 @@ describe('Remember this', () => {
       )
     )
     expect(within(row).getByTestId('remember-feedback')).toHaveTextContent('Already remembered')
-    expect(backend.memory.memories.size).toBe(1)
+    expect(backend.memories()).toHaveLength(1)
   })
 
   it('says when a similar memory was updated instead', async () => {
     const { user, row } = await renderMessage('I like my tea without sugar.')
-    const existing = await backend.memory.memory.create({ content: 'No sugar in my tea.' })
+    const existing = await backend.main.memory.create({ content: 'No sugar in my tea.' })
     if (!existing.ok) throw new Error('seed failed')
     backend.api.messages.remember = async () =>
       ok({

@@ -9,13 +9,13 @@ import { TraceList } from '@renderer/features/inspector/TraceList'
 import { useMemoryViewStore } from '@renderer/features/memory/memoryViewStore'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { sampleBuild } from './support/sampleBuild'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
 })
 
 /** A retrieved entry as main's memoryRecall and the builder produce it (origin: from memory). */

@@ -4,13 +4,13 @@ import type { SendOutcome } from '@shared/domain'
 import { ChatPane } from '@renderer/features/chat/ChatPane'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { simulateMessageListLayout } from './support/layout'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
   simulateMessageListLayout()
 })
 

@@ -1,12 +1,28 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { SummaryStatusNotice } from '@renderer/features/summaries/SummaryStatusNotice'
-import { installFakeBackend, summaryStatus, type FakeBackend } from './support/legacyFakeApi'
+import type { SummaryAutomationStatus } from '@shared/summaryCompression'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+/** A thread's automatic-summary status with nothing scheduled, running or failed; `change` on top. */
+const summaryStatus = (
+  threadId: string,
+  change: Partial<SummaryAutomationStatus>
+): SummaryAutomationStatus => ({
+  threadId,
+  failures: 0,
+  paused: false,
+  lastError: null,
+  stale: false,
+  scheduled: false,
+  running: false,
+  ...change
+})
+
+beforeEach(async () => {
+  backend = await installFakeBackend()
 })
 
 describe('the summary status notice', () => {
@@ -45,7 +61,7 @@ describe('the summary status notice', () => {
       updatedAt: 1,
       staleSinceSeq: 3
     }
-    backend.summaries.set(thread.id, summary)
+    backend.setSummary(summary)
     render(<SummaryStatusNotice threadId={thread.id} />)
     expect(await screen.findByTestId('summary-stale')).toHaveTextContent('message #3 changed')
     // The rewritten version is current again: it carries no staleSinceSeq.

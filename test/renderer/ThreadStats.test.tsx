@@ -6,14 +6,14 @@ import { ThreadSidebar } from '@renderer/features/threads/ThreadSidebar'
 import { useThreadStatsStore } from '@renderer/features/threads/threadStatsStore'
 import { useThreadsStore } from '@renderer/features/threads/threadsStore'
 import { i18n } from '@renderer/i18n'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { sampleBuild } from './support/sampleBuild'
 import { expectStillAfter } from '../support/poll'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
 })
 
 const renderSidebar = async () => {
@@ -110,7 +110,7 @@ describe('the per-thread bars in the sidebar', () => {
     backend.addReply(thread.id, 'a', { usage, cost: 0.25 })
     backend.addReply(thread.id, 'b', { usage, cost: 0.0042 })
     backend.addReply(thread.id, 'c', { usage, cost: null })
-    backend.summaries.set(thread.id, {
+    backend.setSummary({
       threadId: thread.id,
       content: 'A summary.',
       lastMessageSeq: 1,
@@ -154,7 +154,8 @@ describe('the per-thread bars in the sidebar', () => {
     const unsent = backend.addThread('Unsent')
     await send(small.id, 'hi')
     await send(big.id, 'a long question about the import '.repeat(80))
-    await send(cheap.id, 'a middle-sized question '.repeat(10))
+    // Worded apart from Big's question, so recall brings none of it into this request.
+    await send(cheap.id, 'a middle-sized request '.repeat(10))
     const usage = { promptTokens: 10, completionTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }
     backend.addReply(small.id, 'pricey', { usage, cost: 1.5 })
     backend.addReply(cheap.id, 'cheap', { usage, cost: 0.01 })

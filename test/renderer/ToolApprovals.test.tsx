@@ -7,13 +7,13 @@ import type { ToolApprovalRequest } from '@shared/tools'
 import { ToolApprovals } from '@renderer/features/tools/ToolApprovals'
 import { ToolResult } from '@renderer/features/tools/ToolMessageParts'
 import { useToolsStore } from '@renderer/features/tools/toolsStore'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 
 let backend: FakeBackend
 const THREAD = '3f1c2d4e-5a6b-4c7d-8e9f-000000000001'
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
   useToolsStore.setState({ approvals: {} })
 })
 

@@ -5,12 +5,12 @@ import { App } from '@renderer/App'
 import { useSettingsStore } from '@renderer/features/settings/settingsStore'
 import { i18n, resolveLanguage } from '@renderer/i18n'
 import { en, zhCN } from '@renderer/i18n/resources'
-import { installFakeBackend, type FakeBackend } from './support/legacyFakeApi'
+import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 
 let backend: FakeBackend
 
-beforeEach(() => {
-  backend = installFakeBackend()
+beforeEach(async () => {
+  backend = await installFakeBackend()
 })
 
 describe('resolveLanguage', () => {
@@ -51,6 +51,8 @@ describe('language switch', () => {
 
   it('"System" follows the operating system language', async () => {
     vi.spyOn(navigator, 'language', 'get').mockReturnValue('zh-TW')
+    // Chosen before: English, whatever the system says.
+    await backend.main.settings.update({ locale: 'en' })
     await useSettingsStore.getState().load()
     const user = userEvent.setup()
     render(<App />)

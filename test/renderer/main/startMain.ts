@@ -25,18 +25,22 @@ import type { MainOptions, MainProcess } from '../support/mainProcess'
 const BASE_TIME = Date.UTC(2025, 0, 15, 9, 0, 0)
 
 /** A store migrated once per test file (migrating takes about 50 ms); each test gets a copy. */
-let template: string | null = null
+let templateDir: string | null = null
 
 function freshStore(): string {
-  if (template === null) {
-    const dir = mkdtempSync(join(tmpdir(), 'context-lens-template-'))
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
-    template = join(dir, 'store.sqlite')
-    openDatabase(template).close()
+  if (templateDir === null) {
+    templateDir = mkdtempSync(join(tmpdir(), 'context-lens-template-'))
+    openDatabase(join(templateDir, 'store.sqlite')).close()
   }
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-renderer-'))
-  copyFileSync(template, join(dir, 'store.sqlite'))
+  copyFileSync(join(templateDir, 'store.sqlite'), join(dir, 'store.sqlite'))
   return dir
+}
+
+/** Removes the file's template once its tests are done (register.ts). */
+export function removeTemplate(): void {
+  if (templateDir !== null) rmSync(templateDir, { recursive: true, force: true })
+  templateDir = null
 }
 
 export function startMain(options: MainOptions): MainProcess {

@@ -11,8 +11,8 @@
  * after main read its thread sends it through `main` instead.
  *
  * Only what a renderer test must not reach is scripted: a model provider's server
- * (`providers:test` answers `testResult`, `providers:listRemoteModels` an empty list) and the
- * local Ollama (`ollama`). A test file scripts more with `script`.
+ * (`providers:test` connects, `providers:listRemoteModels` lists nothing) and the local Ollama
+ * (`ollama`). A test file scripts more with `script`.
  */
 import { onTestFinished } from 'vitest'
 import { createApi, type Api } from '@shared/api'
@@ -23,6 +23,15 @@ import type { ConnectionTestResult, OllamaDetection, ProviderView } from '@share
 import { fail, ok, type IpcError, type IpcResult } from '@shared/result'
 import { pollUntil } from '../../support/poll'
 import type { StoreAccess } from './mainProcess'
+
+/** What "Test connection" answers: the provider's server is scripted. */
+const connected: ConnectionTestResult = {
+  ok: true,
+  latencyMs: 42,
+  method: 'completion',
+  modelId: null,
+  models: null
+}
 
 /** What a scripted channel answers with, given the call's input. */
 type Scripted = (input: unknown) => IpcResult<unknown> | Promise<IpcResult<unknown>>
@@ -68,8 +77,6 @@ export interface FakeBackend extends StoreAccess {
   encryptionAvailable: boolean
   /** What Ollama detection finds. */
   ollama: OllamaDetection
-  /** What `providers.test` answers. */
-  testResult: ConnectionTestResult
 }
 
 /**
@@ -100,10 +107,15 @@ export async function installFakeBackend(): Promise<FakeBackend> {
     ollama: () => ollama
   })
 
-  /** Calls main is still handling: the store closes once they are done. */
+  /** Calls main is still handling: the store closes once they are done (or 5 s have gone). */
   const inFlight = new Set<Promise<IpcResult<unknown>>>()
   onTestFinished(async () => {
-    await Promise.allSettled(inFlight)
+    let timer: ReturnType<typeof setTimeout> | undefined
+    await Promise.race([
+      Promise.allSettled(inFlight),
+      new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))
+    ])
+    clearTimeout(timer)
     main.close()
   })
   const invoke = async (channel: string, input: unknown): Promise<IpcResult<unknown>> => {
@@ -135,7 +147,7 @@ export async function installFakeBackend(): Promise<FakeBackend> {
     return release
   }
   const scripted = new Map<string, Scripted>([
-    ['providers:test', () => ok(backend.testResult)],
+    ['providers:test', () => ok(connected)],
     ['providers:listRemoteModels', () => ok([])]
   ])
 
@@ -204,8 +216,7 @@ export async function installFakeBackend(): Promise<FakeBackend> {
     },
     set ollama(detection) {
       ollama = detection
-    },
-    testResult: { ok: true, latencyMs: 42, method: 'completion', modelId: null, models: null }
+    }
   }
   window.api = backend.api
   return backend
