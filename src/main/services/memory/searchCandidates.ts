@@ -165,13 +165,10 @@ export async function gatherCandidates(
     fullTextList(deps, messageSearch, terms, perList, kinds, threadFilter),
     timeoutMs * 0.8
   )
-    .then(
-      (list) => list,
-      (error: unknown) => {
-        warnings.push(textWarning(error, Math.round(timeoutMs * 0.8)))
-        return []
-      }
-    )
+    .catch((error: unknown) => {
+      warnings.push(textWarning(error, Math.round(timeoutMs * 0.8)))
+      return []
+    })
     .finally(() => (timings.textMs = performance.now() - textStarted))
 
   let vector: Float32Array | null = null
@@ -231,8 +228,8 @@ export async function gatherCandidates(
 
 /**
  * Full-text list: the best of both indexes (store/search/fullTextTopK.ts), interleaved by rank.
- * Read where the nearest messages are (the worker, in the app), so a query that runs long
- * holds up neither the main thread nor, past its deadline, the build.
+ * Read in a worker of its own in the app (SearchWorkers), so a query that runs long holds up
+ * neither the main thread nor, past its deadline, the build.
  */
 async function fullTextList(
   deps: SearchSources,
