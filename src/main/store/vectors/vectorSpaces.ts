@@ -99,12 +99,8 @@ export class VectorSpaces {
         .prepare(
           `INSERT OR IGNORE INTO embedding_queue (kind, item_id, enqueued_at)
            SELECT 'message', id, created_at FROM messages
-            WHERE id NOT IN (SELECT message_id FROM ${t.messages})`
-        )
-        .run()
-      this.db
-        .prepare(
-          `INSERT OR IGNORE INTO embedding_queue (kind, item_id, enqueued_at)
+            WHERE id NOT IN (SELECT message_id FROM ${t.messages})
+           UNION ALL
            SELECT 'memory', id, updated_at FROM memories
             WHERE id NOT IN (SELECT memory_id FROM ${t.memories})`
         )
