@@ -84,7 +84,7 @@ describe('a 2,000,000-character paste', () => {
     const context = outcome.build?.context as BuiltContext
     expect(context.tokenStats.total).toBeLessThanOrEqual(GPT_4O_WINDOW * SAFETY_SHARE)
     expect(inputEntry(context)?.counting).toBe('chunked')
-    expect(inputEntry(context)?.note).toMatch(/counted in 256-character chunks/)
+    expect(inputEntry(context)?.note).toMatch(/counted in 256-byte chunks/)
     expect(context.metadata.warnings.map((w) => w.code)).toContain('input_chunked')
   }, 300_000)
 

@@ -48,6 +48,47 @@ describe('the thread message cache', () => {
       'written while evicted'
     ])
   })
+
+  it("knows a new thread's first message without reading it back from the store", async () => {
+    const { db, services } = servicesIn(tempDir())
+    const repository = new MessageRepository(db)
+    const cache = new ThreadMessageCache(repository, new MessageOutlines(db), 2)
+    const thread = services.threads.create()
+    const first = repository.append({
+      threadId: thread.id,
+      role: 'user',
+      content: '一'.repeat(2_000_000),
+      tokenCount: 5,
+      createdAt: 1
+    })
+    const reads = [vi.spyOn(repository, 'listByThread'), vi.spyOn(repository, 'listAfter')]
+
+    cache.appended(first)
+    const snapshot = await cache.forBuild(thread.id, 1_000)
+    expect(snapshot.messages).toEqual([first])
+    expect(snapshot.tokens).toEqual([0, 5])
+    for (const read of reads) expect(read).not.toHaveBeenCalled()
+
+    // A later message of a thread nobody loaded is not enough: earlier ones exist.
+    const other = services.threads.create()
+    repository.append({
+      threadId: other.id,
+      role: 'user',
+      content: 'a',
+      tokenCount: 1,
+      createdAt: 1
+    })
+    const second = repository.append({
+      threadId: other.id,
+      role: 'user',
+      content: 'b',
+      tokenCount: 1,
+      createdAt: 2
+    })
+    cache.appended(second)
+    expect(cache.has(other.id)).toBe(false)
+    expect((await cache.whole(other.id)).messages.map((m) => m.content)).toEqual(['a', 'b'])
+  })
 })
 
 describe('loading a thread behind a turn', () => {

@@ -64,6 +64,10 @@ describe('automatic thread titles', () => {
   it('collapses whitespace and cuts long text by characters, not UTF-16 units', () => {
     expect(titleFromMessage('  hello\n\n world ')).toBe('hello world')
     expect(titleFromMessage('😀'.repeat(50))).toBe('😀'.repeat(40) + '…')
+    expect(titleFromMessage('😀'.repeat(40))).toBe('😀'.repeat(40))
+    expect(titleFromMessage('\n'.repeat(100_000) + 'x'.repeat(2_000_000))).toBe('x'.repeat(40) + '…')
+    expect(titleFromMessage('one two  three\tfour')).toBe('one two three four')
+    expect(titleFromMessage('   ')).toBe('')
   })
 })
 

@@ -77,7 +77,7 @@ describe('slices at piece boundaries', () => {
   })
 
   it('counts ordinary text exactly, however small the slices (property)', () => {
-    const tiny = { sliceChars: 8, longRunChars: 256 }
+    const tiny = { sliceChars: 8, longRunBytes: 256 }
     fc.assert(
       fc.property(ordinaryText, (text) => {
         let o200kSum = 0
@@ -148,10 +148,10 @@ describe('long runs without breaks', () => {
     expect(runSteps(o200kCounter.countSteps(blob)).method).toBe('chunked')
     let steps = 0
     for (const slice of textSlices(blob)) {
-      expect(slice.end - slice.start).toBeLessThanOrEqual(DEFAULT_SLICES.longRunChars)
+      expect(slice.end - slice.start).toBeLessThanOrEqual(DEFAULT_SLICES.longRunBytes)
       steps++
     }
-    expect(steps).toBe(Math.ceil(blob.length / DEFAULT_SLICES.longRunChars))
+    expect(steps).toBe(Math.ceil(blob.length / DEFAULT_SLICES.longRunBytes))
   }, 20_000)
 
   it('trims the middle of a 200,000-letter paste within the limit', () => {

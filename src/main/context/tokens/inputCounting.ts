@@ -29,13 +29,13 @@ export function inputCountingReport(count: TokenCount, exactCounter: boolean): I
     }
   }
   if (count.method === 'chunked') {
-    const chunk = DEFAULT_SLICES.longRunChars
+    const chunk = DEFAULT_SLICES.longRunBytes
     return {
       warning: {
         code: 'input_chunked',
-        message: `Your message has runs of more than ${chunk} characters without a break (base64, a hash, text without spaces); they were counted in ${chunk}-character chunks, within about ${CHUNKED_ERROR_PERCENT} % of the exact count.`
+        message: `Your message has long runs without a break (base64, a hash, text without spaces); they were counted in chunks of ${chunk} bytes (${chunk} letters, ${Math.floor(chunk / 3)} Chinese characters), within about ${CHUNKED_ERROR_PERCENT} % of the exact count.`
       },
-      note: `runs without breaks counted in ${chunk}-character chunks (within about ${CHUNKED_ERROR_PERCENT} %)`
+      note: `runs without breaks counted in ${chunk}-byte chunks (within about ${CHUNKED_ERROR_PERCENT} %)`
     }
   }
   return { warning: null, note: undefined }

@@ -67,8 +67,11 @@ interface BpeEncoding {
   countTokens(text: string, options: typeof PLAIN_TEXT): number
 }
 
-/** Shorter texts cannot hold a long run (textSlices.ts): one call counts them exactly. */
-const SHORT_TEXT = DEFAULT_SLICES.longRunChars
+/**
+ * Shorter texts cannot hold a long run (textSlices.ts), even at three UTF-8 bytes per code
+ * unit: one call counts them exactly.
+ */
+const SHORT_TEXT = Math.floor(DEFAULT_SLICES.longRunBytes / 3)
 
 function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
   const countPart = (part: string) => (part.length === 0 ? 0 : bpe.countTokens(part, PLAIN_TEXT))
