@@ -668,13 +668,19 @@ function printMemorySearch(m: MemorySearchFigures): void {
   )
 }
 
-async function turnFigures(quick: boolean) {
-  const { modelsRoot, workerPath } = await modelsAndWorker()
-  const vectorWorkerPath = [
+/** The search workers' bundle, built by `npm run bench`. */
+function vectorWorkerBundle(): string {
+  const path = [
     join(dirname(process.argv[1] ?? ''), 'bench/messageVectorWorker.cjs'),
     join(ROOT, 'out/cli/bench/messageVectorWorker.cjs')
   ].find((candidate) => existsSync(candidate))
-  if (!vectorWorkerPath) throw new Error('the vector worker bundle is missing: run `npm run bench`')
+  if (!path) throw new Error('the vector worker bundle is missing: run `npm run bench`')
+  return path
+}
+
+async function turnFigures(quick: boolean) {
+  const { modelsRoot, workerPath } = await modelsAndWorker()
+  const vectorWorkerPath = vectorWorkerBundle()
   return wholeTurnFigures(
     { quick, modelsRoot, workerPath, vectorWorkerPath, phrases: phrases() },
     progress
@@ -761,7 +767,7 @@ async function allStallFigures(quick: boolean): Promise<StallFigures[]> {
   const stalls: StallFigures[] = []
   for (const kind of INPUT_KINDS) {
     progress(`main-thread stall, ${kind}`)
-    stalls.push(await stallFigures(kind, quick))
+    stalls.push(await stallFigures(kind, quick, vectorWorkerBundle()))
   }
   return stalls
 }

@@ -1,6 +1,7 @@
 /**
  * How long the main thread stalls while a user sends, or types on in, a huge paste: the real
- * services (TurnService.send, ContextBuildService.preview) on a real SQLite file, gpt-4o (o200k,
+ * services (TurnService.send, ContextBuildService.preview) on a real SQLite file with the app's
+ * search workers (full-text lists, the log's checkpoints), gpt-4o (o200k,
  * 128k window, so the safety net trims the input), no model configured (the send stores the
  * message and builds the request). Stalls are measured with `monitorEventLoopDelay`, the same
  * figure a user feels as a frozen window and queued IPC.
@@ -20,6 +21,10 @@ import { benchServices } from './benchServices'
 import { longestStall } from './longestStall'
 import { openDatabase } from '../../src/main/store/database'
 import { INDEXED_CHARS } from '../../src/main/store/schema/searchIndexBounds'
+import {
+  closeSearchWorkers,
+  startSearchWorkers
+} from '../../src/main/workers/messageVector/messageVectorClient'
 import { seededRandom, syntheticText } from './syntheticThread'
 
 export const INPUT_KINDS = [
@@ -149,14 +154,22 @@ async function measured<T>(
 const countingOf = (context: BuiltContext | undefined): string =>
   context?.trace.find((entry) => entry.id === 'input')?.counting ?? 'none'
 
-export async function stallFigures(kind: InputKind, quick: boolean): Promise<StallFigures> {
+/** `vectorWorkerPath`: the search workers, as the app runs them (full text, log checkpoints). */
+export async function stallFigures(
+  kind: InputKind,
+  quick: boolean,
+  vectorWorkerPath: string
+): Promise<StallFigures> {
   const chars = quick ? 500_000 : 2_000_000
   const keystrokes = quick ? 4 : 10
   const text = hugeInput(kind, chars)
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-stall-'))
-  const db = openDatabase(join(dir, 'store.sqlite'))
+  const path = join(dir, 'store.sqlite')
+  const db = openDatabase(path)
+  const messageVectors = startSearchWorkers(vectorWorkerPath, { databasePath: path })
   try {
-    const services = benchServices(db, join(dir, 'store.sqlite'), {
+    const services = benchServices(db, path, {
+      messageVectors,
       detectOllama: async () => ({ found: false, baseUrl: '', reason: 'not_running' })
     })
 
@@ -246,6 +259,7 @@ export async function stallFigures(kind: InputKind, quick: boolean): Promise<Sta
       baseline: { chars: baselineChars, countMs }
     }
   } finally {
+    await closeSearchWorkers(messageVectors)
     db.close()
     rmSync(dir, { recursive: true, force: true })
   }

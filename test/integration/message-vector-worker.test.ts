@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { randomUnitVector, seededRandom } from '../../scripts/bench/syntheticThread'
@@ -11,8 +12,13 @@ import { MemoryRepository } from '../../src/main/store/memoryRepository'
 import { fullTextIds, type FullTextQuery } from '../../src/main/store/search/fullTextIds'
 import { RecallRepository } from '../../src/main/store/search/recallRepository'
 import { VectorStore } from '../../src/main/store/vectors/vectorStore'
-import { MessageVectorClient } from '../../src/main/workers/messageVector/messageVectorClient'
+import {
+  closeSearchWorkers,
+  MessageVectorClient,
+  startSearchWorkers
+} from '../../src/main/workers/messageVector/messageVectorClient'
 import { prepareMessageVectorWorker } from '../support/embeddings'
+import { pollUntil } from '../support/poll'
 import { useTempDir } from '../support/tempDir'
 
 /**
@@ -151,6 +157,28 @@ describe('the message vector worker', () => {
       (await search.fullText({ terms: ['"message"'], limit: 5, kinds: ['memory'] }, notHere)).memory
     ).toHaveLength(2)
     expect(logged).toEqual([])
+    db.close()
+  })
+
+  it("copies the store's write-ahead log itself, so a long paste's commit on the main thread does not", async () => {
+    const { path, db } = store(10)
+    const workers = startSearchWorkers(workerPath, { databasePath: path })
+    try {
+      const before = statSync(path).size
+      // 2 M characters, 6 MB of UTF-8: SQLite's own checkpoint (at 1,000 pages, 4 MB) ran
+      // inside this commit, on the main thread, for 50-80 ms.
+      db.prepare(
+        `INSERT INTO messages (thread_id, seq, role, content, token_count, created_at)
+         VALUES (?, 1000, 'user', ?, 1, 0)`
+      ).run(THREADS[0], '一'.repeat(2_000_000))
+      expect(statSync(path).size).toBeLessThan(before + 1_000_000)
+      await pollUntil(() => statSync(path).size > before + 6_000_000 || undefined, {
+        what: 'the paste copied from the log into the store file',
+        timeoutMs: 10_000
+      })
+    } finally {
+      await closeSearchWorkers(workers)
+    }
     db.close()
   })
 

@@ -25,7 +25,10 @@ export function servicesIn(
     listen,
     ...extra
   }: Partial<
-    Pick<ServiceOptions, 'cipher' | 'detectOllama' | 'streamTimeouts' | 'summaryMinTokens'>
+    Pick<
+      ServiceOptions,
+      'cipher' | 'detectOllama' | 'streamTimeouts' | 'summaryMinTokens' | 'messageVectors'
+    >
   > & {
     open?: OpenOptions
     /** Hears every event as it is published (the renderer tests deliver them to `window.api`). */

@@ -9,6 +9,7 @@ import {
 } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
+import { BACKSTOP_PAGES } from './walCheckpoints'
 import { quickCheck, QUICK_CHECK_AT_OPEN_MAX_BYTES } from './integrity'
 import { LATEST_VERSION, migrate, schemaVersion, SchemaTooNewError } from './migrations'
 import { loadSqliteVec } from './vectors/sqliteVec'
@@ -96,6 +97,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
     db.pragma('foreign_keys = ON')
     db.pragma('synchronous = NORMAL')
     db.pragma('busy_timeout = 5000')
+    db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`)
     // Touch the schema so a damaged file fails here rather than on the first user action.
     db.prepare('SELECT count(*) FROM sqlite_master').get()
     // Damage past the first page is only found by walking the pages. Small files are checked

@@ -7,6 +7,7 @@ import type { VectorHit } from '../../store/vectors/vectorStore'
 import type { VectorSpace } from '../../store/vectors/vectorSpaces'
 import type { IndexedVector } from '../../store/vectors/vectorIndexCache'
 import type { FullTextIds, FullTextQuery } from '../../store/search/fullTextIds'
+import { WAL_CHECKPOINT_EVERY_MS } from '../../store/walCheckpoints'
 import type {
   FromVectorWorker,
   MessageVectorWorkerData,
@@ -95,7 +96,8 @@ export class MessageVectorClient {
  * Memory search's two instances of this worker, each on its own thread and connection: one
  * holds the message code index and finds the nearest messages, the other only reads the
  * full-text lists, so neither waits behind the other (in one worker the lists queued behind
- * the vectors: 15-30 ms more per send).
+ * the vectors: 15-30 ms more per send). The second, idle between sends, also checkpoints the
+ * store's write-ahead log, which would otherwise happen inside a commit on the main thread.
  */
 export interface SearchWorkers {
   vectors: MessageVectorClient
@@ -105,7 +107,7 @@ export interface SearchWorkers {
 export function startSearchWorkers(path: string, data: MessageVectorWorkerData): SearchWorkers {
   return {
     vectors: new MessageVectorClient(path, data),
-    fullText: new MessageVectorClient(path, data)
+    fullText: new MessageVectorClient(path, { ...data, checkpointEveryMs: WAL_CHECKPOINT_EVERY_MS })
   }
 }
 

@@ -8,6 +8,8 @@ export interface MessageVectorWorkerData {
   databasePath: string
   /** better-sqlite3 built for Electron's ABI, when it is not the copy in node_modules. */
   nativeBinding?: string
+  /** Checkpoint the store's write-ahead log this often (store/walCheckpoints.ts). */
+  checkpointEveryMs?: number
 }
 
 export type ToVectorWorker =

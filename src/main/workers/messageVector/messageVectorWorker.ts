@@ -17,6 +17,7 @@ import { MemoryRepository } from '../../store/memoryRepository'
 import { fullTextIds } from '../../store/search/fullTextIds'
 import { RecallRepository } from '../../store/search/recallRepository'
 import { VectorStore } from '../../store/vectors/vectorStore'
+import { checkpointEvery } from '../../store/walCheckpoints'
 import type {
   FromVectorWorker,
   MessageVectorWorkerData,
@@ -29,6 +30,7 @@ const db = openDatabase(data.databasePath, {
   quickCheckMaxBytes: 0,
   ...(data.nativeBinding && { nativeBinding: data.nativeBinding })
 })
+if (data.checkpointEveryMs) checkpointEvery(db, data.checkpointEveryMs)
 const vectors = new VectorStore(db)
 const memories = new MemoryRepository(db)
 const recall = new RecallRepository(db)
