@@ -65,7 +65,9 @@ describe('automatic thread titles', () => {
     expect(titleFromMessage('  hello\n\n world ')).toBe('hello world')
     expect(titleFromMessage('😀'.repeat(50))).toBe('😀'.repeat(40) + '…')
     expect(titleFromMessage('😀'.repeat(40))).toBe('😀'.repeat(40))
-    expect(titleFromMessage('\n'.repeat(100_000) + 'x'.repeat(2_000_000))).toBe('x'.repeat(40) + '…')
+    expect(titleFromMessage('\n'.repeat(100_000) + 'x'.repeat(2_000_000))).toBe(
+      'x'.repeat(40) + '…'
+    )
     expect(titleFromMessage('one two  three\tfour')).toBe('one two three four')
     expect(titleFromMessage('   ')).toBe('')
   })
