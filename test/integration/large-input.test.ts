@@ -73,6 +73,26 @@ describe('a 2,000,000-character paste', () => {
     expect(inputEntry(outcome.build?.context as BuiltContext)?.counting).toBe('exact')
   })
 
+  it('edited into an earlier message is stored before it is counted, as a send is', async () => {
+    const { services } = servicesIn(tempDir())
+    const thread = services.threads.create()
+    const { message: asked } = await services.chat.send(thread.id, 'Decode this for me')
+    const paste = randomBytes(300_000).toString('base64') // 400,000 characters
+    let resent = false
+    const resending = services.chat.editResend(asked.id, paste).finally(() => (resent = true))
+
+    const early = await pollUntil(
+      () => services.messages.list(thread.id).find((m) => m.content === paste),
+      { what: 'the edited paste in the store', timeoutMs: 60_000 }
+    )
+    expect(resent).toBe(false)
+    const outcome = await resending
+    expect(outcome.message.id).toBe(early.id)
+    expect(early.tokenCount).not.toBe(outcome.message.tokenCount) // the estimate, then the count
+    expect(services.messages.list(thread.id).find((m) => m.id === asked.id)?.excluded).toBe(true)
+    expect(inputEntry(outcome.build?.context as BuiltContext)?.counting).toBe('exact')
+  })
+
   it('of letters without a break is counted in chunks, and the trace says so', async () => {
     const { services } = servicesIn(tempDir())
     const thread = services.threads.create()

@@ -100,7 +100,9 @@ export class TurnService {
     // From the start: a thread opened a moment ago is loading in slices that would compete.
     const release = this.deps.cache.holdForTurn()
     try {
-      const message = await this.storeUser(threadId, content)
+      const message = await this.storeUser(threadId, content, (tokenCount) =>
+        this.appendUser(threadId, content, tokenCount)
+      )
       // Writing a long paste is a send's longest synchronous step (about 0.1 s at 2 M
       // characters); the build starts on the next turn of the event loop, not behind it.
       await yieldToEventLoop()
@@ -122,22 +124,24 @@ export class TurnService {
     if (original.role !== 'user') {
       throw new AppError('invalid_input', 'Only your own messages can be edited and resent.')
     }
-    this.requireIdle(original.threadId)
-    const tokenCount = await this.countUserText(original.threadId, content)
-    const all = await this.deps.cache.load(original.threadId)
-    this.requireIdle(original.threadId)
-    const later = all.slice(firstAtOrAfter(all, original.seq))
-    const answer = currentReplyTo(later)
-    for (const next of later) {
-      if (next.excluded) continue
-      const updated = this.deps.messages.setFlags(next.id, { excluded: true })
-      if (updated) this.deps.cache.updated(updated)
-    }
-    this.deps.messageChanged?.(original.threadId, original.seq)
-    const message = this.appendUser(original.threadId, content, tokenCount)
-    const superseded = answer && this.deps.messages.supersede(answer.id, message.id)
-    if (superseded) this.deps.cache.updated(superseded)
-    return this.answerAndAnnounce(original.threadId, message)
+    const threadId = original.threadId
+    this.requireIdle(threadId)
+    const all = await this.deps.cache.load(threadId)
+    const message = await this.storeUser(threadId, content, (tokenCount) => {
+      const later = all.slice(firstAtOrAfter(all, original.seq))
+      const answer = currentReplyTo(later)
+      for (const next of later) {
+        if (next.excluded) continue
+        const updated = this.deps.messages.setFlags(next.id, { excluded: true })
+        if (updated) this.deps.cache.updated(updated)
+      }
+      this.deps.messageChanged?.(threadId, original.seq)
+      const stored = this.appendUser(threadId, content, tokenCount)
+      const superseded = answer && this.deps.messages.supersede(answer.id, stored.id)
+      if (superseded) this.deps.cache.updated(superseded)
+      return stored
+    })
+    return this.answerAndAnnounce(threadId, message)
   }
 
   /** A new reply to the last user message; the earlier replies are kept and marked superseded. */
@@ -211,13 +215,18 @@ export class TurnService {
   }
 
   /**
-   * Stores the user's message with its exact count. A long text whose count is not at hand
-   * (a paste nobody previewed: seconds of BPE at 2 M characters) is stored first, with its
-   * estimate, so nothing the user wrote waits on the count; the count then replaces the
+   * Stores the user's message with its exact count, by `write` (one synchronous step: a send
+   * appends; an edit-and-resend also sets the branch's flags). A long text whose count is not
+   * at hand (a paste nobody previewed: seconds of BPE at 2 M characters) is stored first, with
+   * its estimate, so nothing the user wrote waits on the count; the count then replaces the
    * estimate before the build reads it. Should the app stop in between, the message is kept
    * with its estimate.
    */
-  private async storeUser(threadId: string, content: string): Promise<Message> {
+  private async storeUser(
+    threadId: string,
+    content: string,
+    write: (tokenCount: number) => Message
+  ): Promise<Message> {
     const { drafts } = this.deps.context
     if (
       content.length <= COUNT_BEFORE_STORING ||
@@ -226,12 +235,12 @@ export class TurnService {
       const tokenCount = await this.countUserText(threadId, content)
       // Another turn may have started while the text was being counted.
       this.requireIdle(threadId)
-      return this.appendUser(threadId, content, tokenCount)
+      return write(tokenCount)
     }
     const counting = this.countUserText(threadId, content)
     const estimate = await runSliced(estimateSteps(content))
     this.requireIdle(threadId)
-    const stored = this.appendUser(threadId, content, estimate.tokens)
+    const stored = write(estimate.tokens)
     const tokenCount = await counting
     if (tokenCount === stored.tokenCount) return stored
     this.deps.messages.setTokenCount(stored.id, tokenCount)
