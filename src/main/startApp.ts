@@ -213,6 +213,10 @@ export async function start(language: Language): Promise<void> {
     : null
   // Set below; a corrupt page met by any call or background job starts the recovery.
   let corruption: CorruptionWatch | null = null
+  const logService = (message: string, error: unknown) => {
+    console.error(`[services] ${message}`, error)
+    corruption?.report(error)
+  }
   const services = createServices({
     db: store.db,
     info,
@@ -269,12 +273,10 @@ export async function start(language: Language): Promise<void> {
         }
       }
     },
-    log: (message, error) => {
-      console.error(`[services] ${message}`, error)
-      corruption?.report(error)
-    }
+    log: logService
   })
   services.memoryModel.start()
+  void services.providers.warmUp(logService)
   void services.tools.startEnabled()
   // MCP servers are children of this process: none may outlive it, however it ends.
   process.once('exit', () => services.tools.killAll())

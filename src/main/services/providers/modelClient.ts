@@ -64,6 +64,8 @@ export interface StreamChatRequest {
   onRequest?: () => void
   /** Called once the response's headers have arrived, or the request failed. */
   onResponse?: () => void
+  /** The HTTP client, fetch unless given (the warm-up's answers without the network). */
+  transport?: typeof globalThis.fetch
 }
 
 interface ToolSchema {
@@ -96,9 +98,10 @@ function createLanguageModel(
   provider: ProviderRecord,
   modelId: string,
   apiKey: string | undefined,
-  observe?: FetchObserver
+  observe: FetchObserver = {}
 ): LanguageModel {
-  const fetch = observe && observedFetch(observe)
+  const fetch =
+    (observe.onRequest || observe.onResponse || observe.transport) && observedFetch(observe)
   switch (provider.kind) {
     case 'openai':
       // Chat Completions, which every model in the catalog supports and OpenAI-compatible
@@ -129,18 +132,19 @@ function createLanguageModel(
   }
 }
 
-interface FetchObserver {
-  onRequest?: () => void
-  onResponse?: () => void
-}
+type FetchObserver = Pick<StreamChatRequest, 'onRequest' | 'onResponse' | 'transport'>
 
 /**
- * fetch, telling `onRequest` once a request is handed to it (its body serialised) and
- * `onResponse` once its headers are back (or it failed).
+ * fetch (or `transport`), telling `onRequest` once a request is handed to it (its body
+ * serialised) and `onResponse` once its headers are back (or it failed).
  */
-function observedFetch({ onRequest, onResponse }: FetchObserver): typeof globalThis.fetch {
+function observedFetch({
+  onRequest,
+  onResponse,
+  transport
+}: FetchObserver): typeof globalThis.fetch {
   return (input, init) => {
-    const response = globalThis.fetch(input, init)
+    const response = (transport ?? globalThis.fetch)(input, init)
     onRequest?.()
     if (onResponse) response.then(onResponse, onResponse)
     return response
@@ -240,7 +244,8 @@ export async function* streamChat(
     const result = streamText({
       model: createLanguageModel(provider, modelId, apiKey, {
         ...(request.onRequest && { onRequest: request.onRequest }),
-        ...(request.onResponse && { onResponse: request.onResponse })
+        ...(request.onResponse && { onResponse: request.onResponse }),
+        ...(request.transport && { transport: request.transport })
       }),
       instructions: prompt.instructions,
       messages: prompt.messages,

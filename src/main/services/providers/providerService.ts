@@ -16,6 +16,7 @@ import {
 } from './catalog'
 import { listModels, testConnection, type ConnectionTestResult } from './connectionTest'
 import { detectOllama, type OllamaDetection } from './ollamaDetector'
+import { warmUpProviderKind } from './providerWarmUp'
 import type { ModelInput, ProviderInput, ProviderPatch } from './schema'
 import { SecretStoreError, type KeyValueStore, type SecretStore } from './secretStore'
 import {
@@ -84,6 +85,20 @@ export class ProviderService {
 
   list(): ProviderView[] {
     return this.read().map((record) => describeProvider(record, this.deps.secrets))
+  }
+
+  /**
+   * Readies the request code of every provider kind in use, in the background at start-up
+   * (providerWarmUp.ts): no request leaves the machine. Never throws.
+   */
+  async warmUp(log: (message: string, error: unknown) => void): Promise<void> {
+    for (const kind of new Set(this.read().map((record) => record.kind))) {
+      try {
+        await warmUpProviderKind(kind)
+      } catch (error) {
+        log(`warming up the ${kind} request code failed; the first send will be slower`, error)
+      }
+    }
   }
 
   hasAnyProvider(): boolean {
