@@ -46,10 +46,7 @@ export default defineConfig({
           salvageWorker: resolve(__dirname, 'src/main/workers/salvage/salvageWorker.ts'),
           fileWorker: resolve(__dirname, 'src/main/workers/file/fileWorker.ts'),
           importWorker: resolve(__dirname, 'src/main/workers/import/importWorker.ts'),
-          messageVectorWorker: resolve(
-            __dirname,
-            'src/main/workers/messageVector/messageVectorWorker.ts'
-          ),
+          searchWorker: resolve(__dirname, 'src/main/workers/search/searchWorker.ts'),
           restoreCheckWorker: resolve(
             __dirname,
             'src/main/workers/restoreCheck/restoreCheckWorker.ts'

@@ -669,20 +669,20 @@ function printMemorySearch(m: MemorySearchFigures): void {
 }
 
 /** The search workers' bundle, built by `npm run bench`. */
-function vectorWorkerBundle(): string {
+function searchWorkerBundle(): string {
   const path = [
-    join(dirname(process.argv[1] ?? ''), 'bench/messageVectorWorker.cjs'),
-    join(ROOT, 'out/cli/bench/messageVectorWorker.cjs')
+    join(dirname(process.argv[1] ?? ''), 'bench/searchWorker.cjs'),
+    join(ROOT, 'out/cli/bench/searchWorker.cjs')
   ].find((candidate) => existsSync(candidate))
-  if (!path) throw new Error('the vector worker bundle is missing: run `npm run bench`')
+  if (!path) throw new Error('the search worker bundle is missing: run `npm run bench`')
   return path
 }
 
 async function turnFigures(quick: boolean) {
   const { modelsRoot, workerPath } = await modelsAndWorker()
-  const vectorWorkerPath = vectorWorkerBundle()
+  const searchWorkerPath = searchWorkerBundle()
   return wholeTurnFigures(
-    { quick, modelsRoot, workerPath, vectorWorkerPath, phrases: phrases() },
+    { quick, modelsRoot, workerPath, searchWorkerPath, phrases: phrases() },
     progress
   )
 }
@@ -767,7 +767,7 @@ async function allStallFigures(quick: boolean): Promise<StallFigures[]> {
   const stalls: StallFigures[] = []
   for (const kind of INPUT_KINDS) {
     progress(`main-thread stall, ${kind}`)
-    stalls.push(await stallFigures(kind, quick, vectorWorkerBundle()))
+    stalls.push(await stallFigures(kind, quick, searchWorkerBundle()))
   }
   return stalls
 }

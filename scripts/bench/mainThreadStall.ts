@@ -24,7 +24,7 @@ import { INDEXED_CHARS } from '../../src/main/store/schema/searchIndexBounds'
 import {
   closeSearchWorkers,
   startSearchWorkers
-} from '../../src/main/workers/messageVector/messageVectorClient'
+} from '../../src/main/workers/search/searchWorkerClient'
 import { seededRandom, syntheticText } from './syntheticThread'
 
 export const INPUT_KINDS = [
@@ -154,11 +154,11 @@ async function measured<T>(
 const countingOf = (context: BuiltContext | undefined): string =>
   context?.trace.find((entry) => entry.id === 'input')?.counting ?? 'none'
 
-/** `vectorWorkerPath`: the search workers, as the app runs them (full text, log checkpoints). */
+/** `searchWorkerPath`: the search workers, as the app runs them (full text, log checkpoints). */
 export async function stallFigures(
   kind: InputKind,
   quick: boolean,
-  vectorWorkerPath: string
+  searchWorkerPath: string
 ): Promise<StallFigures> {
   const chars = quick ? 500_000 : 2_000_000
   const keystrokes = quick ? 4 : 10
@@ -166,10 +166,10 @@ export async function stallFigures(
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-stall-'))
   const path = join(dir, 'store.sqlite')
   const db = openDatabase(path)
-  const messageVectors = startSearchWorkers(vectorWorkerPath, { databasePath: path })
+  const searchWorkers = startSearchWorkers(searchWorkerPath, { databasePath: path })
   try {
     const services = benchServices(db, path, {
-      messageVectors,
+      searchWorkers,
       detectOllama: async () => ({ found: false, baseUrl: '', reason: 'not_running' })
     })
 
@@ -259,7 +259,7 @@ export async function stallFigures(
       baseline: { chars: baselineChars, countMs }
     }
   } finally {
-    await closeSearchWorkers(messageVectors)
+    await closeSearchWorkers(searchWorkers)
     db.close()
     rmSync(dir, { recursive: true, force: true })
   }

@@ -35,7 +35,7 @@ import { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClien
 import {
   closeSearchWorkers,
   startSearchWorkers
-} from '../../src/main/workers/messageVector/messageVectorClient'
+} from '../../src/main/workers/search/searchWorkerClient'
 import { modelSpec, spaceKey } from '../../src/main/workers/embedding/embeddingModels'
 import { clusteredVectors } from './memoryStore'
 import { syntheticMemories, syntheticThread } from './syntheticThread'
@@ -233,15 +233,15 @@ async function openSession(
   server: ProviderServer,
   modelsRoot: string,
   workerPath: string,
-  vectorWorkerPath: string
+  searchWorkerPath: string
 ): Promise<Session> {
   const db = openDatabase(seeded.path)
-  const messageVectors = startSearchWorkers(vectorWorkerPath, { databasePath: seeded.path })
+  const searchWorkers = startSearchWorkers(searchWorkerPath, { databasePath: seeded.path })
   const marks = new Map<TurnMark, number>()
   const searches: MemorySearchResult[] = []
   const spec = modelSpec(E5_MODEL_ID)
   const services = benchServices(db, seeded.path, {
-    messageVectors,
+    searchWorkers,
     publish: (event, payload) => {
       if (event === 'chat:error') {
         const { error } = payload as { error: { kind: string; message: string } }
@@ -302,7 +302,7 @@ async function openSession(
     async close() {
       await created.chat.settled()
       await created.memoryModel.stop()
-      await closeSearchWorkers(messageVectors)
+      await closeSearchWorkers(searchWorkers)
       db.close()
     }
   }
@@ -387,8 +387,8 @@ export async function wholeTurnFigures(
     quick: boolean
     modelsRoot: string
     workerPath: string
-    /** The message vector worker's bundle: the app searches messages there. */
-    vectorWorkerPath: string
+    /** The search worker's bundle: the app searches messages there. */
+    searchWorkerPath: string
     phrases: readonly string[]
   },
   progress: (message: string) => void
@@ -412,7 +412,7 @@ export async function wholeTurnFigures(
       server,
       options.modelsRoot,
       options.workerPath,
-      options.vectorWorkerPath
+      options.searchWorkerPath
     )
     const registry = createRegistry(createHandlers(opening.services), () => {})
     const openStart = performance.now()
@@ -443,7 +443,7 @@ export async function wholeTurnFigures(
       server,
       options.modelsRoot,
       options.workerPath,
-      options.vectorWorkerPath
+      options.searchWorkerPath
     )
     const typingRegistry = createRegistry(createHandlers(typing.services), () => {})
     await typingRegistry.invoke('messages:list', { threadId: seeded.longId })

@@ -35,7 +35,7 @@ import { backupsDirFor } from './services/backup/backupFiles'
 import { backupBeforeMigration } from './services/backup/preMigrationBackup'
 import type { RestoreCheck } from './store/restoreCheck'
 import type { Cipher } from './services/providers/secretStore'
-import { closeSearchWorkers, startSearchWorkers } from './workers/messageVector/messageVectorClient'
+import { closeSearchWorkers, startSearchWorkers } from './workers/search/searchWorkerClient'
 
 /**
  * Everything after the bootstrap (index.ts): open the store, wire the services and IPC, open
@@ -204,9 +204,9 @@ export async function start(language: Language): Promise<void> {
     for (const window of BrowserWindow.getAllWindows()) window.webContents.send(event, payload)
   }
   // Memory search's nearest messages and full-text lists, each on its own thread and connection.
-  const messageVectorsPath = join(__dirname, 'messageVectorWorker.js')
-  const messageVectors = existsSync(messageVectorsPath)
-    ? startSearchWorkers(messageVectorsPath, {
+  const searchWorkersPath = join(__dirname, 'searchWorker.js')
+  const searchWorkers = existsSync(searchWorkersPath)
+    ? startSearchWorkers(searchWorkersPath, {
         databasePath,
         ...(storeOptions.nativeBinding && { nativeBinding: storeOptions.nativeBinding })
       })
@@ -226,7 +226,7 @@ export async function start(language: Language): Promise<void> {
     fileWorkerPath: existsSync(join(__dirname, 'fileWorker.js'))
       ? join(__dirname, 'fileWorker.js')
       : null,
-    ...(messageVectors && { messageVectors }),
+    ...(searchWorkers && { searchWorkers }),
     pickFiles: async () => {
       const window = BrowserWindow.getFocusedWindow()
       const options: Electron.OpenDialogOptions = {
@@ -308,7 +308,7 @@ export async function start(language: Language): Promise<void> {
       .then(() => services.summaries.settled())
       .then(() => services.memoryExtraction.settled())
       .then(() => services.memoryModel.stop())
-      .then(() => messageVectors && closeSearchWorkers(messageVectors))
+      .then(() => searchWorkers && closeSearchWorkers(searchWorkers))
       .catch((error: unknown) => console.error('[memory] stopping failed', error))
     store.db.close()
   }

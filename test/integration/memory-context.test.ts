@@ -6,10 +6,10 @@ import { openDatabase } from '../../src/main/store/database'
 import {
   closeSearchWorkers,
   startSearchWorkers
-} from '../../src/main/workers/messageVector/messageVectorClient'
+} from '../../src/main/workers/search/searchWorkerClient'
 import {
   prepareEmbeddings,
-  prepareMessageVectorWorker,
+  prepareSearchWorker,
   testEmbedder,
   defaultModel
 } from '../support/embeddings'
@@ -144,11 +144,11 @@ describe('degraded recall', () => {
   })
 
   it('builds by meaning when the word search overruns its share, and says so', async () => {
-    // The app's message vector worker, whose full-text answers take three seconds (a query
+    // The app's search worker, whose full-text answers take three seconds (a query
     // SQLite cannot interrupt): the build must not wait for them, and the main thread is free.
     const dir = tempDir()
     openDatabase(join(dir, 'store.sqlite')).close() // made before the worker opens it, as in the app
-    const workers = startSearchWorkers(await prepareMessageVectorWorker(), {
+    const workers = startSearchWorkers(await prepareSearchWorker(), {
       databasePath: join(dir, 'store.sqlite')
     })
     const client = workers.fullText
@@ -157,7 +157,7 @@ describe('degraded recall', () => {
       new Promise((resolve) => setTimeout(() => resolve(fullText(query)), 3_000))
     const setup = memoryServicesIn(dir, {
       embeddings: () => ({ embedder: testEmbedder(workerPath), spec: defaultModel().spec }),
-      messageVectors: workers
+      searchWorkers: workers
     })
     open.push(setup)
     try {

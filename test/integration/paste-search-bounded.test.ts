@@ -17,8 +17,8 @@ import { MessageRepository } from '../../src/main/store/messageRepository'
 import {
   closeSearchWorkers,
   startSearchWorkers
-} from '../../src/main/workers/messageVector/messageVectorClient'
-import { prepareMessageVectorWorker } from '../support/embeddings'
+} from '../../src/main/workers/search/searchWorkerClient'
+import { prepareSearchWorker } from '../support/embeddings'
 import { servicesIn } from '../support/services'
 import { useTempDir } from '../support/tempDir'
 
@@ -34,7 +34,7 @@ const STALL_LIMIT_MS = { 20_000: 150, 200_000: 150, 2_000_000: 250 } as const
 
 let workerPath: string
 beforeAll(async () => {
-  workerPath = await prepareMessageVectorWorker()
+  workerPath = await prepareSearchWorker()
 }, 120_000)
 
 describe('a pasted text through send and preview, on a store of 10,000 messages', () => {
@@ -43,11 +43,11 @@ describe('a pasted text through send and preview, on a store of 10,000 messages'
     // checkpoints run there (a 32 MB checkpoint on the main thread took 0.2-0.3 s).
     const dir = tempDir()
     openDatabase(join(dir, 'store.sqlite')).close()
-    const messageVectors = startSearchWorkers(workerPath, {
+    const searchWorkers = startSearchWorkers(workerPath, {
       databasePath: join(dir, 'store.sqlite')
     })
-    onTestFinished(() => closeSearchWorkers(messageVectors))
-    const { db, services } = servicesIn(dir, Date.now, undefined, { messageVectors })
+    onTestFinished(() => closeSearchWorkers(searchWorkers))
+    const { db, services } = servicesIn(dir, Date.now, undefined, { searchWorkers })
     const history = services.threads.create('History')
     const messages = new MessageRepository(db)
     db.transaction(() => {

@@ -69,12 +69,12 @@ export function prepareImportWorker(): Promise<string> {
   return importWorker
 }
 
-let messageVectorWorker: Promise<string> | undefined
+let searchWorker: Promise<string> | undefined
 
-/** Bundles the message vector worker as electron-vite emits out/main/messageVectorWorker.js. */
-export function prepareMessageVectorWorker(): Promise<string> {
-  messageVectorWorker ??= buildWorker('messageVector/messageVectorWorker', ['src/main/store'])
-  return messageVectorWorker
+/** Bundles the search worker as electron-vite emits out/main/searchWorker.js. */
+export function prepareSearchWorker(): Promise<string> {
+  searchWorker ??= buildWorker('search/searchWorker', ['src/main/store'])
+  return searchWorker
 }
 
 /**

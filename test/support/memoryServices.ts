@@ -7,7 +7,7 @@ import { createServices } from '../../src/main/services/createServices'
 import type { Services } from '../../src/main/services/serviceTypes'
 import type { EmbedderFactory } from '../../src/main/services/memory/memoryModels'
 import { openDatabase } from '../../src/main/store/database'
-import type { SearchWorkers } from '../../src/main/workers/messageVector/messageVectorClient'
+import type { SearchWorkers } from '../../src/main/workers/search/searchWorkerClient'
 import { prepareEmbeddings, testEmbeddings, type TestModel } from './embeddings'
 
 export interface MemoryTestServices {
@@ -30,7 +30,7 @@ export function memoryServicesIn(
     /** The bundled file worker (prepareFileWorker), for PDFs and chunking. */
     fileWorkerPath?: string
     /** Memory search's workers, as the app searches with them. */
-    messageVectors?: SearchWorkers
+    searchWorkers?: SearchWorkers
   } = {}
 ): MemoryTestServices {
   const path = join(dir, options.file ?? 'store.sqlite')
@@ -44,7 +44,7 @@ export function memoryServicesIn(
     embeddings: options.embeddings ?? null,
     indexing: { idleMs: 50 },
     fileWorkerPath: options.fileWorkerPath ?? null,
-    ...(options.messageVectors && { messageVectors: options.messageVectors }),
+    ...(options.searchWorkers && { searchWorkers: options.searchWorkers }),
     log: (message, error) =>
       logged.push(`${message}: ${error instanceof Error ? error.message : String(error)}`),
     publish: (event, payload) => published.push({ event, payload }),

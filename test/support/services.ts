@@ -27,7 +27,7 @@ export function servicesIn(
   }: Partial<
     Pick<
       ServiceOptions,
-      'cipher' | 'detectOllama' | 'streamTimeouts' | 'summaryMinTokens' | 'messageVectors'
+      'cipher' | 'detectOllama' | 'streamTimeouts' | 'summaryMinTokens' | 'searchWorkers'
     >
   > & {
     open?: OpenOptions

@@ -47,7 +47,7 @@ import { markdownLocaleFor } from './history/markdownExport'
 import { inProcessImportRunner } from '../workers/import/importRunner'
 import { McpServerRepository } from '../store/mcpServerRepository'
 import { ToolService } from './tools/toolService'
-import { workerMessageSearch } from './memory/messageVectorSearch'
+import { workerMessageSearch } from './memory/messageSearch'
 
 /** Used when no Cipher is given: reports encryption as unavailable, so keys are refused. */
 const NO_CIPHER: Cipher = {
@@ -84,7 +84,7 @@ export function createServices({
   streamTimeouts,
   summaryMinTokens,
   fileWorkerPath = null,
-  messageVectors,
+  searchWorkers,
   pickFiles,
   history: historyOptions = {},
   backup = {},
@@ -123,7 +123,7 @@ export function createServices({
     recall,
     vectors,
     ranker,
-    ...(messageVectors && { messageSearch: workerMessageSearch(vectors, messageVectors, log) }),
+    ...(searchWorkers && { messageSearch: workerMessageSearch(vectors, searchWorkers, log) }),
     queue,
     indexer: memoryIndexer,
     now,

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3'
 import type { AppInfo } from '@shared/domain'
 import type { MemorySearch } from '../context/recall/memorySearch'
 import type { ImportRunner } from '../workers/import/importRunner'
-import type { SearchWorkers } from '../workers/messageVector/messageVectorClient'
+import type { SearchWorkers } from '../workers/search/searchWorkerClient'
 import type { BackupService, BackupServiceDeps } from './backup/backupService'
 import type { ModelResolver } from './modelResolver'
 import type { MessageService } from './chat/messageService'
@@ -99,11 +99,11 @@ export interface ServiceOptions {
   /** The built file worker (out/main/fileWorker.js): PDFs and chunking; without it PDFs are refused. */
   fileWorkerPath?: string | null
   /**
-   * Memory search's workers (workers/messageVector/messageVectorWorker.ts: the nearest messages
+   * Memory search's workers (workers/search/searchWorker.ts: the nearest messages
    * and the full-text lists), which the caller starts and closes; without them both are read
    * on this thread.
    */
-  messageVectors?: SearchWorkers
+  searchWorkers?: SearchWorkers
   /** The system's open-file dialog (Electron's); absent in tests and the browser harness. */
   pickFiles?: () => Promise<string[] | null>
   /**

@@ -22,7 +22,7 @@ import {
   closeSearchWorkers,
   startSearchWorkers,
   type SearchWorkers
-} from '../../../src/main/workers/messageVector/messageVectorClient'
+} from '../../../src/main/workers/search/searchWorkerClient'
 import { prepareEmbeddings, testEmbeddings } from '../../support/embeddings'
 import { aesCipher } from '../../support/testCipher'
 
@@ -136,17 +136,17 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   // A restore closes the store, swaps the file and opens it again, as the app's relaunch does.
   let db = openDatabase(databasePath)
   // With a model, nearest messages are searched in the worker `npm run build` emitted, as in the app.
-  let messageVectors: SearchWorkers | undefined
+  let searchWorkers: SearchWorkers | undefined
   let services = open(db)
   let registry = registryFor(services)
 
   function open(store: Database.Database): Services {
-    messageVectors = embeddings
-      ? startSearchWorkers(join(ROOT, 'out/main/messageVectorWorker.js'), { databasePath })
+    searchWorkers = embeddings
+      ? startSearchWorkers(join(ROOT, 'out/main/searchWorker.js'), { databasePath })
       : undefined
     const opened = createServices({
       db: store,
-      ...(messageVectors && { messageVectors }),
+      ...(searchWorkers && { searchWorkers }),
       publish,
       embeddings,
       // Stands in for safeStorage: keys entered in the e2e settings are encrypted at rest.
@@ -201,7 +201,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     await services.tools.stopAll()
     // The indexer may be writing a batch: stop it and the worker before the store closes.
     if (embeddings) await services.memoryModel.stop()
-    if (messageVectors) await closeSearchWorkers(messageVectors)
+    if (searchWorkers) await closeSearchWorkers(searchWorkers)
     db.close()
   }
 

@@ -21,7 +21,7 @@ import { withDeadline } from '@shared/deadline'
 import { HybridSearch, type MemorySearchOptions } from './hybridSearch'
 import type { QueryRanker } from './queryRanker'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
-import { inProcessMessageSearch, type MessageVectorSearch } from './messageVectorSearch'
+import { inProcessMessageSearch, type MessageSearch } from './messageSearch'
 
 export type { MemorySearchOptions } from './hybridSearch'
 
@@ -30,7 +30,7 @@ export interface MemoryServiceDeps {
   recall: RecallRepository
   vectors: VectorStore
   /** Where the nearest messages are searched and their index loads (a worker in the app). */
-  messageSearch?: MessageVectorSearch
+  messageSearch?: MessageSearch
   /** Embeds queries with a deadline, cached per vector space (shared with files and tools). */
   ranker: QueryRanker
   queue: EmbeddingQueueRepository

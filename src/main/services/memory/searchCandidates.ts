@@ -15,7 +15,7 @@ import type { VectorHit, VectorStore } from '../../store/vectors/vectorStore'
 import type { VectorSpace } from '../../store/vectors/vectorSpaces'
 import type { ActiveModel, MemoryIndexer } from './memoryIndexer'
 import { quotedTerms, recallTerms } from './memoryRanking'
-import { inProcessMessageSearch, type MessageVectorSearch } from './messageVectorSearch'
+import { inProcessMessageSearch, type MessageSearch } from './messageSearch'
 import type { QueryRanker } from './queryRanker'
 
 /**
@@ -38,7 +38,7 @@ export interface SearchSources {
   vectors: VectorStore
   indexer: MemoryIndexer
   /** Where the nearest messages are searched (a worker in the app); default this thread. */
-  messageSearch?: MessageVectorSearch
+  messageSearch?: MessageSearch
   /** Embeds queries with a deadline, cached per vector space (shared with files and tools). */
   ranker: QueryRanker
 }
@@ -125,7 +125,7 @@ export async function gatherCandidates(
 
   // Vector lists, one per query vector: memories and messages share one space, so their
   // cosines rank together. The conversation's list counts a quarter, and is read as deep.
-  // The nearest messages come from the vector worker while this thread finds the nearest
+  // The nearest messages come from the search worker while this thread finds the nearest
   // memories (and, when the query's vector is at hand, reads the full-text list).
   const messageSearch = deps.messageSearch ?? inProcessMessageSearch(deps.vectors)
   const vectorList = async (space: VectorSpace, query: Float32Array, list: 0 | 1) => {
@@ -233,7 +233,7 @@ export async function gatherCandidates(
  */
 async function fullTextList(
   deps: SearchSources,
-  messageSearch: MessageVectorSearch,
+  messageSearch: MessageSearch,
   terms: readonly string[],
   perList: number,
   kinds: ReadonlySet<string>,

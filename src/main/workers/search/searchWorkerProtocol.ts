@@ -1,10 +1,10 @@
-/** Messages between the main process and the message vector worker (messageVectorWorker.ts). */
+/** Messages between the main process and the search worker (searchWorker.ts). */
 import type { VectorHit } from '../../store/vectors/vectorStore'
 import type { VectorSpace } from '../../store/vectors/vectorSpaces'
 import type { IndexedVector } from '../../store/vectors/vectorIndexCache'
 import type { FullTextIds, FullTextQuery } from '../../store/search/fullTextIds'
 
-export interface MessageVectorWorkerData {
+export interface SearchWorkerData {
   databasePath: string
   /** better-sqlite3 built for Electron's ABI, when it is not the copy in node_modules. */
   nativeBinding?: string
@@ -12,7 +12,7 @@ export interface MessageVectorWorkerData {
   checkpointEveryMs?: number
 }
 
-export type ToVectorWorker =
+export type ToSearchWorker =
   | { type: 'preload'; id: number; space: VectorSpace }
   | { type: 'indexed'; spaceId: number; rows: IndexedVector[] }
   | {
@@ -25,6 +25,6 @@ export type ToVectorWorker =
     }
   | ({ type: 'fullText'; id: number } & FullTextQuery)
 
-export type FromVectorWorker =
+export type FromSearchWorker =
   | { type: 'done'; id: number; hits?: VectorHit[]; ids?: FullTextIds }
   | { type: 'error'; id: number; message: string }

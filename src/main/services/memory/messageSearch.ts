@@ -1,15 +1,15 @@
 import type { VectorHit, VectorStore } from '../../store/vectors/vectorStore'
 import type { VectorSpace } from '../../store/vectors/vectorSpaces'
-import type { SearchWorkers } from '../../workers/messageVector/messageVectorClient'
+import type { SearchWorkers } from '../../workers/search/searchWorkerClient'
 import type { FullTextIds, FullTextQuery } from '../../store/search/fullTextIds'
 
 /**
  * Where memory search finds its nearest messages and reads its full-text lists: in the message
- * vector worker when the app has one (workers/messageVectorWorker.ts), else on this thread
+ * vector worker when the app has one (workers/search/searchWorker.ts), else on this thread
  * (tests, the CLI tools, the evaluator). Either way from the same store code, so the results
  * are the same.
  */
-export interface MessageVectorSearch {
+export interface MessageSearch {
   nearest(
     space: VectorSpace,
     query: Float32Array,
@@ -22,7 +22,7 @@ export interface MessageVectorSearch {
   fullText(query: FullTextQuery, here: () => FullTextIds): Promise<FullTextIds>
 }
 
-export function inProcessMessageSearch(vectors: VectorStore): MessageVectorSearch {
+export function inProcessMessageSearch(vectors: VectorStore): MessageSearch {
   return {
     nearest: async (space, query, k, threadId) =>
       vectors.nearestMessages(space, query, k, threadId),
@@ -39,13 +39,13 @@ export function workerMessageSearch(
   vectors: VectorStore,
   workers: SearchWorkers,
   log: (message: string, error: unknown) => void
-): MessageVectorSearch {
+): MessageSearch {
   const client = workers.vectors
   const local = inProcessMessageSearch(vectors)
   vectors.forwardIndexedTo((spaceId, rows) => client.indexed(spaceId, rows))
   let reported = false
   const fallBack = (error: unknown) => {
-    if (!reported) log('the message vector worker failed; searching on the main thread', error)
+    if (!reported) log('the search worker failed; searching on the main thread', error)
     reported = true
   }
   return {

@@ -1,5 +1,5 @@
 /**
- * The main-process side of the message vector worker (messageVectorWorker.ts): requests by id,
+ * The main-process side of the search worker (searchWorker.ts): requests by id,
  * in the order sent, so a vector written before a search is in the index the search reads.
  */
 import { Worker } from 'node:worker_threads'
@@ -8,15 +8,11 @@ import type { VectorSpace } from '../../store/vectors/vectorSpaces'
 import type { IndexedVector } from '../../store/vectors/vectorIndexCache'
 import type { FullTextIds, FullTextQuery } from '../../store/search/fullTextIds'
 import { WAL_CHECKPOINT_EVERY_MS } from '../../store/walCheckpoints'
-import type {
-  FromVectorWorker,
-  MessageVectorWorkerData,
-  ToVectorWorker
-} from './messageVectorProtocol'
+import type { FromSearchWorker, SearchWorkerData, ToSearchWorker } from './searchWorkerProtocol'
 
-type Done = Extract<FromVectorWorker, { type: 'done' }>
+type Done = Extract<FromSearchWorker, { type: 'done' }>
 
-export class MessageVectorClient {
+export class SearchWorkerClient {
   private readonly worker: Worker
   private readonly waiting = new Map<
     number,
@@ -26,16 +22,16 @@ export class MessageVectorClient {
   /** Why the worker stopped answering; every later call fails at once with it. */
   private failure: Error | null = null
 
-  constructor(workerPath: string, data: MessageVectorWorkerData) {
+  constructor(workerPath: string, data: SearchWorkerData) {
     this.worker = new Worker(workerPath, { workerData: data })
-    this.worker.on('message', (message: FromVectorWorker) => {
+    this.worker.on('message', (message: FromSearchWorker) => {
       const call = this.waiting.get(message.id)
       this.waiting.delete(message.id)
       if (message.type === 'done') call?.resolve(message)
       else call?.reject(new Error(message.message))
     })
     this.worker.on('error', (error) => this.fail(error))
-    this.worker.on('exit', (code) => this.fail(new Error(`the vector worker exited (${code})`)))
+    this.worker.on('exit', (code) => this.fail(new Error(`the search worker exited (${code})`)))
   }
 
   preload(space: VectorSpace): Promise<void> {
@@ -69,11 +65,11 @@ export class MessageVectorClient {
   }
 
   async close(): Promise<void> {
-    this.fail(new Error('the vector worker was closed'))
+    this.fail(new Error('the search worker was closed'))
     await this.worker.terminate()
   }
 
-  private call(message: Extract<ToVectorWorker, { id: number }>): Promise<Done> {
+  private call(message: Extract<ToSearchWorker, { id: number }>): Promise<Done> {
     if (this.failure) return Promise.reject(this.failure)
     return new Promise((resolve, reject) => {
       this.waiting.set(message.id, { resolve, reject })
@@ -81,7 +77,7 @@ export class MessageVectorClient {
     })
   }
 
-  private send(message: ToVectorWorker): void {
+  private send(message: ToSearchWorker): void {
     this.worker.postMessage(message)
   }
 
@@ -100,14 +96,14 @@ export class MessageVectorClient {
  * store's write-ahead log, which would otherwise happen inside a commit on the main thread.
  */
 export interface SearchWorkers {
-  vectors: MessageVectorClient
-  fullText: MessageVectorClient
+  vectors: SearchWorkerClient
+  fullText: SearchWorkerClient
 }
 
-export function startSearchWorkers(path: string, data: MessageVectorWorkerData): SearchWorkers {
+export function startSearchWorkers(path: string, data: SearchWorkerData): SearchWorkers {
   return {
-    vectors: new MessageVectorClient(path, data),
-    fullText: new MessageVectorClient(path, { ...data, checkpointEveryMs: WAL_CHECKPOINT_EVERY_MS })
+    vectors: new SearchWorkerClient(path, data),
+    fullText: new SearchWorkerClient(path, { ...data, checkpointEveryMs: WAL_CHECKPOINT_EVERY_MS })
   }
 }
 

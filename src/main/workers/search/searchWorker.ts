@@ -1,5 +1,5 @@
 /**
- * The message vector worker: a worker_threads entry (out/main/messageVectorWorker.js) that holds
+ * The search worker: a worker_threads entry (out/main/searchWorker.js) that holds
  * the message code index (store/vectors/messageCodeIndex.ts) and answers nearest-message searches on
  * its own read connection, so that memory search's largest part runs beside the main thread's
  * full-text search and memory list instead of after them, and the index's load at start-up
@@ -7,9 +7,10 @@
  * Writes stay on the main connection, which tells this worker what it wrote (`indexed`).
  *
  * A second instance answers memory search's full-text lists (issue #22; SearchWorkers in
- * messageVectorClient.ts): better-sqlite3 cannot interrupt a query, so a full-text query that
+ * searchWorkerClient.ts): better-sqlite3 cannot interrupt a query, so a full-text query that
  * runs long runs there, where it holds no one up; the main thread stops waiting at its
- * deadline and builds with what it has.
+ * deadline and builds with what it has. That instance also checkpoints the store's
+ * write-ahead log (store/walCheckpoints.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { openDatabase } from '../../store/database'
@@ -18,13 +19,9 @@ import { fullTextIds } from '../../store/search/fullTextIds'
 import { RecallRepository } from '../../store/search/recallRepository'
 import { VectorStore } from '../../store/vectors/vectorStore'
 import { checkpointEvery } from '../../store/walCheckpoints'
-import type {
-  FromVectorWorker,
-  MessageVectorWorkerData,
-  ToVectorWorker
-} from './messageVectorProtocol'
+import type { FromSearchWorker, SearchWorkerData, ToSearchWorker } from './searchWorkerProtocol'
 
-const data = workerData as MessageVectorWorkerData
+const data = workerData as SearchWorkerData
 const port = parentPort
 const db = openDatabase(data.databasePath, {
   quickCheckMaxBytes: 0,
@@ -34,13 +31,13 @@ if (data.checkpointEveryMs) checkpointEvery(db, data.checkpointEveryMs)
 const vectors = new VectorStore(db)
 const memories = new MemoryRepository(db)
 const recall = new RecallRepository(db)
-const post = (message: FromVectorWorker) => port?.postMessage(message)
+const post = (message: FromSearchWorker) => port?.postMessage(message)
 
-port?.on('message', (message: ToVectorWorker) => {
+port?.on('message', (message: ToSearchWorker) => {
   void answer(message)
 })
 
-async function answer(message: ToVectorWorker): Promise<void> {
+async function answer(message: ToSearchWorker): Promise<void> {
   if (message.type === 'indexed') {
     vectors.indexMessages(message.spaceId, message.rows)
     return

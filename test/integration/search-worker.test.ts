@@ -5,7 +5,7 @@ import { randomUnitVector, seededRandom } from '../../scripts/bench/syntheticThr
 import {
   inProcessMessageSearch,
   workerMessageSearch
-} from '../../src/main/services/memory/messageVectorSearch'
+} from '../../src/main/services/memory/messageSearch'
 import { quotedTerms, recallTerms } from '../../src/main/services/memory/memoryRanking'
 import { openDatabase } from '../../src/main/store/database'
 import { MemoryRepository } from '../../src/main/store/memoryRepository'
@@ -14,10 +14,10 @@ import { RecallRepository } from '../../src/main/store/search/recallRepository'
 import { VectorStore } from '../../src/main/store/vectors/vectorStore'
 import {
   closeSearchWorkers,
-  MessageVectorClient,
+  SearchWorkerClient,
   startSearchWorkers
-} from '../../src/main/workers/messageVector/messageVectorClient'
-import { prepareMessageVectorWorker } from '../support/embeddings'
+} from '../../src/main/workers/search/searchWorkerClient'
+import { prepareSearchWorker } from '../support/embeddings'
 import { pollUntil } from '../support/poll'
 import { useTempDir } from '../support/tempDir'
 
@@ -30,10 +30,10 @@ const tempDir = useTempDir()
 const THREADS = ['00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-00000000000b']
 const DIMENSION = 64
 let workerPath: string
-const clients: MessageVectorClient[] = []
+const clients: SearchWorkerClient[] = []
 
 beforeAll(async () => {
-  workerPath = await prepareMessageVectorWorker()
+  workerPath = await prepareSearchWorker()
 }, 120_000)
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()))
@@ -70,10 +70,10 @@ function store(messages: number) {
   return { path, db, vectors, space, add }
 }
 
-describe('the message vector worker', () => {
+describe('the search worker', () => {
   it('finds what the main thread finds, and the vectors written after its index loaded', async () => {
     const { path, db, vectors, space, add } = store(3_000)
-    const client = new MessageVectorClient(workerPath, { databasePath: path })
+    const client = new SearchWorkerClient(workerPath, { databasePath: path })
     clients.push(client)
     const logged: string[] = []
     const search = workerMessageSearch(vectors, { vectors: client, fullText: client }, (message) =>
@@ -122,8 +122,8 @@ describe('the message vector worker', () => {
       })
     }
     // The full-text lists have their own instance: the vectors' can be gone.
-    const vectorClient = new MessageVectorClient(workerPath, { databasePath: path })
-    const textClient = new MessageVectorClient(workerPath, { databasePath: path })
+    const vectorClient = new SearchWorkerClient(workerPath, { databasePath: path })
+    const textClient = new SearchWorkerClient(workerPath, { databasePath: path })
     clients.push(vectorClient, textClient)
     const logged: string[] = []
     const search = workerMessageSearch(
@@ -184,7 +184,7 @@ describe('the message vector worker', () => {
 
   it('searches on the main thread once the worker is gone, and says so once', async () => {
     const { path, db, vectors, space } = store(500)
-    const client = new MessageVectorClient(workerPath, { databasePath: path })
+    const client = new SearchWorkerClient(workerPath, { databasePath: path })
     const logged: string[] = []
     const search = workerMessageSearch(vectors, { vectors: client, fullText: client }, (message) =>
       logged.push(message)
@@ -195,7 +195,7 @@ describe('the message vector worker', () => {
     const expected = vectors.nearestMessages(space, query, 20)
     expect(await search.nearest(space, query, 20)).toEqual(expected)
     expect(await search.nearest(space, query, 5)).toEqual(expected.slice(0, 5))
-    expect(logged).toEqual(['the message vector worker failed; searching on the main thread'])
+    expect(logged).toEqual(['the search worker failed; searching on the main thread'])
     db.close()
   })
 })
