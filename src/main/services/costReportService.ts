@@ -10,7 +10,7 @@ import type { BuiltContext, StoredBuild } from '@shared/context'
 import type { ContextConfigPatch } from '@shared/contextConfig'
 import type { ReplyCost, ThreadCostReport } from '@shared/costReport'
 import type { Message } from '@shared/domain'
-import { prefixDivergence } from '../context/prefixDivergence'
+import { prefixDivergence } from '../context/caching/prefixDivergence'
 import type { ModelPrices } from './providers/types'
 import {
   cacheSavings,

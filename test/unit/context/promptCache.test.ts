@@ -10,7 +10,7 @@ import {
   cacheBreakpointIndexes,
   canCarryCacheMarker,
   MAX_CACHE_BREAKPOINTS
-} from '../../../src/main/context/promptCache'
+} from '../../../src/main/context/caching/promptCache'
 import type { ProviderMessage } from '@shared/context'
 import type { CacheableMessage } from '@shared/providers'
 

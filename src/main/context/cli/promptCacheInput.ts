@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { formatIssues } from '@shared/contextConfig'
 import { fromOpenAi, OpenAiMessageSchema, toOpenAi, type OpenAiMessage } from './openaiMessages'
-import { applyCacheBreakpoints, cacheBreakpointIndexes } from '../promptCache'
+import { applyCacheBreakpoints, cacheBreakpointIndexes } from '../caching/promptCache'
 
 const CacheInputSchema = z.strictObject({
   messages: z.array(OpenAiMessageSchema),
