@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { buildContext } from '../../../src/main/context/contextBuilder'
-import { locateMessages, prefixDivergence } from '../../../src/main/context/caching/prefixDivergence'
+import {
+  locateMessages,
+  prefixDivergence
+} from '../../../src/main/context/caching/prefixDivergence'
 import { chat, config, message, request } from './threadBuilder'
 
 const LONG = 'we compared three parsers and kept the table-driven one for speed '.repeat(4)
