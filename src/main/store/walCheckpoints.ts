@@ -20,15 +20,13 @@ export const BACKSTOP_PAGES = 8192
 /** How often the worker checkpoints; a checkpoint with nothing to copy costs microseconds. */
 export const WAL_CHECKPOINT_EVERY_MS = 1_000
 
-/** Checkpoints `db`'s log every `everyMs` until the returned stop; never keeps a process alive. */
-export function checkpointEvery(db: Database.Database, everyMs: number): () => void {
-  const timer = setInterval(() => {
+/** Checkpoints `db`'s log every `everyMs` for as long as its thread runs (never keeping it alive). */
+export function checkpointEvery(db: Database.Database, everyMs: number): void {
+  setInterval(() => {
     try {
       db.pragma('wal_checkpoint(PASSIVE)')
     } catch {
       // A busy or closing store: the next tick, or the commit's backstop, copies the log.
     }
-  }, everyMs)
-  timer.unref()
-  return () => clearInterval(timer)
+  }, everyMs).unref()
 }

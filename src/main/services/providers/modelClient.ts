@@ -100,8 +100,7 @@ function createLanguageModel(
   apiKey: string | undefined,
   observe: FetchObserver = {}
 ): LanguageModel {
-  const fetch =
-    (observe.onRequest || observe.onResponse || observe.transport) && observedFetch(observe)
+  const fetch = observedFetch(observe)
   switch (provider.kind) {
     case 'openai':
       // Chat Completions, which every model in the catalog supports and OpenAI-compatible
