@@ -280,7 +280,8 @@ async function openSession(
     contextWindow: 128_000,
     maxOutput: 4_096
   })
-  // As startApp starts them: the memory model and its warm-up, the providers' request code.
+  // As startApp starts them: the memory model and its warm-up, the providers' request code
+  // (startApp waits 3 s for its window's first calls; the bench has no window).
   const starting = performance.now()
   created.memoryModel.start()
   const providersReady = created.providers.warmUp((message, error) =>

@@ -37,6 +37,9 @@ import type { RestoreCheck } from './store/restoreCheck'
 import type { Cipher } from './services/providers/secretStore'
 import { closeSearchWorkers, startSearchWorkers } from './workers/search/searchWorkerClient'
 
+/** How long after the window opens the provider SDK's request code is warmed (providerWarmUp.ts). */
+const PROVIDER_WARM_UP_DELAY_MS = 3_000
+
 /**
  * Everything after the bootstrap (index.ts): open the store, wire the services and IPC, open
  * the window. Loaded by index.ts only once Electron is ready, so that any error here, even a
@@ -276,7 +279,6 @@ export async function start(language: Language): Promise<void> {
     log: logService
   })
   services.memoryModel.start()
-  void services.providers.warmUp(logService)
   void services.tools.startEnabled()
   // MCP servers are children of this process: none may outlive it, however it ends.
   process.once('exit', () => services.tools.killAll())
@@ -289,6 +291,9 @@ export async function start(language: Language): Promise<void> {
   const icon = windowIconPath(app.getAppPath(), process.platform)
   const preload = join(__dirname, '../preload/index.js')
   createMainWindow(appUrl, preload, icon)
+  // Once the page has made its first calls: the first kind's warm-up compiles for 70-100 ms in
+  // one piece on this thread, which the window's first IPC should not wait behind.
+  setTimeout(() => void services.providers.warmUp(logService), PROVIDER_WARM_UP_DELAY_MS).unref()
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createMainWindow(appUrl, preload, icon)
   })
