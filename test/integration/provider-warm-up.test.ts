@@ -38,8 +38,14 @@ describe("the providers' warm-up", () => {
         models: [{ id: 'model' }]
       })
     }
+    services.providers.create({
+      kind: 'anthropic',
+      name: 'Anthropic',
+      models: [{ id: 'claude-sonnet-4-5' }]
+    })
     const logged: string[] = []
-    await services.providers.warmUp((message) => logged.push(message))
+    const warmed = await services.providers.warmUp((message) => logged.push(message))
+    expect(warmed.sort()).toEqual(['anthropic', 'openai-compatible'])
     expect(logged).toEqual([])
     expect(network).not.toHaveBeenCalled()
   })

@@ -88,17 +88,21 @@ export class ProviderService {
   }
 
   /**
-   * Readies the request code of every provider kind in use, in the background at start-up
-   * (providerWarmUp.ts): no request leaves the machine. Never throws.
+   * Readies the request code of every provider kind in use, in the background after start-up
+   * (providerWarmUp.ts): no request leaves the machine. Never throws; resolves with the kinds
+   * whose code ran.
    */
-  async warmUp(log: (message: string, error: unknown) => void): Promise<void> {
+  async warmUp(log: (message: string, error: unknown) => void): Promise<ProviderKind[]> {
+    const warmed: ProviderKind[] = []
     for (const kind of new Set(this.read().map((record) => record.kind))) {
       try {
         await warmUpProviderKind(kind)
+        warmed.push(kind)
       } catch (error) {
         log(`warming up the ${kind} request code failed; the first send will be slower`, error)
       }
     }
+    return warmed
   }
 
   hasAnyProvider(): boolean {
