@@ -221,6 +221,21 @@ describe('degraded recall', () => {
     })
   })
 
+  it('without a model, sends at most ten messages of another thread that share its words', async () => {
+    const { services } = setupWith(() => null)
+    const garden = services.threads.create('Garden notes')
+    for (let day = 1; day <= 14; day++) {
+      await services.chat.send(garden.id, `Day ${day}: I watered the tomatoes before breakfast.`)
+    }
+    const fresh = services.threads.create()
+    const built = await services.context.preview(fresh.id, 'When did I water the tomatoes?')
+    const recalled = built.trace.filter(
+      (t) => t.section === 'retrieved' && t.decision === 'included'
+    )
+    expect(recalled).toHaveLength(10)
+    expect(recalled.every((t) => t.source?.includes('Garden notes'))).toBe(true)
+  })
+
   it('reports a model that cannot load and keeps working on full text', async () => {
     const { services, logged } = setupWith(() =>
       testEmbedder(workerPath, { ...defaultModel(), root: tempDir() })

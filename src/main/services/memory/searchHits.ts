@@ -15,6 +15,16 @@ import { CONTEXT_WEIGHT, type Candidate } from './searchCandidates'
  */
 const TEXT_ONLY_MIN_SHARE = 0.5
 /**
+ * At most this many words-only messages of other threads. Shared words are weaker evidence
+ * than a pass of the gate, and a newcomer's first questions run without a model: on the
+ * LongMemEval haystack a cap of 10 instead of the gate's 30 sent 2,831 tokens instead of 9,375
+ * for 0.797 of the evidence instead of 0.853, and an unanswerable question 3,377 instead of
+ * 10,011. Demanding half the query's words instead cost twice the recall (0.531).
+ * docs/EVALUATION.md, "Without a model".
+ */
+const WORDS_ONLY_MESSAGE_CAP = 10
+
+/**
  * Words-only candidates of a gated search, best text rank first, at most each kind's cap: a
  * slow or missing model must not turn a focused request into every message that shares a
  * word with the question.
@@ -24,10 +34,15 @@ export function withinCaps(
   kindOf: (hit: MemorySearchHit) => GateKind,
   calibration: GateCalibration
 ): MemorySearchHit[] {
+  const caps = {
+    memory: calibration.memory.cap,
+    thread: calibration.thread.cap,
+    message: Math.min(calibration.message.cap, WORDS_ONLY_MESSAGE_CAP)
+  }
   const taken = { memory: 0, thread: 0, message: 0 }
   return hits
     .sort((a, b) => b.score - a.score)
-    .filter((hit) => taken[kindOf(hit)]++ < calibration[kindOf(hit)].cap)
+    .filter((hit) => taken[kindOf(hit)]++ < caps[kindOf(hit)])
 }
 
 /**
