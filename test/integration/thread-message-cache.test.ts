@@ -161,4 +161,24 @@ describe('loading a thread behind a turn', () => {
     expect(wideRead.tickedFirst).toBe(true)
     expect(wideRead.messages).toEqual(repository.listByThread(wide.id))
   })
+
+  it('says nothing when the store closes at quit while an opened thread still loads behind it', async () => {
+    const { db, services, logged } = servicesIn(tempDir())
+    const repository = new MessageRepository(db)
+    const thread = services.threads.create('long')
+    db.transaction(() => {
+      for (let i = 0; i < 12_000; i++)
+        repository.append({
+          threadId: thread.id,
+          role: 'user',
+          content: `m${i}`,
+          tokenCount: 1,
+          createdAt: 1
+        })
+    })()
+    services.messages.page(thread.id) // opening it starts the background read, in slices
+    db.close()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(logged).toEqual([])
+  })
 })

@@ -239,7 +239,17 @@ export function createServices({
     ...(turnProbe && { probe: turnProbe })
   })
   const messageChanged = (threadId: string, seq: number) => summaries.messageChanged(threadId, seq)
-  const messageService = new MessageService({ messages, cache, threads, log, messageChanged })
+  const messageService = new MessageService({
+    messages,
+    cache,
+    threads,
+    // An opened thread still loading behind the window when the store closes at quit fails
+    // on the closed store: nothing the user lost, nothing to report.
+    log: (message, error) => {
+      if (db.open) log(message, error)
+    },
+    messageChanged
+  })
   const chat = new TurnService({
     messages,
     cache,
