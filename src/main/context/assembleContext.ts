@@ -7,11 +7,9 @@
  * some providers require the conversation to end with one. The `sliding` policy keeps the
  * order from before the chunked window (memories before the history), for comparison.
  */
-import type { ContextBuild, PlacedText } from './contextBuilder'
-import { memoryEntry, recalledByGroup, renderMemoriesBlock } from './sections/retrievedMemories'
-import { pinnedGroupEntries } from './sections/slidingWindow'
+import type { ContextBuild } from './contextBuilder'
+import { recalledByGroup, renderMemoriesBlock } from './sections/retrievedMemories'
 import { toolCallProblems } from './toolCallGroups'
-import { toolEntry } from './sections/toolsSection'
 import type { BuiltContext, ContextMessage, ProviderMessage, TraceEntry } from '@shared/context'
 
 function toProvider(message: ContextMessage): ProviderMessage {
@@ -21,29 +19,18 @@ function toProvider(message: ContextMessage): ProviderMessage {
   return out
 }
 
-function singletonEntry(id: 'system' | 'summary' | 'pinning', placed: PlacedText): TraceEntry {
-  const sent = placed.text !== null
-  const entry: TraceEntry = {
-    id,
-    kind: id,
-    section: id,
-    tokens: sent ? placed.tokens : placed.demand,
-    decision: sent ? 'included' : 'dropped_budget'
-  }
-  if (sent && placed.truncated) entry.note = `truncated from ${placed.demand} tokens`
-  return entry
-}
-
 export function assembleContext(build: ContextBuild, engineName: string): BuiltContext {
-  const { request, meter, window, tracker } = build
-  const recentUnits = build.recentUnits
+  const { request, meter, tracker } = build
+  const { window } = build.recent
+  const memoryItems = build.memories.items
+  const recentUnits = build.recent.units
   for (const unit of recentUnits) build.warnings.push(...toolCallProblems(unit))
   const recent = recentUnits.flat()
 
   const messages: ProviderMessage[] = []
   if (build.system.text !== null) messages.push({ role: 'system', content: build.system.text })
   if (build.summary.text !== null) messages.push({ role: 'system', content: build.summary.text })
-  const memoriesBlock = renderMemoriesBlock(build.memories)
+  const memoriesBlock = renderMemoriesBlock(memoryItems)
   const memories: ProviderMessage[] =
     memoriesBlock === null ? [] : [{ role: 'system', content: memoriesBlock }]
   let stablePrefixMessages: number
@@ -61,28 +48,19 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
   if (build.pinning.text !== null) messages.push({ role: 'system', content: build.pinning.text })
   messages.push({ role: 'user', content: request.input })
 
-  const trace: TraceEntry[] = []
-  if (build.system.demand > 0) trace.push(singletonEntry('system', build.system))
-  if (build.summary.demand > 0) trace.push(singletonEntry('summary', build.summary))
-  trace.push(...build.tools.map(toolEntry))
-  trace.push(...build.memories.map(memoryEntry))
-  trace.push(
+  const trace: TraceEntry[] = [
+    ...build.system.entries(),
+    ...build.summary.entries(),
+    ...build.tools.entries(),
+    ...build.memories.entries(),
     ...build.pinned
-      .flatMap((group) => pinnedGroupEntries(group, meter))
+      .entries()
       .concat(window.entries, build.emptyReplies)
-      .sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))
-  )
-  trace.push({
-    id: 'input',
-    kind: 'input',
-    section: 'input',
-    tokens: build.inputTokens,
-    decision: 'included',
-    counting: build.inputCounting,
-    ...(build.inputNote === undefined ? {} : { note: build.inputNote })
-  })
-  trace.push(...build.attachments.entries())
-  if (build.pinning.demand > 0) trace.push(singletonEntry('pinning', build.pinning))
+      .sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0)),
+    ...build.input.entries(),
+    ...build.attachments.entries(),
+    ...build.pinning.entries()
+  ]
 
   if (tracker.total > build.contextWindow) {
     build.warn(
@@ -93,7 +71,7 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
 
   return {
     messages,
-    tools: build.tools.filter((item) => item.included).map((item) => item.tool),
+    tools: build.tools.sent,
     tokenStats: {
       sections: tracker.stats(build.budget),
       total: tracker.total,
@@ -110,7 +88,7 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
       droppedMessageCount: window.droppedCount,
       summarizedMessageCount: window.coveredCount,
       usedSummary: build.summary.text !== null,
-      retrievedMemoryCount: build.memories.filter((m) => m.decision === 'included').length,
+      retrievedMemoryCount: build.memories.placed,
       warnings: build.warnings
     },
     trace,
@@ -120,6 +98,6 @@ export function assembleContext(build: ContextBuild, engineName: string): BuiltC
       firstKeptSeq: window.units.at(-1)?.[0]?.seq ?? null,
       stablePrefixMessages
     },
-    ...(request.recall && { recall: { ...request.recall, ...recalledByGroup(build.memories) } })
+    ...(request.recall && { recall: { ...request.recall, ...recalledByGroup(memoryItems) } })
   }
 }

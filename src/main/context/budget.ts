@@ -172,6 +172,15 @@ export class BudgetAllocator {
   }
 
   /**
+   * Makes `section` hold `tokens` for a mandatory item, obtaining what it lacks. False when
+   * even reclaiming every flexible section leaves it short.
+   */
+  claim(section: SectionName, tokens: number): boolean {
+    const short = tokens - this.held[section]
+    return short <= 0 || this.obtain(section, short) >= short
+  }
+
+  /**
    * Hands the pool to a flexible section, less what sections ahead of it in
    * REDISTRIBUTION_ORDER, not offered the pool yet, still need (except those it `overtaking`:
    * a chunked window, whose claim its cut bounds); returns what it now holds.

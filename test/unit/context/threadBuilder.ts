@@ -3,7 +3,7 @@ import type { ToolCall } from '@shared/domain'
 import { DEFAULT_CONTEXT_CONFIG, type ContextConfig } from '@shared/contextConfig'
 import { countMessageTokens } from '../../../src/main/context/tokens/messageTokens'
 import { o200kCounter } from '../../../src/main/context/tokens/tokenCounter'
-import type { BuildRequest, ContextMessage } from '@shared/context'
+import type { BuildRequest, ContextMessage, ToolInput } from '@shared/context'
 
 type Extra = Partial<Omit<ContextMessage, 'seq' | 'role' | 'content'>>
 
@@ -76,3 +76,12 @@ export const FIVE_SECTIONS = {
 export function config(overrides: Partial<ContextConfig> = {}): ContextConfig {
   return { ...DEFAULT_CONTEXT_CONFIG, pinning: false, ...overrides }
 }
+
+/** A tool schema of about `words` words, as the MCP and built-in tools arrive. */
+export const tool = (name: string, relevance: number | null, words = 20): ToolInput => ({
+  name,
+  description: `Tool ${name}: ${'does something useful '.repeat(words)}`.trim(),
+  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  relevance,
+  source: 'builtin'
+})

@@ -11,9 +11,11 @@
  * so no text inside a file can close the frame or reach the system prompt or the pinning block.
  */
 import { chunkDocument, type DocumentKind } from '../attachments/chunkDocument'
+import type { ContextBuild } from '../contextBuilder'
 import type { TokenMeter } from '../tokens/messageTokens'
 import type { TokenCounter } from '../tokens/tokenCounter'
 import type { AttachmentInput, ContextMessage, TraceEntry } from '@shared/context'
+import type { Section } from './section'
 
 /** Chunk size when the builder cuts a file itself; the service uses the same. */
 export const ATTACHMENT_CHUNK_TOKENS = 400
@@ -171,7 +173,7 @@ function chunkedParts(
   })
 }
 
-export class AttachmentsSection {
+export class AttachmentsSection implements Section {
   private parts: AttachmentPart[]
   private readonly overhead: number
 
@@ -192,13 +194,32 @@ export class AttachmentsSection {
       : this.parts.reduce((sum, part) => sum + part.tokens, this.overhead)
   }
 
+  hold(build: ContextBuild): void {
+    build.budget.hold('attachments', this.demand)
+  }
+
+  place(build: ContextBuild): void {
+    const { budget } = build
+    budget.offerPool('attachments')
+    const used = this.fit(budget.holding('attachments'))
+    budget.release('attachments', used)
+    build.tracker.record('attachments', used, this.includedCount)
+    const dropped = this.droppedCount
+    if (dropped > 0) {
+      build.warn(
+        'attachments_dropped',
+        `${dropped} part${dropped === 1 ? '' : 's'} of the attached files did not fit the budget and ${dropped === 1 ? 'was' : 'were'} not sent; the trace lists every part.`
+      )
+    }
+  }
+
   /**
    * Whole files when they all fit; otherwise every file in chunks, the most relevant that fit
    * (unranked chunks last, earlier first). The block is counted again as rendered and the least
    * relevant chunk given back until it fits, since BPE does not add up exactly across parts.
    * Returns the tokens used.
    */
-  place(budget: number): number {
+  private fit(budget: number): number {
     if (this.parts.length === 0) return 0
     if (this.demand > budget) {
       const query = terms(this.query())

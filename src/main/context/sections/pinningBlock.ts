@@ -1,4 +1,7 @@
 import type { ActiveTaskState, TaskGoal } from '@shared/context'
+import type { ContextBuild } from '../contextBuilder'
+import type { TokenMeter } from '../tokens/messageTokens'
+import { TextSection } from './section'
 
 /** The previous goal orients the model ("that is done, this is new"); older ones are history. */
 const PREVIOUS_GOAL_CHARS = 100
@@ -45,4 +48,25 @@ export function renderPinningBlock(state: ActiveTaskState): string | null {
     lines.push('If tool output just arrived, relate it to this goal before answering.')
   }
   return lines.join('\n')
+}
+
+/** The block as a section: all or nothing, since half a goal statement would mislead more than none. */
+export class PinningBlock extends TextSection {
+  constructor(state: ActiveTaskState | null, meter: TokenMeter) {
+    super('pinning', state ? renderPinningBlock(state) : null, meter)
+  }
+
+  /** Holds nothing ahead: it takes what it needs when placed, or nothing. */
+  override hold(): void {}
+
+  place(build: ContextBuild): void {
+    if (this.text === null) return
+    if (build.budget.available('pinning') < this.demand) {
+      this.drop()
+      build.warn('pinning_dropped', 'No budget was left for the current-goal block.')
+      return
+    }
+    build.budget.obtain('pinning', this.demand)
+    build.tracker.record('pinning', this.tokens)
+  }
 }

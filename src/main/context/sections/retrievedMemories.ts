@@ -8,6 +8,7 @@
  * memories (what the user saved), this thread's older messages, and messages from other
  * threads with their titles. A recalled message is never presented as a memory (issue #17).
  */
+import type { ContextBuild } from '../contextBuilder'
 import type { TokenMeter } from '../tokens/messageTokens'
 import type {
   ContextMessage,
@@ -16,6 +17,7 @@ import type {
   RecallSummary,
   TraceEntry
 } from '@shared/context'
+import type { Section } from './section'
 
 /** Where a recalled item came from, as the request and the inspector group it. */
 export type RecalledGroup = 'memories' | 'thisThread' | 'otherThreads'
@@ -70,10 +72,7 @@ export function previewOf(content: string): string {
 }
 
 /** Ranked by score (ties keep the search's order); repeats of an earlier item are duplicates. */
-export function rankMemories(
-  candidates: readonly MemoryCandidate[],
-  meter: TokenMeter
-): MemoryItem[] {
+function rankMemories(candidates: readonly MemoryCandidate[], meter: TokenMeter): MemoryItem[] {
   const seen = new Set<string>()
   return [...candidates]
     .sort((a, b) => b.score - a.score)
@@ -134,11 +133,7 @@ export function memoriesDemand(items: readonly MemoryItem[], meter: TokenMeter):
 }
 
 /** Places candidates in rank order within `budget`; returns the tokens used. */
-export function placeMemories(
-  items: readonly MemoryItem[],
-  budget: number,
-  meter: TokenMeter
-): number {
+function fitMemories(items: readonly MemoryItem[], budget: number, meter: TokenMeter): number {
   const opened = new Set<RecalledGroup>()
   let used = 0
   for (const item of items) {
@@ -191,7 +186,7 @@ export function recalledByGroup(items: readonly MemoryItem[]): Pick<RecallSummar
   return out
 }
 
-export function memoryEntry(item: MemoryItem): TraceEntry {
+function memoryEntry(item: MemoryItem): TraceEntry {
   const { candidate } = item
   return {
     id: candidate.id,
@@ -204,5 +199,39 @@ export function memoryEntry(item: MemoryItem): TraceEntry {
     ...(candidate.origin && { origin: candidate.origin }),
     ...(candidate.relevance !== undefined && { relevance: candidate.relevance }),
     preview: previewOf(candidate.content)
+  }
+}
+
+export class RetrievedMemories implements Section {
+  readonly items: MemoryItem[]
+
+  /** `sent`: messages the request sends whatever happens (the pinned ones). */
+  constructor(
+    candidates: readonly MemoryCandidate[],
+    meter: TokenMeter,
+    sent: readonly ContextMessage[]
+  ) {
+    this.items = rankMemories(candidates, meter)
+    markSentDuplicates(this.items, sent)
+  }
+
+  hold(build: ContextBuild): void {
+    build.budget.hold('retrieved', memoriesDemand(this.items, build.meter))
+  }
+
+  place(build: ContextBuild): void {
+    const { budget } = build
+    budget.offerPool('retrieved')
+    const used = fitMemories(this.items, budget.holding('retrieved'), build.meter)
+    budget.release('retrieved', used)
+    build.tracker.record('retrieved', used, this.placed)
+  }
+
+  get placed(): number {
+    return this.items.filter((m) => m.decision === 'included').length
+  }
+
+  entries(): TraceEntry[] {
+    return this.items.map(memoryEntry)
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { buildContext } from '../../../src/main/context/contextBuilder'
+import { buildContext } from '../../../../src/main/context/contextBuilder'
 import type { MemoryCandidate, RecallReport } from '@shared/context'
-import { chat, config, request } from './threadBuilder'
+import { chat, config, message, request } from '../threadBuilder'
 
 /**
  * Issue #17 in the pure builder: what recall sends says where it came from, the build records
@@ -100,5 +100,38 @@ describe('the chunked window and recall', () => {
     expect(windowStart([])).toBeGreaterThan(100)
     expect(windowStart(many)).toBe(windowStart([]))
     expect(windowStart(many.slice(0, 5))).toBe(windowStart([]))
+  })
+})
+
+describe('retrieved memories', () => {
+  it('ranks by score, drops repeats and memories already sent as messages', () => {
+    const thread = [message(1, 'user', 'I use pnpm.'), message(2, 'assistant', 'Noted.')]
+    const built = buildContext(
+      request({
+        messages: thread,
+        memories: [
+          { id: 'low', content: 'Likes tea.', score: 0.2 },
+          { id: 'msg', content: 'I use pnpm.', score: 0.9, source: 'message', messageId: '1' },
+          { id: 'high', content: 'Works in TypeScript.', score: 0.8 },
+          { id: 'again', content: 'Works in  TypeScript.', score: 0.5 }
+        ]
+      }),
+      config({ totalBudget: 5000 })
+    )
+    const memories = built.trace.filter((t) => t.kind === 'memory')
+    expect(memories.map((m) => [m.id, m.decision])).toEqual([
+      ['msg', 'duplicate'],
+      ['high', 'included'],
+      ['again', 'duplicate'],
+      ['low', 'included']
+    ])
+    expect(memories[1]).toMatchObject({
+      score: 0.8,
+      source: 'memory',
+      preview: 'Works in TypeScript.'
+    })
+    expect(built.messages.find((m) => m.content.startsWith('[Memories'))?.content).toBe(
+      '[Memories: from earlier conversations, most relevant first]\n- Works in TypeScript.\n- Likes tea.'
+    )
   })
 })

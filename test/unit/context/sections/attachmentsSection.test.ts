@@ -1,13 +1,12 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { AttachmentInput, BuiltContext, ToolInput } from '@shared/context'
-import { chunkDocument } from '../../../src/main/context/attachments/chunkDocument'
-import { buildContext } from '../../../src/main/context/contextBuilder'
-import { prepareBuild } from '../../../src/main/context/cli/buildInput'
-import { toolDefinitionJson } from '../../../src/main/context/sections/toolsSection'
-import { o200kCounter } from '../../../src/main/context/tokens/tokenCounter'
-import { overSafetyLimit } from '../../../src/main/context/windowSafetyNet'
-import { chat, config, request } from './threadBuilder'
-import { randomRequest } from './randomThreads'
+import type { AttachmentInput, BuiltContext } from '@shared/context'
+import { chunkDocument } from '../../../../src/main/context/attachments/chunkDocument'
+import { buildContext } from '../../../../src/main/context/contextBuilder'
+import { prepareBuild } from '../../../../src/main/context/cli/buildInput'
+import { o200kCounter } from '../../../../src/main/context/tokens/tokenCounter'
+import { overSafetyLimit } from '../../../../src/main/context/windowSafetyNet'
+import { chat, config, request, tool } from '../threadBuilder'
+import { randomRequest } from '../randomThreads'
 
 const section = (built: BuiltContext, name: 'attachments' | 'tools') =>
   built.trace.filter((entry) => entry.section === name)
@@ -24,14 +23,6 @@ const bigSpec = (): AttachmentInput => ({
         ? 'Refunds are parsed with a decimal comma: 1.234,56 means one thousand two hundred.'
         : `Details about unrelated topic number ${i}: logging, retries and timeouts. `.repeat(6))
   ).join('\n\n')
-})
-
-const tool = (name: string, relevance: number | null, words = 20): ToolInput => ({
-  name,
-  description: `Tool ${name}: ${'does something useful '.repeat(words)}`.trim(),
-  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-  relevance,
-  source: 'builtin'
 })
 
 describe('the attachments section', () => {
@@ -156,35 +147,6 @@ describe('the attachments section', () => {
     // Only the rendered block is counted again, not the file's 300 chunks.
     expect(counted.length).toBeLessThan(20)
     expect(section(second, 'attachments')).toHaveLength(section(first, 'attachments').length)
-  })
-})
-
-describe('the tools section', () => {
-  it('counts each schema as the JSON the provider receives and keeps the given order', () => {
-    const tools = [tool('search_history', 0.2), tool('open_message', 0.9)]
-    const built = buildContext(request({ tools }), config({ totalBudget: 4000 }))
-    expect(built.tools.map((t) => t.name)).toEqual(['search_history', 'open_message'])
-    const entries = section(built, 'tools')
-    expect(entries.map((e) => [e.id, e.decision, e.tokens])).toEqual(
-      tools.map((t) => [`tool:${t.name}`, 'included', o200kCounter.count(toolDefinitionJson(t))])
-    )
-    expect(built.tokenStats.sections.tools.used).toBe(entries.reduce((s, e) => s + e.tokens, 0))
-  })
-
-  it('leaves out the least relevant tools when they do not fit, and says which', () => {
-    const tools = Array.from({ length: 30 }, (_, i) => tool(`tool_${i}`, i / 30, 40))
-    const built = buildContext(request({ tools }), config({ totalBudget: 2000 }))
-    const dropped = section(built, 'tools').filter((e) => e.decision === 'dropped_budget')
-    expect(dropped.length).toBeGreaterThan(0)
-    const sentNames = new Set(built.tools.map((t) => t.name))
-    const lowestSent = Math.min(...built.tools.map((t) => t.relevance ?? 0))
-    for (const entry of dropped) {
-      expect(sentNames.has(entry.id.slice('tool:'.length))).toBe(false)
-      expect(entry.score!).toBeLessThan(lowestSent)
-    }
-    const warning = built.metadata.warnings.find((w) => w.code === 'tools_dropped')
-    expect(warning?.message).toContain('tool_0')
-    expect(built.tokenStats.total).toBeLessThanOrEqual(2000)
   })
 })
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { BuiltContext } from '@shared/context'
-import { buildContext } from '../../../src/main/context/contextBuilder'
-import { runSimulation } from '../../../src/main/context/cli/simulation'
-import { config, FIVE_SECTIONS, request } from './threadBuilder'
-import { randomRequest, randomThread } from './randomThreads'
+import { buildContext } from '../../../../src/main/context/contextBuilder'
+import { runSimulation } from '../../../../src/main/context/cli/simulation'
+import { config, FIVE_SECTIONS, request } from '../threadBuilder'
+import { randomRequest, randomThread } from '../randomThreads'
 
 /**
  * Hashes of builds made by the builder before the chunked window (main at 82f56f0) from the
