@@ -4,7 +4,7 @@
  * server that timestamps the moment a request body has fully arrived. One store holds a long
  * thread (100,000 messages), a short one (20) and 10,000 memories with vectors for every item;
  * the short thread is the baseline from the same run. Stages come from the services' own
- * marks (services/turnProbe.ts); the memory search's parts are whatever the memory service
+ * marks (services/chat/turnProbe.ts); the memory search's parts are whatever the memory service
  * reports in its result.
  *
  * - warm: repeated sends in each thread after a first one (caches and indexes loaded), pasted
@@ -27,7 +27,7 @@ import { createHandlers } from '../../src/main/ipc/handlers'
 import { createRegistry } from '../../src/main/ipc/registry'
 import type { Services } from '../../src/main/services/serviceTypes'
 import { benchServices, defaultToLocalServer } from './benchServices'
-import type { TurnMark } from '../../src/main/services/turnProbe'
+import type { TurnMark } from '../../src/main/services/chat/turnProbe'
 import { openDatabase } from '../../src/main/store/database'
 import { MemoryRepository } from '../../src/main/store/memoryRepository'
 import { VectorStore } from '../../src/main/store/vectors/vectorStore'

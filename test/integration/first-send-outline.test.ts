@@ -3,7 +3,7 @@ import type { BuiltContext, TraceEntry } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { MessageOutlines } from '../../src/main/store/messageOutline'
 import { MessageRepository } from '../../src/main/store/messageRepository'
-import { sendsOutline, ThreadMessageCache } from '../../src/main/services/threadMessageCache'
+import { sendsOutline, ThreadMessageCache } from '../../src/main/services/chat/threadMessageCache'
 import { servicesIn } from '../support/services'
 import { useTempDir } from '../support/tempDir'
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import type { BuiltContext } from '@shared/context'
 import type { Message } from '@shared/domain'
-import { ForkService } from '../../src/main/services/forkService'
+import { ForkService } from '../../src/main/services/threads/forkService'
 import { ForkRepository } from '../../src/main/store/forkRepository'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { SummaryRepository } from '../../src/main/store/summaryRepository'

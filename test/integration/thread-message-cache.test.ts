@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { MessageOutlines } from '../../src/main/store/messageOutline'
 import { MessageRepository } from '../../src/main/store/messageRepository'
-import { ThreadMessageCache } from '../../src/main/services/threadMessageCache'
+import { ThreadMessageCache } from '../../src/main/services/chat/threadMessageCache'
 import { expectStillAfter } from '../support/poll'
 import { servicesIn } from '../support/services'
 import { useTempDir } from '../support/tempDir'

@@ -7,7 +7,7 @@ import {
   toLikePattern,
   toMatchExpression
 } from '../../src/main/store/search/searchRepository'
-import { titleFromMessage } from '../../src/main/services/threadService'
+import { titleFromMessage } from '../../src/main/services/threads/threadService'
 import { createApi } from '@shared/api'
 
 describe('which frames may call IPC', () => {

@@ -3,7 +3,7 @@
  * text. A build reads no more of a message it does not send (the window's cut, pinned and
  * excluded messages, empty replies, the trace), so the first send after a long thread opens
  * builds from the outline plus the thread's newest messages read whole, instead of waiting for
- * the whole thread (services/threadMessageCache.ts, `forBuild`).
+ * the whole thread (services/chat/threadMessageCache.ts, `forBuild`).
  */
 import type Database from 'better-sqlite3'
 import type { Message, ToolCall } from '@shared/domain'

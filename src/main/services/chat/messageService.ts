@@ -9,8 +9,8 @@ import type { UsageTotals } from '@shared/providers'
 import { AppError } from '@shared/result'
 import type { MessageRepository } from '../../store/messageRepository'
 import { sumUsage } from '../providers/usage'
-import type { ThreadMessageCache } from '../threadMessageCache'
-import type { ThreadService } from '../threadService'
+import type { ThreadMessageCache } from './threadMessageCache'
+import type { ThreadService } from '../threads/threadService'
 
 export interface MessageServiceDeps {
   messages: MessageRepository

@@ -15,7 +15,7 @@ import { recallRequest } from '../../context/recall/recallRequest'
 import type { BuildAttachments } from '../files/fileService'
 import { leaveOutOtherBranches, type ForkLineage } from '../memory/forkRecallFilter'
 import { runSliced } from '../slicedWork'
-import type { TurnProbe } from '../turnProbe'
+import type { TurnProbe } from '../chat/turnProbe'
 
 const MEMORY_TIMEOUT_MS = 500
 

@@ -14,7 +14,11 @@ import type { MessageRepository } from '../../store/messageRepository'
 import type { Publish } from '../events'
 import { withUnrankedFiles } from '../files/fileService'
 import { runSliced } from '../slicedWork'
-import { sendsOutline, type ThreadMessageCache, type ThreadSnapshot } from '../threadMessageCache'
+import {
+  sendsOutline,
+  type ThreadMessageCache,
+  type ThreadSnapshot
+} from '../chat/threadMessageCache'
 import { BuildInputs, type BuildInputsDeps, type Gathered, type TurnData } from './buildInputs'
 import type { ContextConfigService } from './contextConfigService'
 import { DraftCounts } from './draftCounts'

@@ -16,7 +16,7 @@ import { AppError } from '@shared/result'
 import type { ThreadSettings } from '@shared/threadSettings'
 import type { SettingsRepository } from '../../store/settingsRepository'
 import type { ThreadRepository } from '../../store/threadRepository'
-import type { ChatModelLimits } from '../modelResolver'
+import type { ChatModelLimits } from '../providers/modelResolver'
 
 /** The key of the default context configuration in the settings table (a thread's is `context`). */
 const CONFIG_KEY = 'context'

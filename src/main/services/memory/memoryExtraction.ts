@@ -6,7 +6,7 @@
  */
 import type { Message, MemoryChange } from '@shared/domain'
 import type { ExtractedMemory, ExtractionInput } from '../../context/memoryExtractionPrompt'
-import type { ChatTarget } from '../modelResolver'
+import type { ChatTarget } from '../providers/modelResolver'
 import type { Publish } from '../events'
 import type { MemoryService } from './memoryService'
 

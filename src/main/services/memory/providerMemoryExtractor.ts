@@ -4,7 +4,7 @@ import {
   buildExtractionPrompt,
   parseExtraction
 } from '../../context/memoryExtractionPrompt'
-import type { ChatTarget } from '../modelResolver'
+import type { ChatTarget } from '../providers/modelResolver'
 import type { MemoryExtractor } from './memoryExtraction'
 import { completeText } from '../providers/completeText'
 import type { ProviderService } from '../providers/providerService'

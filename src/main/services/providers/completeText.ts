@@ -1,5 +1,5 @@
 import type { ProviderMessage } from '@shared/context'
-import type { ChatTarget } from '../modelResolver'
+import type { ChatTarget } from './modelResolver'
 import { streamChat } from './modelClient'
 import type { ProviderService } from './providerService'
 

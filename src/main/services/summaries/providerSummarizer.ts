@@ -5,7 +5,7 @@ import {
   type Summarizer,
   type SummaryRequest
 } from '../../context/summary/summarizer'
-import type { ChatTarget } from '../modelResolver'
+import type { ChatTarget } from '../providers/modelResolver'
 import { streamChat } from '../providers/modelClient'
 import type { ProviderService } from '../providers/providerService'
 import { ProviderError } from '../providers/types'

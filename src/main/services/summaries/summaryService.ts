@@ -29,14 +29,14 @@ import { planManualCompression, TAIL_BUDGET_RATIO } from '../../context/summary/
 import { planSummaryUpdate, windowStartSeq } from '../../context/summary/summaryUpdate'
 import { o200kCounter, type TokenCounter } from '../../context/tokens/tokenCounter'
 import type { SummaryRepository, SummaryWrite } from '../../store/summaryRepository'
-import type { ChatTarget } from '../modelResolver'
+import type { ChatTarget } from '../providers/modelResolver'
 import type { Publish } from '../events'
 import type { ProviderService } from '../providers/providerService'
 import { foldSummary, type FoldOutcome } from './foldSummary'
 import { summarizerFor } from './providerSummarizer'
 import { SummaryAutomation } from './summaryAutomation'
 import { SummaryVersions } from './summaryVersions'
-import type { ThreadMessageCache } from '../threadMessageCache'
+import type { ThreadMessageCache } from '../chat/threadMessageCache'
 
 /** Update once the unsummarized messages outside the window hold this many tokens. */
 const SUMMARY_UPDATE_MIN_TOKENS = 2_000

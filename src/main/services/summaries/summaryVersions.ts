@@ -10,7 +10,7 @@ import type { SummaryComparison, SummaryVersionView } from '@shared/summaryCompr
 import type { TokenCounter } from '../../context/tokens/tokenCounter'
 import type { SummaryRepository, SummaryWrite } from '../../store/summaryRepository'
 import type { Publish } from '../events'
-import type { ThreadMessageCache } from '../threadMessageCache'
+import type { ThreadMessageCache } from '../chat/threadMessageCache'
 
 export interface SummaryVersionsDeps {
   summaries: SummaryRepository

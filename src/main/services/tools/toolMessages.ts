@@ -15,7 +15,7 @@ import type { Publish } from '../events'
 import type { ResolvedModel } from '../providers/catalog'
 import { costOf } from '../providers/usage'
 import { runSliced } from '../slicedWork'
-import type { ThreadMessageCache } from '../threadMessageCache'
+import type { ThreadMessageCache } from '../chat/threadMessageCache'
 import type { ToolRun } from './toolService'
 
 export interface ToolExecutor {

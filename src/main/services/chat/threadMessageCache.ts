@@ -1,9 +1,9 @@
 import type { TraceEntry } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { yieldToEventLoop } from '@shared/eventLoop'
-import { indexOfSeq, unitContaining } from '../context/toolCallGroups'
-import type { MessageOutlines } from '../store/messageOutline'
-import type { MessageRepository } from '../store/messageRepository'
+import { indexOfSeq, unitContaining } from '../../context/toolCallGroups'
+import type { MessageOutlines } from '../../store/messageOutline'
+import type { MessageRepository } from '../../store/messageRepository'
 
 /** Rows read per step while a thread loads in the background: about 25 ms each on 2 idle cores. */
 const LOAD_SLICE = 5_000

@@ -1,8 +1,8 @@
 import type { ModelRef } from '@shared/providers'
-import type { ResolvedModel } from './providers/catalog'
-import type { ProviderService } from './providers/providerService'
-import type { ProviderRecord } from './providers/types'
-import type { ThreadService } from './threadService'
+import type { ResolvedModel } from './catalog'
+import type { ProviderService } from './providerService'
+import type { ProviderRecord } from './types'
+import type { ThreadService } from '../threads/threadService'
 
 /** A thread's model, resolved against the configured providers. */
 export interface ChatTarget {

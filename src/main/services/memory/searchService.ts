@@ -1,5 +1,5 @@
 import type { SearchHit } from '@shared/domain'
-import type { SearchRepository } from '../store/search/searchRepository'
+import type { SearchRepository } from '../../store/search/searchRepository'
 
 const DEFAULT_LIMIT = 30
 

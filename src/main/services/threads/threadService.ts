@@ -2,8 +2,8 @@ import type { Thread, ThreadListItem } from '@shared/domain'
 import type { ModelRef } from '@shared/providers'
 import { AppError } from '@shared/result'
 import { modelOfThread } from '@shared/threadSettings'
-import type { ThreadRepository } from '../store/threadRepository'
-import type { Publish } from './events'
+import type { ThreadRepository } from '../../store/threadRepository'
+import type { Publish } from '../events'
 
 const AUTO_TITLE_CHARS = 40
 /** UTF-16 units read from the first non-space: the title's 40 characters and the spaces between. */

@@ -1,11 +1,11 @@
 import type { Thread, ThreadSummaryView } from '@shared/domain'
 import { AppError } from '@shared/result'
-import { ActiveTaskTracker } from '../context/activeTaskTracker'
-import type { ForkRepository } from '../store/forkRepository'
-import type { MessageRepository } from '../store/messageRepository'
-import type { SummaryRepository } from '../store/summaryRepository'
-import type { ThreadRepository } from '../store/threadRepository'
-import type { Publish } from './events'
+import { ActiveTaskTracker } from '../../context/activeTaskTracker'
+import type { ForkRepository } from '../../store/forkRepository'
+import type { MessageRepository } from '../../store/messageRepository'
+import type { SummaryRepository } from '../../store/summaryRepository'
+import type { ThreadRepository } from '../../store/threadRepository'
+import type { Publish } from '../events'
 import { titleFromMessage } from './threadService'
 
 export interface ForkServiceDeps {

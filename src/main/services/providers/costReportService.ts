@@ -10,14 +10,9 @@ import type { BuiltContext, StoredBuild } from '@shared/context'
 import type { ContextConfigPatch } from '@shared/contextConfig'
 import type { ReplyCost, ThreadCostReport } from '@shared/costReport'
 import type { Message } from '@shared/domain'
-import { prefixDivergence } from '../context/caching/prefixDivergence'
-import type { ModelPrices } from './providers/types'
-import {
-  cacheSavings,
-  costBreakdown,
-  uncachedTokens,
-  usageWithReusablePrefix
-} from './providers/usage'
+import { prefixDivergence } from '../../context/caching/prefixDivergence'
+import type { ModelPrices } from './types'
+import { cacheSavings, costBreakdown, uncachedTokens, usageWithReusablePrefix } from './usage'
 
 /** Replies the what-if replays at most (the newest ones): each costs a build. */
 const WHAT_IF_MAX_TURNS = 40
