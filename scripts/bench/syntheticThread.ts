@@ -4,7 +4,7 @@
  * always yields the same thread and the same numbers.
  */
 import type { ToolCall } from '@shared/domain'
-import { ActiveTaskTracker } from '../../src/main/context/activeTaskTracker'
+import { ActiveTaskTracker } from '../../src/main/context/sections/activeTaskTracker'
 import { countMessageTokens } from '../../src/main/context/tokens/messageTokens'
 import type { TokenCounter } from '../../src/main/context/tokens/tokenCounter'
 import type { ActiveTaskState, ContextMessage, MemoryCandidate } from '@shared/context'

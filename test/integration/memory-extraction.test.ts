@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { MemoryExtracted } from '@shared/domain'
-import { EXTRACTION_PROMPT_HEAD } from '../../src/main/context/memoryExtractionPrompt'
+import { EXTRACTION_PROMPT_HEAD } from '../../src/main/context/recall/memoryExtractionPrompt'
 import {
   startScriptedProvider,
   type Script,

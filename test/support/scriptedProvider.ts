@@ -8,7 +8,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { EXTRACTION_PROMPT_HEAD } from '../../src/main/context/memoryExtractionPrompt'
+import { EXTRACTION_PROMPT_HEAD } from '../../src/main/context/recall/memoryExtractionPrompt'
 
 interface ScriptedUsage {
   /** Everything the prompt cost, cached or not (OpenAI's prompt_tokens). */

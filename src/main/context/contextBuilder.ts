@@ -5,7 +5,7 @@
  * flexible sections in REDISTRIBUTION_ORDER; the result is assembled in the order the provider
  * reads it (assembleContext.ts). docs/CONTEXT.md walks through an example.
  */
-import { ActiveTaskTracker } from './activeTaskTracker'
+import { ActiveTaskTracker } from './sections/activeTaskTracker'
 import { assembleContext } from './assembleContext'
 import { BudgetAllocator, BudgetTracker } from './budget'
 import type { ContextConfig } from '@shared/contextConfig'

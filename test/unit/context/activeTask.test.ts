@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ActiveTaskTracker } from '../../../src/main/context/activeTaskTracker'
+import { ActiveTaskTracker } from '../../../src/main/context/sections/activeTaskTracker'
 
 function track(...texts: string[]): ActiveTaskTracker {
   const tracker = new ActiveTaskTracker()

@@ -5,7 +5,7 @@ import {
   MAX_EXTRACTED,
   buildExtractionPrompt,
   parseExtraction
-} from '../../../src/main/context/memoryExtractionPrompt'
+} from '../../../src/main/context/recall/memoryExtractionPrompt'
 
 describe('the extraction prompt', () => {
   it('asks about the user message only, with the previous reply as context', () => {

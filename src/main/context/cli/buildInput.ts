@@ -4,7 +4,7 @@
  * active-task state derived from the user's messages.
  */
 import { z } from 'zod'
-import { ActiveTaskTracker } from '../activeTaskTracker'
+import { ActiveTaskTracker } from '../sections/activeTaskTracker'
 import {
   ContextConfigPatchSchema,
   formatIssues,

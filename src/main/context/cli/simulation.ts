@@ -7,7 +7,7 @@
  */
 import type { ContextConfigPatch } from '@shared/contextConfig'
 import type { BuiltContext } from '@shared/context'
-import { ActiveTaskTracker } from '../activeTaskTracker'
+import { ActiveTaskTracker } from '../sections/activeTaskTracker'
 import { totalBudgetOf } from '../budget'
 import { prepareBuild } from './buildInput'
 import { EngineRegistry } from '../engine/engineRegistry'

@@ -5,7 +5,7 @@
  * when the user switched it off, and a failure is logged, never shown as a broken turn.
  */
 import type { Message, MemoryChange } from '@shared/domain'
-import type { ExtractedMemory, ExtractionInput } from '../../context/memoryExtractionPrompt'
+import type { ExtractedMemory, ExtractionInput } from '../../context/recall/memoryExtractionPrompt'
 import type { ChatTarget } from '../providers/modelResolver'
 import type { Publish } from '../events'
 import type { MemoryService } from './memoryService'

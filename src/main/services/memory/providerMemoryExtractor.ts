@@ -3,7 +3,7 @@ import {
   MAX_EXTRACTED_CHARS,
   buildExtractionPrompt,
   parseExtraction
-} from '../../context/memoryExtractionPrompt'
+} from '../../context/recall/memoryExtractionPrompt'
 import type { ChatTarget } from '../providers/modelResolver'
 import type { MemoryExtractor } from './memoryExtraction'
 import { completeText } from '../providers/completeText'

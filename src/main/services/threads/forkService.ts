@@ -1,6 +1,6 @@
 import type { Thread, ThreadSummaryView } from '@shared/domain'
 import { AppError } from '@shared/result'
-import { ActiveTaskTracker } from '../../context/activeTaskTracker'
+import { ActiveTaskTracker } from '../../context/sections/activeTaskTracker'
 import type { ForkRepository } from '../../store/forkRepository'
 import type { MessageRepository } from '../../store/messageRepository'
 import type { SummaryRepository } from '../../store/summaryRepository'

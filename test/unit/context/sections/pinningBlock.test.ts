@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ActiveTaskTracker } from '../../../../src/main/context/activeTaskTracker'
+import { ActiveTaskTracker } from '../../../../src/main/context/sections/activeTaskTracker'
 import { buildContext } from '../../../../src/main/context/contextBuilder'
 import { renderPinningBlock } from '../../../../src/main/context/sections/pinningBlock'
 import { config, message, request } from '../threadBuilder'

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import type { ProviderMessage } from '@shared/context'
-import { REDACTED, redactSecrets } from './summary/redactSecrets'
+import { REDACTED, redactSecrets } from '../summary/redactSecrets'
 
 /** The prompt's first words; also how the scripted test server recognises an extraction call. */
 export const EXTRACTION_PROMPT_HEAD = 'You extract long-term memories'
