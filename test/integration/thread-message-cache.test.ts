@@ -177,8 +177,7 @@ describe('loading a thread behind a turn', () => {
         })
     })()
     services.messages.page(thread.id) // opening it starts the background read, in slices
-    db.close()
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(logged).toEqual([])
+    db.close() // its next slice, a tick later, meets the closed store
+    await expectStillAfter(100, () => expect(logged).toEqual([]))
   })
 })
