@@ -14,6 +14,8 @@ import {
   CANDIDATES_PER_LIST,
   gatherCandidates,
   unavailableWarning,
+  type CandidateQuery,
+  type GatheredCandidates,
   type SearchSources
 } from './searchCandidates'
 import { isStrong, textSupport, toHit, withinCaps, withinItems } from './searchHits'
@@ -23,6 +25,7 @@ import {
   gateCalibration,
   relevanceOf,
   withMinRelevance,
+  type GateCalibration,
   type GateKind
 } from './relevanceGate'
 import { cjkWeight } from '../../workers/embedding/centering'
@@ -104,6 +107,26 @@ interface SummarizedThrough {
  * hit under the floor is never returned on its vector alone. Without a model, or when the
  * query cannot be embedded in time, the result is full text only and says so.
  */
+/** One search's options, worked out once and read by every stage. */
+interface SearchPlan extends CandidateQuery {
+  limit: number
+  /** The floor of vector support for ungated searches (the calibrated scale). */
+  minSimilarity: number
+  threadId: string | undefined
+  exclude: Set<number>
+  summarized: SummarizedThrough | undefined
+  fillBudget: boolean
+  /** A gated search's bars; null: ungated (an interactive search, or the opt-in fill). */
+  calibration: GateCalibration | null
+}
+
+/** The candidates as hits: kept (ungated), or scored for the gate and words-only (gated). */
+interface ScoredHits {
+  hits: MemorySearchHit[]
+  scored: MemorySearchHit[]
+  wordsOnly: MemorySearchHit[]
+}
+
 export class HybridSearch {
   constructor(private readonly deps: SearchSources) {}
 
@@ -111,143 +134,49 @@ export class HybridSearch {
    * Each list reads max(50, limit) items. Excluded messages are filtered out of them, not
    * replaced by reading deeper: on LoCoMo, lists read deeper to make up for a window's worth
    * of exclusions let weak items into the fused top and cost 1-3 points of evidence recall.
+   * Stages: plan, gather (searchCandidates.ts), score, select.
    */
   async search(query: string, options: MemorySearchOptions = {}): Promise<MemorySearchResult> {
     const started = performance.now()
-    const limit = options.limit ?? DEFAULT_LIMIT
-    const perList = Math.max(CANDIDATES_PER_LIST, limit)
-    const model = this.deps.indexer.active()
-    const minSimilarity =
-      options.minSimilarity ??
-      (options.fillBudget && limit <= RANK_FLOOR_LIMIT ? model?.spec.rankFloor : undefined) ??
-      DEFAULT_MIN_SIMILARITY
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-    const kinds = new Set(options.kinds ?? ['memory', 'message'])
-    const threadFilter = options.scope === 'thread' ? options.threadId : undefined
-    if (options.scope === 'thread' && !options.threadId) {
-      throw new AppError('invalid_input', 'A thread-scoped search needs the thread.')
-    }
-    const exclude = new Set(options.excludeMessageIds ?? [])
-    const summarized =
-      options.threadId !== undefined && options.summarizedThrough !== undefined
-        ? { threadId: options.threadId, seq: options.summarizedThrough }
-        : undefined
-    const text = query.trim()
-    if (!text) return { hits: [], mode: 'text_only', warnings: [], tookMs: 0 }
-
-    const context = options.context?.trim() || null
-    const {
-      candidates: all,
-      terms,
-      vector,
-      warnings,
-      timings
-    } = await gatherCandidates(this.deps, {
-      text,
-      context,
-      model,
-      timeoutMs,
-      perList,
-      kinds,
-      threadFilter,
-      categories: options.categories
-    })
+    const plan = this.plan(query, options)
+    if (!plan) return { hits: [], mode: 'text_only', warnings: [], tookMs: 0 }
+    const gathered = await gatherCandidates(this.deps, plan)
     // The lists' reads and the candidates' rows with their scoring are each tens of ms in a
     // large store; the event loop turns between them.
     await yieldToEventLoop()
-    const memories = this.deps.memories.getMany(
-      all.filter((c) => c.kind === 'memory').map((c) => c.id)
-    )
-    const messages = this.deps.recall.messages(
-      all.filter((c) => c.kind === 'message').map((c) => c.id),
-      RECALL_SAMPLE_CHARS
-    )
-    const categories =
-      options.categories && options.categories.length > 0 ? new Set(options.categories) : null
-    const related = model?.spec.relatedCosine ?? 0.6
-
-    const hits: MemorySearchHit[] = []
-    const gated = options.gate && !options.fillBudget ? options.gate : null
-    const calibration = withMinRelevance(
-      gateCalibration(model?.spec.id, context !== null),
-      gated?.minRelevance
-    )
-    const queryCjk = cjkWeight(text)
-    /** Gated candidates with a relevance: the gate is applied once all are scored. */
-    const scored: MemorySearchHit[] = []
-    /** Gated candidates without a vector (model missing or slow, item not embedded yet). */
-    const wordsOnly: MemorySearchHit[] = []
-    for (const candidate of all) {
-      const memory = candidate.kind === 'memory' ? memories.get(candidate.id) : undefined
-      const message = candidate.kind === 'message' ? messages.get(candidate.id) : undefined
-      // Another conversation's message is recalled on what the user asks now, not on where
-      // this conversation has drifted: chat about one's week resembles every other such chat.
-      const cosine =
-        gated && message && message.threadId !== options.threadId
-          ? candidate.inputCosine
-          : candidate.cosine
-      const similarity = cosine === null ? null : calibratedSimilarity(cosine, related)
-      const content = memory?.content ?? message?.content
-      if (content === undefined) continue
-      if (memory && categories && !categories.has(memory.category)) continue
-      if (message && !this.recallable(message, exclude, threadFilter, summarized)) continue
-      const inVectorList = candidate.vectorRank !== undefined || candidate.contextRank !== undefined
-      if (gated) {
-        const relevance = relevanceOf(
-          { similarity, textShare: matchedShare(content, terms), queryCjk, itemText: content },
-          calibration
-        )
-        const matchedBy: MemorySearchHit['matchedBy'] = inVectorList ? ['vector'] : []
-        if (candidate.textRank !== undefined) matchedBy.push('text')
-        const hit = toHit(candidate, content, similarity, matchedBy, memory, message)
-        if (relevance !== null) scored.push({ ...hit, relevance })
-        // Without a vector the text rule decides, as in a search without a model (capped below).
-        else if (textSupport(content, terms, candidate)) wordsOnly.push(hit)
-        continue
-      }
-      const vectorSupport = inVectorList && similarity !== null && similarity >= minSimilarity
-      const matchedBy: MemorySearchHit['matchedBy'] = []
-      if (vectorSupport) matchedBy.push('vector')
-      if (candidate.textRank !== undefined) matchedBy.push('text')
-      if (vectorSupport || textSupport(content, terms, candidate)) {
-        hits.push(toHit(candidate, content, similarity, matchedBy, memory, message))
-      } else if (
-        options.fillBudget &&
-        inVectorList &&
-        similarity !== null &&
-        similarity >= NEAREST_FLOOR
-      ) {
-        const hit = toHit(candidate, content, similarity, ['nearest'], memory, message)
-        hits.push({ ...hit, score: similarity * NEAREST_SCORE })
-      }
-    }
-
+    const scored = this.score(plan, gathered)
+    const { calibration } = plan
     const kindOf = (hit: MemorySearchHit): GateKind =>
-      hit.kind === 'memory' ? 'memory' : hit.threadId === options.threadId ? 'thread' : 'message'
-    const gate = gated ? applyGate(scored, kindOf, (hit) => hit.relevance ?? 0, calibration) : null
-    if (gate) hits.push(...gate.passed, ...withinCaps(wordsOnly, kindOf, calibration))
+      hit.kind === 'memory' ? 'memory' : hit.threadId === plan.threadId ? 'thread' : 'message'
+    const gate = calibration
+      ? applyGate(scored.scored, kindOf, (hit) => hit.relevance ?? 0, calibration)
+      : null
+    const hits = [...scored.hits]
+    if (gate && calibration) {
+      hits.push(...gate.passed, ...withinCaps(scored.wordsOnly, kindOf, calibration))
+    }
     hits.sort((a, b) => b.score - a.score || (b.similarity ?? 0) - (a.similarity ?? 0))
     // A message that a returned memory was made from adds nothing the memory does not say.
     const sources = new Set(
       hits.filter((h) => h.kind === 'memory' && h.messageId !== null).map((h) => h.messageId)
     )
     const unique = hits.filter((h) => h.kind === 'memory' || !sources.has(h.id))
-    const top = options.fillBudget ? withinItems(unique, limit) : unique.slice(0, limit)
+    const top = plan.fillBudget ? withinItems(unique, plan.limit) : unique.slice(0, plan.limit)
     const neighbours = (parents: MemorySearchHit[]) =>
-      this.addNeighbours(parents, top, exclude, threadFilter, sources, summarized)
+      this.addNeighbours(plan, parents, top, sources)
     return {
-      hits: options.fillBudget
+      hits: plan.fillBudget
         ? neighbours(top)
-        : gate
+        : gate && calibration
           ? neighbours(top.filter((hit) => isStrong(hit, gate.gates[kindOf(hit)], calibration)))
           : top,
-      mode: vector ? 'hybrid' : 'text_only',
-      warnings,
+      mode: gathered.vector ? 'hybrid' : 'text_only',
+      warnings: gathered.warnings,
       tookMs: performance.now() - started,
-      timings,
+      timings: gathered.timings,
       ...(gate && {
         gate: {
-          gates: vector ? gate.gates : null,
+          gates: gathered.vector ? gate.gates : null,
           passed: unique.length,
           rejected: gate.rejected
             .sort((a, b) => (b.item.relevance ?? 0) - (a.item.relevance ?? 0))
@@ -256,6 +185,115 @@ export class HybridSearch {
         }
       })
     }
+  }
+
+  /** The options with their defaults; null for an empty query. */
+  private plan(query: string, options: MemorySearchOptions): SearchPlan | null {
+    const limit = options.limit ?? DEFAULT_LIMIT
+    const model = this.deps.indexer.active()
+    if (options.scope === 'thread' && !options.threadId) {
+      throw new AppError('invalid_input', 'A thread-scoped search needs the thread.')
+    }
+    const text = query.trim()
+    if (!text) return null
+    const context = options.context?.trim() || null
+    const fillBudget = options.fillBudget === true
+    const gate = options.gate && !fillBudget ? options.gate : null
+    return {
+      text,
+      context,
+      model,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      perList: Math.max(CANDIDATES_PER_LIST, limit),
+      kinds: new Set(options.kinds ?? ['memory', 'message']),
+      threadFilter: options.scope === 'thread' ? options.threadId : undefined,
+      categories: options.categories,
+      limit,
+      minSimilarity:
+        options.minSimilarity ??
+        (fillBudget && limit <= RANK_FLOOR_LIMIT ? model?.spec.rankFloor : undefined) ??
+        DEFAULT_MIN_SIMILARITY,
+      threadId: options.threadId,
+      exclude: new Set(options.excludeMessageIds ?? []),
+      summarized:
+        options.threadId !== undefined && options.summarizedThrough !== undefined
+          ? { threadId: options.threadId, seq: options.summarizedThrough }
+          : undefined,
+      fillBudget,
+      calibration: gate
+        ? withMinRelevance(gateCalibration(model?.spec.id, context !== null), gate.minRelevance)
+        : null
+    }
+  }
+
+  /**
+   * Reads the candidates' rows and turns each into a hit. Ungated, an item is kept on vector
+   * support or its text (and, filling, as a `nearest` guess); gated, it gets its relevance for
+   * the gate, or waits for the words-only rule when it has no vector.
+   */
+  private score(plan: SearchPlan, { candidates, terms }: GatheredCandidates): ScoredHits {
+    const memories = this.deps.memories.getMany(
+      candidates.filter((c) => c.kind === 'memory').map((c) => c.id)
+    )
+    const messages = this.deps.recall.messages(
+      candidates.filter((c) => c.kind === 'message').map((c) => c.id),
+      RECALL_SAMPLE_CHARS
+    )
+    const categories =
+      plan.categories && plan.categories.length > 0 ? new Set(plan.categories) : null
+    const related = plan.model?.spec.relatedCosine ?? 0.6
+    const queryCjk = cjkWeight(plan.text)
+    const out: ScoredHits = { hits: [], scored: [], wordsOnly: [] }
+    for (const candidate of candidates) {
+      const memory = candidate.kind === 'memory' ? memories.get(candidate.id) : undefined
+      const message = candidate.kind === 'message' ? messages.get(candidate.id) : undefined
+      // Another conversation's message is recalled on what the user asks now, not on where
+      // this conversation has drifted: chat about one's week resembles every other such chat.
+      const cosine =
+        plan.calibration && message && message.threadId !== plan.threadId
+          ? candidate.inputCosine
+          : candidate.cosine
+      const similarity = cosine === null ? null : calibratedSimilarity(cosine, related)
+      const content = memory?.content ?? message?.content
+      if (content === undefined) continue
+      if (memory && categories && !categories.has(memory.category)) continue
+      if (message && !this.recallable(plan, message)) continue
+      const inVectorList = candidate.vectorRank !== undefined || candidate.contextRank !== undefined
+      if (plan.calibration) {
+        const relevance = relevanceOf(
+          {
+            similarity,
+            textShare: matchedShare(content, terms),
+            queryCjk,
+            itemText: content
+          },
+          plan.calibration
+        )
+        const matchedBy: MemorySearchHit['matchedBy'] = inVectorList ? ['vector'] : []
+        if (candidate.textRank !== undefined) matchedBy.push('text')
+        const hit = toHit(candidate, content, similarity, matchedBy, memory, message)
+        if (relevance !== null) out.scored.push({ ...hit, relevance })
+        // Without a vector the text rule decides, as in a search without a model (capped).
+        else if (textSupport(content, terms, candidate)) out.wordsOnly.push(hit)
+        continue
+      }
+      const vectorSupport = inVectorList && similarity !== null && similarity >= plan.minSimilarity
+      const matchedBy: MemorySearchHit['matchedBy'] = []
+      if (vectorSupport) matchedBy.push('vector')
+      if (candidate.textRank !== undefined) matchedBy.push('text')
+      if (vectorSupport || textSupport(content, terms, candidate)) {
+        out.hits.push(toHit(candidate, content, similarity, matchedBy, memory, message))
+      } else if (
+        plan.fillBudget &&
+        inVectorList &&
+        similarity !== null &&
+        similarity >= NEAREST_FLOOR
+      ) {
+        const hit = toHit(candidate, content, similarity, ['nearest'], memory, message)
+        out.hits.push({ ...hit, score: similarity * NEAREST_SCORE })
+      }
+    }
+    return out
   }
 
   /** Why search is full text only right now (the inspector and the memory manager say it). */
@@ -270,12 +308,10 @@ export class HybridSearch {
    * neighbour that is already a weaker hit (a `nearest` one, say) is lifted to that score.
    */
   private addNeighbours(
+    plan: SearchPlan,
     from: MemorySearchHit[],
     top: MemorySearchHit[],
-    exclude: Set<number>,
-    threadFilter: string | undefined,
-    sources: Set<number | null>,
-    summarized: SummarizedThrough | undefined
+    sources: Set<number | null>
   ): MemorySearchHit[] {
     const parents = from.filter(
       (h): h is MemorySearchHit & { threadId: string; seq: number } =>
@@ -286,7 +322,7 @@ export class HybridSearch {
     const added: MemorySearchHit[] = []
     for (const message of this.deps.recall.neighbours(parents, RECALL_SAMPLE_CHARS)) {
       if (sources.has(message.id)) continue
-      if (!this.recallable(message, exclude, threadFilter, summarized)) continue
+      if (!this.recallable(plan, message)) continue
       const around = [message.seq + 1, message.seq - 1]
         .map((seq) => bySeat.get(`${message.threadId}\u0000${seq}`)?.score ?? 0)
         .filter((score) => score > 0)
@@ -317,11 +353,10 @@ export class HybridSearch {
     return [...top, ...added].sort((a, b) => b.score - a.score)
   }
 
+  /** Not excluded, of a recalled role, in the search's scope and not covered by its summary. */
   private recallable(
-    message: RecallMessage,
-    exclude: Set<number>,
-    threadId: string | undefined,
-    summarized: SummarizedThrough | undefined
+    { exclude, threadFilter: threadId, summarized }: SearchPlan,
+    message: RecallMessage
   ): boolean {
     return (
       !message.excluded &&
