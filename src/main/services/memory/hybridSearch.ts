@@ -26,7 +26,8 @@ import {
   relevanceOf,
   withMinRelevance,
   type GateCalibration,
-  type GateKind
+  type GateKind,
+  type Gated
 } from './relevanceGate'
 import { cjkWeight } from '../../workers/embedding/centering'
 
@@ -144,7 +145,36 @@ export class HybridSearch {
     // The lists' reads and the candidates' rows with their scoring are each tens of ms in a
     // large store; the event loop turns between them.
     await yieldToEventLoop()
-    const scored = this.score(plan, gathered)
+    const { hits, gate, passed } = this.select(plan, this.score(plan, gathered))
+    return {
+      hits,
+      mode: gathered.vector ? 'hybrid' : 'text_only',
+      warnings: gathered.warnings,
+      tookMs: performance.now() - started,
+      timings: gathered.timings,
+      ...(gate && {
+        gate: {
+          gates: gathered.vector ? gate.gates : null,
+          passed,
+          rejected: gate.rejected
+            .sort((a, b) => (b.item.relevance ?? 0) - (a.item.relevance ?? 0))
+            .slice(0, REJECTED_REPORTED)
+            .map(({ item, gate }) => ({ hit: item, gate }))
+        }
+      })
+    }
+  }
+
+  /**
+   * What is returned: the gate and the words-only caps applied (gated), the best first, a
+   * message a returned memory was made from left out, `limit` of them, and the turns around
+   * them (every hit when filling, only strong ones when gated). `passed` counts what passed
+   * before the limit.
+   */
+  private select(
+    plan: SearchPlan,
+    scored: ScoredHits
+  ): { hits: MemorySearchHit[]; gate: Gated<MemorySearchHit> | null; passed: number } {
     const { calibration } = plan
     const kindOf = (hit: MemorySearchHit): GateKind =>
       hit.kind === 'memory' ? 'memory' : hit.threadId === plan.threadId ? 'thread' : 'message'
@@ -170,20 +200,8 @@ export class HybridSearch {
         : gate && calibration
           ? neighbours(top.filter((hit) => isStrong(hit, gate.gates[kindOf(hit)], calibration)))
           : top,
-      mode: gathered.vector ? 'hybrid' : 'text_only',
-      warnings: gathered.warnings,
-      tookMs: performance.now() - started,
-      timings: gathered.timings,
-      ...(gate && {
-        gate: {
-          gates: gathered.vector ? gate.gates : null,
-          passed: unique.length,
-          rejected: gate.rejected
-            .sort((a, b) => (b.item.relevance ?? 0) - (a.item.relevance ?? 0))
-            .slice(0, REJECTED_REPORTED)
-            .map(({ item, gate }) => ({ hit: item, gate }))
-        }
-      })
+      gate,
+      passed: unique.length
     }
   }
 
