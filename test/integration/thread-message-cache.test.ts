@@ -3,10 +3,32 @@ import { MessageOutlines } from '../../src/main/store/messageOutline'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { ThreadMessageCache } from '../../src/main/services/chat/threadMessageCache'
 import { expectStillAfter } from '../support/poll'
-import { servicesIn } from '../support/services'
+import { servicesIn, type TestServices } from '../support/services'
 import { useTempDir } from '../support/tempDir'
 
 const tempDir = useTempDir()
+
+/** A thread of `messages` one-token user messages, written in one transaction. */
+function seededThread(
+  services: TestServices['services'],
+  repository: MessageRepository,
+  db: TestServices['db'],
+  title: string,
+  messages: number
+) {
+  const thread = services.threads.create(title)
+  db.transaction(() => {
+    for (let i = 0; i < messages; i++)
+      repository.append({
+        threadId: thread.id,
+        role: 'user',
+        content: `m${i}`,
+        tokenCount: 1,
+        createdAt: 1
+      })
+  })()
+  return thread
+}
 
 describe('the thread message cache', () => {
   it('serves later reads from memory, follows appends, flag changes and recounts, and evicts the least recently used thread', async () => {
@@ -95,20 +117,8 @@ describe('loading a thread behind a turn', () => {
   it('pauses a background read while a turn holds the cache, goes on for a caller that needs it now, and shares one outline among builds meanwhile', async () => {
     const { db, services } = servicesIn(tempDir())
     const repository = new MessageRepository(db)
-    const threadOf = (title: string, messages: number) => {
-      const thread = services.threads.create(title)
-      db.transaction(() => {
-        for (let i = 0; i < messages; i++)
-          repository.append({
-            threadId: thread.id,
-            role: 'user',
-            content: `m${i}`,
-            tokenCount: 1,
-            createdAt: 1
-          })
-      })()
-      return thread
-    }
+    const threadOf = (title: string, messages: number) =>
+      seededThread(services, repository, db, title, messages)
     const thread = threadOf('long', 12_000)
     const cache = new ThreadMessageCache(repository, new MessageOutlines(db), 2)
     const release = cache.holdForTurn()
@@ -164,18 +174,7 @@ describe('loading a thread behind a turn', () => {
 
   it('says nothing when the store closes at quit while an opened thread still loads behind it', async () => {
     const { db, services, logged } = servicesIn(tempDir())
-    const repository = new MessageRepository(db)
-    const thread = services.threads.create('long')
-    db.transaction(() => {
-      for (let i = 0; i < 12_000; i++)
-        repository.append({
-          threadId: thread.id,
-          role: 'user',
-          content: `m${i}`,
-          tokenCount: 1,
-          createdAt: 1
-        })
-    })()
+    const thread = seededThread(services, new MessageRepository(db), db, 'long', 12_000)
     services.messages.page(thread.id) // opening it starts the background read, in slices
     db.close() // its next slice, a tick later, meets the closed store
     await expectStillAfter(100, () => expect(logged).toEqual([]))
