@@ -67,6 +67,8 @@ export interface StallFigures {
     ftsWriteMs: number
     /** From the call until the message is in the store (what an app closed meanwhile keeps). */
     storedMs: number
+    /** From the call until the stored message has its exact count (counted after the request). */
+    countedMs: number
   }
   /** The same text sent after its preview counted it (pasted, a look at the inspector, send). */
   typedSend: { ms: number; stall: Stall }
@@ -214,6 +216,9 @@ export async function stallFigures(
     const outcome = send.value
     const stored = services.messages.list(thread.id).at(-1)
     if (stored?.content !== text) throw new Error(`the ${kind} paste was not stored whole`)
+    // A paste far over the window was counted at its ends for the request; the rest now.
+    await services.chat.recounted()
+    const countedMs = performance.now() - sendStarted
 
     // As the composer sends it: the paste's preview counted it while the user looked.
     const typed = services.threads.create()
@@ -245,7 +250,8 @@ export async function stallFigures(
         stall: send.stall,
         counted: countingOf(outcome.build?.context),
         ftsWriteMs,
-        storedMs
+        storedMs,
+        countedMs
       },
       typedSend: { ms: typedSend.ms, stall: typedSend.stall },
       paste: { ms: paste.ms, stall: paste.stall, counted: paste.value },

@@ -190,9 +190,11 @@ export interface ToolInput {
 
 /**
  * How a text was counted: `exact` BPE, BPE with long runs without breaks cut into chunks
- * (`chunked`, within about 0.3 % of exact), or the character-class `estimate`.
+ * (`chunked`, within about 0.3 % of exact), the character-class `estimate`, or BPE at its
+ * beginning and end with the middle extrapolated (`ends`: a paste far over the model's window,
+ * of which only the ends are sent).
  */
-export type CountMethod = 'exact' | 'chunked' | 'estimate'
+export type CountMethod = 'exact' | 'chunked' | 'estimate' | 'ends'
 
 export interface TokenCount {
   tokens: number

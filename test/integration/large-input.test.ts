@@ -1,7 +1,8 @@
 /**
  * A 2 M-character paste through the real TurnService and ContextBuildService on a real SQLite
  * file: it is stored whole, its request fits the model's window, the trace says how it was
- * counted, and the main thread keeps turning while it is counted.
+ * counted, the main thread keeps turning while it is counted, and a paste far over the window
+ * is counted only at the ends it can send before the request (the rest after).
  */
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
@@ -9,6 +10,12 @@ import { MAX_MESSAGE_CHARS } from '@shared/contract'
 import type { BuiltContext } from '@shared/context'
 import { SAFETY_SHARE } from '@shared/context'
 import { longestStall } from '../../scripts/bench/longestStall'
+import {
+  MESSAGE_FRAMING_TOKENS,
+  REPLY_PRIMING_TOKENS
+} from '../../src/main/context/tokens/messageTokens'
+import { o200kCounter } from '../../src/main/context/tokens/tokenCounter'
+import { runSteps } from '../../src/main/context/steps'
 import { pollUntil } from '../support/poll'
 import { servicesIn } from '../support/services'
 import { useTempDir } from '../support/tempDir'
@@ -28,7 +35,7 @@ function lettersOnly(count: number): string {
 }
 
 describe('a 2,000,000-character paste', () => {
-  it('is sent: stored whole, counted exactly, trimmed to fit, and the loop keeps turning', async () => {
+  it('is sent: stored whole, counted at its ends, trimmed to fit, and the loop keeps turning', async () => {
     const { services } = servicesIn(tempDir())
     const thread = services.threads.create()
     const paste = `Decode this:\n${randomBytes(1_500_000).toString('base64')}`.slice(
@@ -39,16 +46,29 @@ describe('a 2,000,000-character paste', () => {
 
     const { value: outcome, turns } = await longestStall(() => services.chat.send(thread.id, paste))
 
-    const stored = services.messages.list(thread.id).at(-1)
-    expect(stored?.content).toBe(paste)
-    expect(stored?.tokenCount).toBeGreaterThan(1_000_000)
     const context = outcome.build?.context as BuiltContext
     expect(context.tokenStats.total).toBeLessThanOrEqual(GPT_4O_WINDOW * SAFETY_SHARE)
-    expect(inputEntry(context)?.counting).toBe('exact')
+    // Sixteen times the window: only the ends it could send were counted before the request.
+    expect(inputEntry(context)?.counting).toBe('ends')
     expect(inputEntry(context)?.note).toMatch(/middle left out/)
     expect(context.metadata.warnings.map((w) => w.code)).toContain('input_trimmed')
+    // What was sent is what the build says it costs, counted again exactly.
+    const sent = context.messages.at(-1)?.content as string
+    expect(sent.startsWith(paste.slice(0, 1_000))).toBe(true)
+    expect(sent.endsWith(paste.slice(-1_000))).toBe(true)
+    expect(o200kCounter.count(sent) + MESSAGE_FRAMING_TOKENS + REPLY_PRIMING_TOKENS).toBe(
+      inputEntry(context)?.tokens
+    )
     // Counting took many slices; the old code counted in one synchronous call.
     expect(turns).toBeGreaterThan(10)
+
+    // Stored whole, with its estimate, and its exact count once the request has left.
+    const stored = services.messages.list(thread.id).at(-1)
+    expect(stored?.content).toBe(paste)
+    await services.chat.recounted()
+    const exact = runSteps(o200kCounter.countSteps(paste)).tokens
+    expect(services.messages.list(thread.id).at(-1)?.tokenCount).toBe(exact)
+    expect(exact).not.toBe(stored?.tokenCount)
   }, 300_000)
 
   it('is stored whole before it is counted, with its estimate, then its exact count', async () => {
@@ -66,11 +86,11 @@ describe('a 2,000,000-character paste', () => {
     })
     expect(sent).toBe(false)
     expect(early.content).toBe(paste)
-    const outcome = await sending
+    await sending
+    await services.chat.recounted()
     const stored = services.messages.list(thread.id).at(-1)
-    expect(stored?.tokenCount).toBe(outcome.message.tokenCount)
+    expect(stored?.tokenCount).toBe(o200kCounter.count(paste))
     expect(stored?.tokenCount).not.toBe(early.tokenCount) // the estimate, then the count
-    expect(inputEntry(outcome.build?.context as BuiltContext)?.counting).toBe('exact')
   })
 
   it('edited into an earlier message is stored before it is counted, as a send is', async () => {
@@ -88,15 +108,18 @@ describe('a 2,000,000-character paste', () => {
     expect(resent).toBe(false)
     const outcome = await resending
     expect(outcome.message.id).toBe(early.id)
-    expect(early.tokenCount).not.toBe(outcome.message.tokenCount) // the estimate, then the count
+    await services.chat.recounted()
+    const stored = services.messages.list(thread.id).find((m) => m.id === early.id)
+    expect(stored?.tokenCount).toBe(o200kCounter.count(paste))
+    expect(early.tokenCount).not.toBe(stored?.tokenCount) // the estimate, then the count
     expect(services.messages.list(thread.id).find((m) => m.id === asked.id)?.excluded).toBe(true)
-    expect(inputEntry(outcome.build?.context as BuiltContext)?.counting).toBe('exact')
   })
 
-  it('of letters without a break is counted in chunks, and the trace says so', async () => {
+  it('of letters without a break, within the window, is counted in chunks, and the trace says so', async () => {
     const { services } = servicesIn(tempDir())
     const thread = services.threads.create()
-    const paste = lettersOnly(MAX_MESSAGE_CHARS)
+    // About 78,000 tokens: under the window, so counted whole before the request.
+    const paste = lettersOnly(150_000)
 
     const outcome = await services.chat.send(thread.id, paste)
 

@@ -59,8 +59,11 @@ describe('the 85 % safety net', () => {
     const { context } = outcome.build
     expect(context.tokenStats.total).toBeLessThanOrEqual(WINDOW * 0.85)
     expect(context.metadata.warnings.map((w) => w.code)).toContain('input_trimmed')
-    expect(context.trace.find((t) => t.id === 'input')?.note).toMatch(
-      /^middle left out to fit the window: \d+ of \d+ tokens sent$/
+    // Ten times the window: only its ends were counted, the parts that could be sent.
+    const input = context.trace.find((t) => t.id === 'input')
+    expect(input?.counting).toBe('ends')
+    expect(input?.note).toMatch(
+      /^counted exactly at its beginning and end.*; middle left out to fit the window: \d+ of \d+ tokens sent$/
     )
     const body = sentText()
     expect(body).toContain('Why does this build fail?')

@@ -8,6 +8,7 @@
  */
 import { SAFETY_SHARE, type BuiltContext, type TokenCount, type TraceEntry } from '@shared/context'
 import type { ContextConfig } from '@shared/contextConfig'
+import { describeModel } from './modelCatalog'
 import { runSteps } from './steps'
 import type { TokenCounter, Truncated } from './tokens/tokenCounter'
 import { indexedTokens, type TokenIndex } from './tokens/tokenIndex'
@@ -16,6 +17,17 @@ export const MIN_INPUT_TOKENS = 200
 
 export function safetyLimit(context: BuiltContext): number {
   return Math.floor(context.tokenStats.contextWindow * SAFETY_SHARE)
+}
+
+/**
+ * The tokens each end of the input must hold, counted exactly, for the safety net to need
+ * nothing more of it (endsFirstCount.ts): both ends together prove the input alone is over the
+ * limit at this correction factor, and a trim keeps at most half the limit from each end.
+ */
+export function inputEndsNeeded(config: ContextConfig): number {
+  const window = config.contextWindow ?? describeModel(config.model).contextWindow
+  const correction = config.tokenCorrections[config.model] ?? 1
+  return Math.ceil((window * SAFETY_SHARE) / (2 * correction)) + 1
 }
 
 export function overSafetyLimit(context: BuiltContext): boolean {

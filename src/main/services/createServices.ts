@@ -239,15 +239,16 @@ export function createServices({
     ...(turnProbe && { probe: turnProbe })
   })
   const messageChanged = (threadId: string, seq: number) => summaries.messageChanged(threadId, seq)
+  // An opened thread still loading behind the window, or a long paste still being counted,
+  // when the store closes at quit fails on the closed store: nothing lost, nothing to report.
+  const logWhileOpen = (message: string, error: unknown) => {
+    if (db.open) log(message, error)
+  }
   const messageService = new MessageService({
     messages,
     cache,
     threads,
-    // An opened thread still loading behind the window when the store closes at quit fails
-    // on the closed store: nothing the user lost, nothing to report.
-    log: (message, error) => {
-      if (db.open) log(message, error)
-    },
+    log: logWhileOpen,
     messageChanged
   })
   const chat = new TurnService({
@@ -259,7 +260,7 @@ export function createServices({
     // Stored counts are o200k; a GPT-4o build reuses a paste's count (DraftCounts).
     tokens: tokenCounterFor('gpt-4o'),
     publish,
-    log,
+    log: logWhileOpen,
     providers,
     models,
     cacheTtl: () => settings.get().promptCacheTtl,

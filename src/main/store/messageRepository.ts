@@ -283,8 +283,12 @@ export class MessageRepository {
   }
 
   /** Corrects a stored count (a long paste is stored with its estimate, then counted). */
-  setTokenCount(id: number, tokenCount: number): void {
-    this.db.prepare('UPDATE messages SET token_count = ? WHERE id = ?').run(tokenCount, id)
+  /** False when the message is gone (its thread was deleted meanwhile). */
+  setTokenCount(id: number, tokenCount: number): boolean {
+    return (
+      this.db.prepare('UPDATE messages SET token_count = ? WHERE id = ?').run(tokenCount, id)
+        .changes > 0
+    )
   }
 
   setFlags(

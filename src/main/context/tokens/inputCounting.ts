@@ -28,6 +28,13 @@ export function inputCountingReport(count: TokenCount, exactCounter: boolean): I
       note: 'estimated while typing; counted exactly when sent'
     }
   }
+  if (count.method === 'ends') {
+    // Only a text far over the window is counted so; the safety net's `input_trimmed` says so.
+    return {
+      warning: null,
+      note: 'counted exactly at its beginning and end, the parts that can be sent; the middle is extrapolated'
+    }
+  }
   if (count.method === 'chunked') {
     const chunk = DEFAULT_SLICES.longRunBytes
     return {

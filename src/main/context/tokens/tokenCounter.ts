@@ -39,6 +39,8 @@ export interface TokenCounter {
   /** True when counts come from the model's own BPE, false for the estimate. */
   readonly exact: boolean
   count(text: string): number
+  /** One span textSlices cut, counted as it is: no memo, no slicing. */
+  countSpan(span: string): number
   /** The longest prefix of `text` that fits in `maxTokens`. */
   truncate(text: string, maxTokens: number): string
   /** The count, and whether long runs without breaks were counted in chunks. */
@@ -62,8 +64,6 @@ export interface TokenCounter {
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() }
 
 interface BpeEncoding {
-  encode(text: string, options: typeof PLAIN_TEXT): number[]
-  decode(tokens: number[]): string
   countTokens(text: string, options: typeof PLAIN_TEXT): number
 }
 
@@ -73,8 +73,45 @@ interface BpeEncoding {
  */
 const SHORT_TEXT = Math.floor(DEFAULT_SLICES.longRunBytes / 3)
 
+/**
+ * A cut inside the uncounted middle of a text counted from its ends would run BPE over most of
+ * the text in one step (seconds at 2 M characters): callers ask for at most what the ends hold
+ * (windowSafetyNet.ts, `inputEndsNeeded`), so this is a bug, not a slow path.
+ */
+function requireCounted(index: TokenIndex, slice: number): void {
+  if (slice === index.middle) {
+    throw new Error('A cut fell inside the uncounted middle of a text counted from its ends.')
+  }
+}
+
 function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
   const countPart = (part: string) => (part.length === 0 ? 0 : bpe.countTokens(part, PLAIN_TEXT))
+  /**
+   * The longest prefix (`fromEnd`: suffix) of a slice that counts at most `room` tokens, by a
+   * binary search on where it ends. Decoding the slice's first tokens gave a text that may
+   * count one token more once encoded again, and gpt-tokenizer (4.0) decodes with one
+   * streaming TextDecoder shared by every call, so a character a cut split came out at the start
+   * of the next decode (a stray U+FFFD in another head). Counting prefixes has neither problem;
+   * after the slice's own count, BPE finds all but the piece at the cut in its cache.
+   */
+  function within(part: string, room: number, fromEnd: boolean): Truncated {
+    const cut = (length: number) => {
+      // Never between the halves of a surrogate pair.
+      let at = fromEnd ? part.length - length : length
+      const code = part.charCodeAt(at)
+      if (code >= 0xdc00 && code <= 0xdfff) at += fromEnd ? 1 : -1
+      return fromEnd ? part.slice(at) : part.slice(0, at)
+    }
+    let low = 0
+    let high = part.length
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1
+      if (countPart(cut(mid)) <= room) low = mid
+      else high = mid - 1
+    }
+    const text = cut(low)
+    return { text, tokens: countPart(text) }
+  }
 
   function* indexSteps(text: string, from: TokenIndex | null): Steps<TokenIndex> {
     const keep = from === null ? 0 : reusableSlices(text, from, encoding)
@@ -103,16 +140,12 @@ function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
   function headOf(index: TokenIndex, maxTokens: number): Truncated {
     const slice = sliceOverTokens(index, maxTokens)
     if (slice === index.ends.length) return { text: index.text, tokens: indexedTokens(index) }
+    requireCounted(index, slice)
     const start = sliceStart(index, slice)
     const before = totalBefore(index, slice)
     const room = maxTokens - before
-    const part = index.text.slice(start, index.ends[slice])
-    // A cut inside a multi-byte character decodes to U+FFFD; drop that partial character.
-    const kept =
-      room <= 0
-        ? ''
-        : bpe.decode(bpe.encode(part, PLAIN_TEXT).slice(0, room)).replace(/\uFFFD+$/, '')
-    return { text: index.text.slice(0, start) + kept, tokens: before + countPart(kept) }
+    const kept = within(index.text.slice(start, index.ends[slice]), room, false)
+    return { text: index.text.slice(0, start) + kept.text, tokens: before + kept.tokens }
   }
 
   function tailOf(index: TokenIndex, maxTokens: number): Truncated {
@@ -120,13 +153,11 @@ function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
     if (total <= maxTokens) return { text: index.text, tokens: total }
     // Slices after `slice` fit whole; `slice` itself gives its last tokens.
     const slice = sliceReachingTokens(index, total - maxTokens)
+    requireCounted(index, slice)
     const end = index.ends[slice] as number
     const after = total - (index.totals[slice] as number)
-    const room = maxTokens - after
-    const tokens = bpe.encode(index.text.slice(sliceStart(index, slice), end), PLAIN_TEXT)
-    const kept =
-      room <= 0 ? '' : bpe.decode(tokens.slice(tokens.length - room)).replace(/^\uFFFD+/, '')
-    return { text: kept + index.text.slice(end), tokens: after + countPart(kept) }
+    const kept = within(index.text.slice(sliceStart(index, slice), end), maxTokens - after, true)
+    return { text: kept.text + index.text.slice(end), tokens: after + kept.tokens }
   }
 
   function* truncateSteps(text: string, maxTokens: number): Steps<Truncated> {
@@ -135,13 +166,8 @@ function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
       const part = text.slice(slice.start, slice.end)
       const cost = countPart(part)
       if (tokens + cost > maxTokens) {
-        const room = Math.max(0, maxTokens - tokens)
-        // A cut inside a multi-byte character decodes to U+FFFD; drop that partial character.
-        const kept =
-          room === 0
-            ? ''
-            : bpe.decode(bpe.encode(part, PLAIN_TEXT).slice(0, room)).replace(/\uFFFD+$/, '')
-        return { text: text.slice(0, slice.start) + kept, tokens: tokens + countPart(kept) }
+        const kept = within(part, maxTokens - tokens, false)
+        return { text: text.slice(0, slice.start) + kept.text, tokens: tokens + kept.tokens }
       }
       tokens += cost
       yield
@@ -154,6 +180,7 @@ function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
     exact: true,
     count: (text) =>
       text.length < SHORT_TEXT ? countPart(text) : runSteps(countSteps(text)).tokens,
+    countSpan: countPart,
     truncate: (text, maxTokens) => runSteps(truncateSteps(text, maxTokens)).text,
     countSteps,
     truncateSteps,
@@ -174,6 +201,7 @@ export const estimateCounter: TokenCounter = {
   encoding: 'estimate',
   exact: false,
   count: (text) => runSteps(estimateSteps(text)).tokens,
+  countSpan: estimateTokens,
   truncate: (text, maxTokens) => runSteps(estimateTruncateSteps(text, maxTokens)).text,
   countSteps: estimateSteps,
   truncateSteps: estimateTruncateSteps,

@@ -16,6 +16,11 @@ export interface TokenIndex {
   totals: number[]
   /** The first slice counted in chunks (a long run), or -1. */
   firstChunked: number
+  /**
+   * A text counted from its ends (endsFirstCount.ts): the one slice that stands for the
+   * uncounted middle, its tokens extrapolated. Heads and tails are never cut inside it.
+   */
+  middle?: number
 }
 
 export function indexedTokens(index: TokenIndex): number {
@@ -25,6 +30,7 @@ export function indexedTokens(index: TokenIndex): number {
 export function countOf(index: TokenIndex): TokenCount {
   const tokens = indexedTokens(index)
   if (index.encoding === 'estimate') return { tokens, method: 'estimate' }
+  if (index.middle !== undefined) return { tokens, method: 'ends' }
   return { tokens, method: index.firstChunked === -1 ? 'exact' : 'chunked' }
 }
 

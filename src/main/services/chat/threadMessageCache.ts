@@ -274,15 +274,20 @@ export class ThreadMessageCache {
   }
 
   /**
-   * The newest message's count corrected: a long paste is stored with its estimate and counted
-   * after (TurnService.storeUser), before any build reads it.
+   * A message's count corrected: a long paste is stored with its estimate and counted once its
+   * request has left (TurnService.recount), when its reply may already follow it.
    */
   recounted(message: Message): void {
     this.updated(message)
     const cached = this.threads.get(message.threadId)
-    if (cached?.messages.at(-1)?.id !== message.id) return
-    const last = cached.messages.length
-    cached.tokens[last] = (cached.tokens[last - 1] as number) + message.tokenCount
+    if (!cached) return
+    const at = indexOfSeq(cached.messages, message.seq)
+    if (at < 0 || cached.messages[at]?.id !== message.id) return
+    const change =
+      (cached.tokens[at] as number) + message.tokenCount - (cached.tokens[at + 1] as number)
+    for (let i = at + 1; i < cached.tokens.length; i++) {
+      cached.tokens[i] = (cached.tokens[i] as number) + change
+    }
   }
 
   /** Flags and reply marks change; a message's text never does, its count only by `recounted`. */

@@ -82,6 +82,8 @@ const COUNT_BEFORE_STORING = 50_000
 export class TurnService {
   private readonly streams: ReplyStreams
   private readonly newId: () => string
+  /** Counts of long messages stored with their estimate (`recount`). */
+  private readonly recounts = new Set<Promise<void>>()
 
   constructor(private readonly deps: TurnServiceDeps) {
     this.newId = deps.newId ?? randomUUID
@@ -100,13 +102,17 @@ export class TurnService {
     // From the start: a thread opened a moment ago is loading in slices that would compete.
     const release = this.deps.cache.holdForTurn()
     try {
-      const message = await this.storeUser(threadId, content, (tokenCount) =>
+      const stored = await this.storeUser(threadId, content, (tokenCount) =>
         this.appendUser(threadId, content, tokenCount)
       )
-      // Writing a long paste is a send's longest synchronous step (about 0.1 s at 2 M
-      // characters); the build starts on the next turn of the event loop, not behind it.
-      await yieldToEventLoop()
-      return await this.answerAndAnnounce(threadId, message)
+      try {
+        // Writing a long paste is a send's longest synchronous step (about 0.1 s at 2 M
+        // characters); the build starts on the next turn of the event loop, not behind it.
+        await yieldToEventLoop()
+        return await this.answerAndAnnounce(threadId, stored.message)
+      } finally {
+        if (!stored.counted) this.recount(stored.message)
+      }
     } finally {
       release()
     }
@@ -127,7 +133,7 @@ export class TurnService {
     const threadId = original.threadId
     this.requireIdle(threadId)
     const all = await this.deps.cache.load(threadId)
-    const message = await this.storeUser(threadId, content, (tokenCount) => {
+    const stored = await this.storeUser(threadId, content, (tokenCount) => {
       const later = all.slice(firstAtOrAfter(all, original.seq))
       const answer = currentReplyTo(later)
       for (const next of later) {
@@ -141,7 +147,11 @@ export class TurnService {
       if (superseded) this.deps.cache.updated(superseded)
       return stored
     })
-    return this.answerAndAnnounce(threadId, message)
+    try {
+      return await this.answerAndAnnounce(threadId, stored.message)
+    } finally {
+      if (!stored.counted) this.recount(stored.message)
+    }
   }
 
   /** A new reply to the last user message; the earlier replies are kept and marked superseded. */
@@ -186,6 +196,14 @@ export class TurnService {
     await this.streams.settled(threadId)
   }
 
+  /**
+   * Resolves once every message stored with its estimate has its exact count (tests and the
+   * bench). Quitting does not wait for it: such a message keeps its estimate.
+   */
+  async recounted(): Promise<void> {
+    while (this.recounts.size > 0) await Promise.all(this.recounts)
+  }
+
   private afterTurn(
     threadId: string,
     build: BuiltContext,
@@ -215,38 +233,46 @@ export class TurnService {
   }
 
   /**
-   * Stores the user's message with its exact count, by `write` (one synchronous step: a send
-   * appends; an edit-and-resend also sets the branch's flags). A long text whose count is not
-   * at hand (a paste nobody previewed: seconds of BPE at 2 M characters) is stored first, with
-   * its estimate, so nothing the user wrote waits on the count; the count then replaces the
-   * estimate before the build reads it. Should the app stop in between, the message is kept
-   * with its estimate.
+   * Stores the user's message by `write` (one synchronous step: a send appends; an
+   * edit-and-resend also sets the branch's flags), with its exact count when that is cheap or
+   * at hand. A long text whose count is not at hand (a paste nobody previewed: seconds of BPE
+   * at 2 M characters) is stored first, with its estimate, so nothing the user wrote waits on
+   * the count; the build counts what it needs of it (its ends, when it is far over the window),
+   * and `recount` replaces the estimate once the request has left. Should the app stop in
+   * between, the message keeps its estimate.
    */
   private async storeUser(
     threadId: string,
     content: string,
     write: (tokenCount: number) => Message
-  ): Promise<Message> {
+  ): Promise<{ message: Message; counted: boolean }> {
     const { drafts } = this.deps.context
-    if (
+    const counted =
       content.length <= COUNT_BEFORE_STORING ||
-      drafts.counted(threadId, content, this.deps.tokens)
-    ) {
-      const tokenCount = await this.countUserText(threadId, content)
-      // Another turn may have started while the text was being counted.
-      this.requireIdle(threadId)
-      return write(tokenCount)
-    }
-    const counting = this.countUserText(threadId, content)
-    const estimate = await runSliced(estimateSteps(content))
+      drafts.counted(threadId, content, this.deps.tokens) !== null
+    const tokenCount = counted
+      ? await this.countUserText(threadId, content)
+      : (await runSliced(estimateSteps(content))).tokens
+    // Another turn may have started while the text was being counted.
     this.requireIdle(threadId)
-    const stored = write(estimate.tokens)
-    const tokenCount = await counting
-    if (tokenCount === stored.tokenCount) return stored
-    this.deps.messages.setTokenCount(stored.id, tokenCount)
-    const counted = { ...stored, tokenCount }
-    this.deps.cache.recounted(counted)
-    return counted
+    return { message: write(tokenCount), counted }
+  }
+
+  /** The exact count of a message stored with its estimate, in the background. */
+  private recount(message: Message): void {
+    const recount = this.countUserText(message.threadId, message.content)
+      .then((tokenCount) => {
+        if (
+          tokenCount === message.tokenCount ||
+          !this.deps.messages.setTokenCount(message.id, tokenCount)
+        ) {
+          return
+        }
+        this.deps.cache.recounted({ ...message, tokenCount })
+      })
+      .catch((error: unknown) => this.deps.log(`counting message ${message.id} failed`, error))
+      .finally(() => this.recounts.delete(recount))
+    this.recounts.add(recount)
   }
 
   private appendUser(threadId: string, content: string, tokenCount: number): Message {

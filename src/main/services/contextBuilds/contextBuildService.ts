@@ -8,7 +8,7 @@ import { totalBudgetOf } from '../../context/budget'
 import type { EngineRegistry } from '../../context/engine/engineRegistry'
 import { estimateCounter, tokenCounterFor } from '../../context/tokens/tokenCounter'
 import { countOf } from '../../context/tokens/tokenIndex'
-import { keepUnderSafetyLimit } from '../../context/windowSafetyNet'
+import { inputEndsNeeded, keepUnderSafetyLimit } from '../../context/windowSafetyNet'
 import type { BuildRepository } from '../../store/buildRepository'
 import type { MessageRepository } from '../../store/messageRepository'
 import type { Publish } from '../events'
@@ -130,11 +130,13 @@ export class ContextBuildService {
     // Everything before the input; a regenerated turn's earlier replies come after it. Neither
     // the input nor those replies may come back as recalled messages.
     const before = this.deps.config.taskState(threadId)
-    // The send counted this text to store it; a regenerated turn's text was counted before.
+    // A draft's count is taken as it is; a long paste nobody previewed is counted from its
+    // ends as far as this model's window needs (the rest after the request has left).
     const inputIndex = await this.drafts.exact(
       threadId,
       message.content,
-      tokenCounterFor(config.model)
+      tokenCounterFor(config.model),
+      inputEndsNeeded(config)
     )
     const context = await this.fromThread(threadId, config, (thread) => {
       const end = firstAtOrAfter(thread.messages, message.seq)

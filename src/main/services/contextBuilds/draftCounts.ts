@@ -5,8 +5,11 @@
  * the last slice boundary of the previous count (typing happens at the end). Until that count
  * is there, or after an edit far from the end, the preview uses the estimate and the build says
  * so (`input_estimated`). The send counts exactly, and takes the draft's count when the text
- * is the one counted (or joins its count still running) instead of counting it again.
+ * is the one counted (or joins its count still running) instead of counting it again. A long
+ * text nobody previewed is counted from its ends first (endsFirstCount.ts): a send far over
+ * the window needs no more, and the rest is counted after the request has left.
  */
+import { EndsFirstCount } from '../../context/tokens/endsFirstCount'
 import { estimateCounter, type TokenCounter } from '../../context/tokens/tokenCounter'
 import { reusableSlices, type TokenIndex } from '../../context/tokens/tokenIndex'
 import { runSliced } from '../slicedWork'
@@ -28,6 +31,8 @@ interface Counting {
 export class DraftCounts {
   private readonly indexes = new Map<string, TokenIndex>()
   private readonly counting = new Map<string, Counting>()
+  /** Per thread, the long text a send counted from its ends, until its middle is counted. */
+  private readonly fromEnds = new Map<string, EndsFirstCount>()
 
   /** The draft's index: exact BPE, or the estimate's while the exact count is not there. */
   async index(threadId: string, draft: string, counter: TokenCounter): Promise<TokenIndex> {
@@ -56,19 +61,41 @@ export class DraftCounts {
   /**
    * The exact index of a text about to be sent: the draft's when it is this text, the running
    * count's when that is counting it, else counted now from whatever the draft's count shares.
+   * With `endsNeeded`, a long text is counted from its ends, and the index may stop there once
+   * each end holds that many tokens (a text far over the model's window; `TokenIndex.middle`).
    */
-  async exact(threadId: string, text: string, counter: TokenCounter): Promise<TokenIndex> {
+  async exact(
+    threadId: string,
+    text: string,
+    counter: TokenCounter,
+    endsNeeded = Infinity
+  ): Promise<TokenIndex> {
     if (!counter.exact) return runSliced(counter.indexSteps(text, null))
     const running = this.counting.get(threadId)
     if (running?.text === text && running.encoding === counter.encoding) return running.done
     const counted = this.counted(threadId, text, counter)
     if (counted) return counted
     const from = this.indexes.get(threadId)
-    const reusable = from !== undefined && reusableSlices(text, from, counter.encoding) > 0
-    return this.remember(
-      threadId,
-      await runSliced(counter.indexSteps(text, reusable ? (from as TokenIndex) : null))
-    )
+    if (from !== undefined && reusableSlices(text, from, counter.encoding) > 0) {
+      return this.remember(threadId, await runSliced(counter.indexSteps(text, from)))
+    }
+    if (text.length <= PREVIEW_EXACT_CHARS) {
+      return this.remember(threadId, await runSliced(counter.indexSteps(text, null)))
+    }
+    let count = this.fromEnds.get(threadId)
+    if (count?.text !== text || count.encoding !== counter.encoding) {
+      count = new EndsFirstCount(text, counter)
+      this.fromEnds.delete(threadId)
+      this.fromEnds.set(threadId, count)
+      // A send's count is finished after its request (TurnService); one a quit cut short is not.
+      if (this.fromEnds.size > REMEMBERED_DRAFTS) {
+        this.fromEnds.delete(this.fromEnds.keys().next().value as string)
+      }
+    }
+    const index = await runSliced(count.untilSteps(endsNeeded))
+    if (!count.complete) return index
+    if (this.fromEnds.get(threadId) === count) this.fromEnds.delete(threadId)
+    return this.remember(threadId, index)
   }
 
   /** Counts `draft` exactly for the next keystrokes; one count per thread at a time. */
