@@ -3,7 +3,7 @@ import {
   type ContextConfig,
   type SectionPercentages
 } from '@shared/contextConfig'
-import { SECTIONS, type SectionName, type SectionStats } from '@shared/context'
+import { SAFETY_SHARE, SECTIONS, type SectionName, type SectionStats } from '@shared/context'
 import { defaultOutputReserve, describeModel } from './modelCatalog'
 
 /** Sections whose size adapts to the budget; the others (system, input, pinning) are mandatory. */
@@ -253,9 +253,20 @@ export class BudgetTracker {
   }
 }
 
-/** The build's total budget as ContextBuild computes it: fixed, or the window less the reply. */
+/**
+ * The total budget when the user set none: the window less the reply, and never over the
+ * safety net's share of the window (windowSafetyNet.ts). The window less the reply alone
+ * (123,904 of gpt-4o's 128,000) was over the net's 108,800, so every turn of a thread long
+ * enough to fill it was built twice, the second time capped by the net, and said "rebuilt
+ * smaller" about a budget the app chose itself.
+ */
+export function defaultTotalBudget(window: number, outputReserve: number): number {
+  return Math.max(0, Math.min(window - outputReserve, Math.floor(window * SAFETY_SHARE)))
+}
+
+/** The build's total budget as ContextBuild computes it: fixed, or `defaultTotalBudget`. */
 export function totalBudgetOf(config: ContextConfig): number {
   if (config.totalBudget !== undefined) return config.totalBudget
   const window = config.contextWindow ?? describeModel(config.model).contextWindow
-  return Math.max(0, window - (config.outputReserve ?? defaultOutputReserve(window)))
+  return defaultTotalBudget(window, config.outputReserve ?? defaultOutputReserve(window))
 }

@@ -7,7 +7,7 @@
  */
 import { ActiveTaskTracker } from './sections/activeTaskTracker'
 import { assembleContext } from './assembleContext'
-import { BudgetAllocator, BudgetTracker } from './budget'
+import { BudgetAllocator, BudgetTracker, defaultTotalBudget } from './budget'
 import type { ContextConfig } from '@shared/contextConfig'
 import { TokenMeter } from './tokens/messageTokens'
 import { defaultOutputReserve, describeModel } from './modelCatalog'
@@ -60,7 +60,7 @@ export class ContextBuild {
     const model = describeModel(config.model)
     this.contextWindow = config.contextWindow ?? model.contextWindow
     this.outputReserve = config.outputReserve ?? defaultOutputReserve(this.contextWindow)
-    this.total = config.totalBudget ?? Math.max(0, this.contextWindow - this.outputReserve)
+    this.total = config.totalBudget ?? defaultTotalBudget(this.contextWindow, this.outputReserve)
     const correction = config.tokenCorrections[config.model] ?? 1
     this.meter = new TokenMeter(tokenCounterFor(config.model), correction)
     this.warnings = [...(request.warnings ?? [])]

@@ -159,8 +159,19 @@ describe('the total budget', () => {
   it('reads the total the way the builder does', () => {
     const resolved = resolveContextConfig({ totalBudget: 4000 })
     expect(resolved.ok && totalBudgetOf(resolved.config)).toBe(4000)
-    const windowed = resolveContextConfig({ contextWindow: 10_000, outputReserve: 1_000 })
-    expect(windowed.ok && totalBudgetOf(windowed.config)).toBe(9_000)
+    const windowed = resolveContextConfig({ contextWindow: 10_000, outputReserve: 2_000 })
+    expect(windowed.ok && totalBudgetOf(windowed.config)).toBe(8_000)
+  })
+
+  it('by default, never exceeds what the safety net lets through', () => {
+    // The window less a small reply would be over 85 % of the window: every long thread's
+    // build would be made twice, the second capped by the net, and warn about it.
+    const small = resolveContextConfig({ contextWindow: 10_000, outputReserve: 1_000 })
+    expect(small.ok && totalBudgetOf(small.config)).toBe(8_500)
+    const gpt4o = resolveContextConfig({ model: 'gpt-4o' })
+    expect(gpt4o.ok && totalBudgetOf(gpt4o.config)).toBe(108_800)
+    const built = buildContext(request({ messages: [] }), config({ model: 'gpt-4o' }))
+    expect(built.tokenStats.budget).toBe(108_800)
   })
 })
 

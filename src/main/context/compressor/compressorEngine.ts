@@ -23,7 +23,8 @@ import {
   type EngineStatus,
   type ProviderUsage
 } from '../engine/contextEngine'
-import { defaultOutputReserve, describeModel } from '../modelCatalog'
+import { totalBudgetOf } from '../budget'
+import { describeModel } from '../modelCatalog'
 import { FallbackSummarizer, type Summarizer } from '../summary/summarizer'
 import { tokenCounterFor, type TokenCounter } from '../tokens/tokenCounter'
 import {
@@ -161,9 +162,7 @@ export class CompressorEngine extends BaseContextEngine {
     if (window !== this.contextLength || this.counter !== tokenCounterFor(config.model)) {
       this.updateModel(config.model, window)
     }
-    const total =
-      config.totalBudget ??
-      Math.max(0, window - (config.outputReserve ?? defaultOutputReserve(window)))
+    const total = totalBudgetOf({ ...config, contextWindow: window })
     const capped = this.thresholdTokens > 0 ? Math.min(total, this.thresholdTokens) : total
     const built = buildContext(request, { ...config, totalBudget: Math.max(1, capped) }, this.name)
     this.lastBuildTokens = built.tokenStats.total

@@ -67,7 +67,7 @@ export function applyWhatIf(
 /** What the form shows: the effective configuration with the what-if on top. */
 export interface BudgetForm {
   percentages: Record<BudgetedSection, number>
-  /** null: the model's window minus the reply reserve. */
+  /** null: the model's window minus the reply reserve, at most 85 % of the window. */
   totalBudget: number | null
   pinning: boolean
   windowPolicy: WindowPolicy

@@ -165,7 +165,8 @@ export const inspector = {
     shareTokens: '≈ {{tokens}}',
     totalBudget: 'Total budget',
     totalAuto: 'Auto: {{tokens}}',
-    totalHint: "Empty: the model's window minus the reply reserve.",
+    totalHint:
+      "Empty: the model's window minus the reply reserve, at most 85 % of the window (the safety net's limit).",
     tokensUnit: 'tokens',
     pinning: 'Current-goal block',
     pinningHint: 'Restates the current goal just before your input.',

@@ -158,7 +158,7 @@ export const inspector: Translation['inspector'] = {
     shareTokens: '≈ {{tokens}}',
     totalBudget: '总预算',
     totalAuto: '自动：{{tokens}}',
-    totalHint: '留空：模型窗口减去为回复保留的部分。',
+    totalHint: '留空：模型窗口减去为回复保留的部分，最多为窗口的 85 %（安全网的上限）。',
     tokensUnit: 'token',
     pinning: '目标提示块',
     pinningHint: '在你的输入之前重申当前目标。',
