@@ -102,6 +102,33 @@ describe('the CJK-aware estimate', () => {
   })
 })
 
+describe('cutting a text to a number of tokens', () => {
+  const text = `${CHINESE} 😀👩‍💻 ${MIXED} 🎉 ${'中文😀，'.repeat(40)}`
+  const whole = (cut: string) =>
+    !cut.includes('\uFFFD') &&
+    !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(cut)
+
+  it('keeps within the limit, never splits a character, and does not depend on the cut before', () => {
+    const index = o200kCounter.indexSteps(text, null)
+    let next = index.next()
+    while (!next.done) next = index.next()
+    for (let tokens = 1; tokens <= 400; tokens += 7) {
+      const head = o200kCounter.truncate(text, tokens)
+      expect(o200k.countTokens(head)).toBeLessThanOrEqual(tokens)
+      expect(text.startsWith(head)).toBe(true)
+      expect(whole(head)).toBe(true)
+      const tail = o200kCounter.tailOf(next.value, tokens)
+      expect(o200k.countTokens(tail.text)).toBe(tail.tokens)
+      expect(tail.tokens).toBeLessThanOrEqual(tokens)
+      expect(text.endsWith(tail.text)).toBe(true)
+      expect(whole(tail.text)).toBe(true)
+      // gpt-tokenizer's decoder is shared and streaming: a cut that ended inside a character
+      // once changed the next cut's text.
+      expect(o200kCounter.truncate(text, tokens)).toBe(head)
+    }
+  })
+})
+
 describe('message tokens', () => {
   it('caches text plus tool-call names and arguments, framing added at build time', () => {
     const toolCalls = [{ id: 'c1', name: 'read_file', arguments: '{"path":"a.ts"}' }]

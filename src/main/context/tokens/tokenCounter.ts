@@ -99,7 +99,7 @@ function bpeCounter(encoding: EncodingName, bpe: BpeEncoding): TokenCounter {
       // Never between the halves of a surrogate pair.
       let at = fromEnd ? part.length - length : length
       const code = part.charCodeAt(at)
-      if (code >= 0xdc00 && code <= 0xdfff) at += fromEnd ? 1 : -1
+      if (at > 0 && code >= 0xdc00 && code <= 0xdfff) at += fromEnd ? 1 : -1
       return fromEnd ? part.slice(at) : part.slice(0, at)
     }
     let low = 0
