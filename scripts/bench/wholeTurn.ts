@@ -61,6 +61,8 @@ interface TurnSample {
   /** Storing the build (after the request left, off the total). */
   save: number
   bodyBytes: number
+  /** The request's tokens as the build counted them. */
+  promptTokens: number
 }
 
 interface StageFigures {
@@ -74,6 +76,7 @@ interface StageFigures {
   sentToReceived: Timing
   save: Timing
   bodyBytes: number
+  promptTokens: number
 }
 
 export interface TurnFigures {
@@ -360,7 +363,8 @@ async function measuredSend(
     save:
       mark('saved') -
       Math.max(...[mark('built'), mark('request_sent')].filter((at) => at <= mark('saved'))),
-    bodyBytes: body.bytes
+    bodyBytes: body.bytes,
+    promptTokens: outcome.build?.context.tokenStats.total ?? 0
   }
 }
 
@@ -379,7 +383,8 @@ function stageFigures(samples: TurnSample[]): StageFigures {
     toRequest: of((s) => s.toRequest),
     sentToReceived: of((s) => s.sentToReceived),
     save: of((s) => s.save),
-    bodyBytes: Math.round(samples.reduce((n, s) => n + s.bodyBytes, 0) / samples.length)
+    bodyBytes: Math.round(samples.reduce((n, s) => n + s.bodyBytes, 0) / samples.length),
+    promptTokens: Math.round(samples.reduce((n, s) => n + s.promptTokens, 0) / samples.length)
   }
 }
 
@@ -549,7 +554,11 @@ export function wholeTurnReport(figures: TurnFigures, table: Table): string {
   ]
   const rows = [
     ...stages.map(([name, pick]) => [name, ...columns.map((c) => cell(pick(c.stages), c.one))]),
-    ['request body (kB)', ...columns.map((c) => (c.stages.bodyBytes / 1e3).toFixed(0))]
+    ['request body (kB)', ...columns.map((c) => (c.stages.bodyBytes / 1e3).toFixed(0))],
+    [
+      "request tokens (the build's count)",
+      ...columns.map((c) => c.stages.promptTokens.toLocaleString('en-US'))
+    ]
   ]
   return [
     `Whole turn (${figures.messages.toLocaleString('en-US')}-message thread, ${figures.memories.toLocaleString('en-US')} memories, multilingual-e5-small loaded, local OpenAI-compatible server, ${figures.model} 128k; ms, p50 / p95 over ${figures.long.runs} sends; targets: long p50 <= 80 / p95 <= 150, short p50 <= 25, first <= 300). Pasted: sent at once; typed: the draft's preview ran first, as the inspector runs it while the user types.`,
