@@ -4,6 +4,7 @@
  * edits and regenerates, and the build of a sent request is stored even when the provider
  * fails right after receiving it.
  */
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Message, MessagePage } from '@shared/domain'
 import { createHandlers } from '../../src/main/ipc/handlers'
@@ -161,6 +162,12 @@ describe('per-thread state kept as messages arrive', () => {
     provider.enqueue({ type: 'reply', chunks: ['after the edit'] })
     await test.services.chat.editResend(asked.id, 'the question, edited')
     await settle()
+    // A paste four times the window nobody previewed: stored with its estimate, counted once
+    // its request has left, by when its reply may follow it.
+    provider.enqueue({ type: 'reply', chunks: ['about the paste'] })
+    await test.services.chat.send(thread.id, randomBytes(90_000).toString('base64'))
+    await settle()
+    await test.services.chat.recounted()
     test.services.messages.setFlags(asked.id, { pinned: true })
 
     const kept = test.services.messages.list(thread.id)

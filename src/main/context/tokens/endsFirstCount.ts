@@ -1,8 +1,8 @@
 /**
  * A long text counted from both ends toward the middle. A paste far over the model's window is
  * sent as its beginning and end (windowSafetyNet.ts), so the request needs exact counts only
- * there: counting 2 M characters whole took 4-10 s of BPE, while each end's share of a
- * 128k-token window takes 0.02-0.5 s however long the paste. Once both ends hold enough,
+ * there: counting 2 M characters whole took 3-9 s of BPE, the ends a 128k-token window needs
+ * 0.1-0.7 s however long the paste (`npm run bench -- --only stall`). Once both ends hold enough,
  * the index stands for the uncounted middle with one slice whose tokens are extrapolated from
  * the ends (tokens per character); the same count goes on to the middle later, after the
  * request has left, and then gives the exact index.
@@ -53,8 +53,7 @@ export class EndsFirstCount {
       const tailShort = this.tailTokens < perSide
       if (!headShort && !tailShort) break
       if (headShort && (!tailShort || this.headTokens <= this.tailTokens)) {
-        const tokens = this.countSlice(slices, this.head)
-        this.headTokens += tokens
+        this.headTokens += this.countSlice(slices, this.head)
         this.head++
       } else {
         this.tail--
