@@ -71,6 +71,29 @@ describe('a 2,000,000-character paste', () => {
     expect(exact).not.toBe(stored?.tokenCount)
   }, 300_000)
 
+  it('sent while its preview still counts it, takes the ends from that count, not all of it', async () => {
+    // Pasted, a glance at the inspector, Enter: the draft's background count has barely begun.
+    const { services } = servicesIn(tempDir())
+    const thread = services.threads.create()
+    const paste = `Decode this:\n${randomBytes(1_500_000).toString('base64')}`.slice(
+      0,
+      MAX_MESSAGE_CHARS
+    )
+    const preview = await services.context.preview(thread.id, paste)
+    expect(inputEntry(preview)?.counting).toBe('estimate')
+
+    const outcome = await services.chat.send(thread.id, paste)
+
+    const context = outcome.build?.context as BuiltContext
+    expect(inputEntry(context)?.counting).toBe('ends')
+    expect(context.tokenStats.total).toBeLessThanOrEqual(GPT_4O_WINDOW * SAFETY_SHARE)
+    await services.context.drafts.settled()
+    await services.chat.recounted()
+    expect(services.messages.list(thread.id).at(-1)?.tokenCount).toBe(
+      runSteps(o200kCounter.countSteps(paste)).tokens
+    )
+  }, 300_000)
+
   it('is stored whole before it is counted, with its estimate, then its exact count', async () => {
     // A paste nobody previewed takes seconds to count exactly: what the user wrote must not
     // wait for that (the app could be closed meanwhile).

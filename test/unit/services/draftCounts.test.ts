@@ -1,25 +1,30 @@
 /**
  * A long input is counted once: the draft's count while the user looks at the inspector is the
- * send's (stored count and build), and a send during that count waits for it instead of
- * starting another. A 2 M-character Chinese paste takes seconds of BPE per count.
+ * send's (stored count and build), and a send during that count joins it instead of starting
+ * another, taking only its ends when the text is far over the window. A 2 M-character Chinese
+ * paste takes seconds of BPE per count.
  */
 import { describe, expect, it } from 'vitest'
 import { o200kCounter, type TokenCounter } from '../../../src/main/context/tokens/tokenCounter'
 import { countOf } from '../../../src/main/context/tokens/tokenIndex'
 import { DraftCounts } from '../../../src/main/services/contextBuilds/draftCounts'
 
-/** o200k, counting how many texts it was asked to index from scratch. */
+/** o200k, with the characters it ran BPE over, whether whole texts or slices of one. */
 function countingCounter(): { counter: TokenCounter; counted: () => number } {
-  let counted = 0
+  let chars = 0
   return {
     counter: {
       ...o200kCounter,
       indexSteps: (text, from) => {
-        if (from === null) counted++
+        if (from === null) chars += text.length
         return o200kCounter.indexSteps(text, from)
+      },
+      countSpan: (span) => {
+        chars += span.length
+        return o200kCounter.countSpan(span)
       }
     },
-    counted: () => counted
+    counted: () => chars
   }
 }
 
@@ -32,23 +37,38 @@ describe('the input counted once per text', () => {
     const text = paste('a')
     await drafts.index('t1', text, counter)
     await drafts.settled()
-    expect(counted()).toBe(1)
+    expect(counted()).toBe(text.length)
 
     const index = await drafts.exact('t1', text, counter)
     // The build asks again for the same text.
     expect(await drafts.exact('t1', text, counter)).toBe(index)
-    expect(counted()).toBe(1)
+    expect(counted()).toBe(text.length)
     expect(countOf(index).tokens).toBe(o200kCounter.count(text))
   })
 
-  it('makes a send during the draft count wait for that count instead of starting one', async () => {
+  it('makes a send during the draft count join it instead of starting one', async () => {
     const drafts = new DraftCounts()
     const { counter, counted } = countingCounter()
     const text = paste('b')
     await drafts.index('t1', text, counter)
     const index = await drafts.exact('t1', text, counter)
-    expect(counted()).toBe(1)
+    await drafts.settled()
+    expect(counted()).toBe(text.length)
     expect(countOf(index).tokens).toBe(o200kCounter.count(text))
+  })
+
+  it('gives a send far over the window the ends of the running count, at once', async () => {
+    const drafts = new DraftCounts()
+    const { counter, counted } = countingCounter()
+    const text = paste('d')
+    await drafts.index('t1', text, counter)
+    const index = await drafts.exact('t1', text, counter, 1_000)
+    expect(countOf(index).method).toBe('ends')
+    expect(counted()).toBeLessThan(text.length / 2)
+    // The draft's count goes on to the whole text, still once.
+    await drafts.settled()
+    expect(counted()).toBe(text.length)
+    expect(countOf(await drafts.exact('t1', text, counter, 1_000)).method).toBe('exact')
   })
 
   it('counts a text it has not seen, once, and keeps threads apart', async () => {
@@ -56,9 +76,9 @@ describe('the input counted once per text', () => {
     const { counter, counted } = countingCounter()
     const first = await drafts.exact('t1', 'short message', counter)
     expect(await drafts.exact('t1', 'short message', counter)).toBe(first)
-    expect(counted()).toBe(1)
+    expect(counted()).toBe('short message'.length)
     await drafts.exact('t2', 'short message', counter)
-    expect(counted()).toBe(2)
+    expect(counted()).toBe(2 * 'short message'.length)
     const edited = await drafts.exact('t1', 'short message, edited', counter)
     expect(countOf(edited).tokens).toBe(o200kCounter.count('short message, edited'))
   })

@@ -5,9 +5,10 @@
  * the last slice boundary of the previous count (typing happens at the end). Until that count
  * is there, or after an edit far from the end, the preview uses the estimate and the build says
  * so (`input_estimated`). The send counts exactly, and takes the draft's count when the text
- * is the one counted (or joins its count still running) instead of counting it again. A long
- * text nobody previewed is counted from its ends first (endsFirstCount.ts): a send far over
- * the window needs no more, and the rest is counted after the request has left.
+ * is the one counted instead of counting it again. A long text is counted from its ends first
+ * (endsFirstCount.ts), the draft's background count too: a send far over the window needs no
+ * more than its ends, and gets them from the count already running, whoever started it; the
+ * rest is counted after the request has left.
  */
 import { EndsFirstCount } from '../../context/tokens/endsFirstCount'
 import { estimateCounter, type TokenCounter } from '../../context/tokens/tokenCounter'
@@ -22,32 +23,20 @@ const PREVIEW_EXACT_CHARS = 50_000
 /** Threads whose last counted input keeps its index (each holds a reference to its text). */
 const REMEMBERED_DRAFTS = 4
 
-interface Counting {
-  text: string
-  encoding: TokenCounter['encoding']
-  done: Promise<TokenIndex>
-}
-
 export class DraftCounts {
   private readonly indexes = new Map<string, TokenIndex>()
-  private readonly counting = new Map<string, Counting>()
-  /** Per thread, the long text a send counted from its ends, until its middle is counted. */
-  private readonly fromEnds = new Map<string, EndsFirstCount>()
+  /** Per thread, the long text being counted, until every slice of it is. */
+  private readonly partial = new Map<string, EndsFirstCount>()
+  /** Per thread, the draft's count running in the background to its end. */
+  private readonly background = new Map<string, Promise<TokenIndex>>()
 
   /** The draft's index: exact BPE, or the estimate's while the exact count is not there. */
   async index(threadId: string, draft: string, counter: TokenCounter): Promise<TokenIndex> {
     if (draft.length <= PREVIEW_EXACT_CHARS || !counter.exact) {
       return runSliced(counter.indexSteps(draft, null))
     }
-    const from = this.indexes.get(threadId)
-    const keep = from === undefined ? 0 : reusableSlices(draft, from, counter.encoding)
-    if (
-      from !== undefined &&
-      keep > 0 &&
-      draft.length - (from.ends[keep - 1] as number) <= PREVIEW_EXACT_CHARS
-    ) {
-      return this.remember(threadId, await runSliced(counter.indexSteps(draft, from)))
-    }
+    const from = this.growing(threadId, draft, counter)
+    if (from) return this.remember(threadId, await runSliced(counter.indexSteps(draft, from)))
     this.countInBackground(threadId, draft, counter)
     return runSliced(estimateCounter.indexSteps(draft, null))
   }
@@ -59,10 +48,10 @@ export class DraftCounts {
   }
 
   /**
-   * The exact index of a text about to be sent: the draft's when it is this text, the running
-   * count's when that is counting it, else counted now from whatever the draft's count shares.
-   * With `endsNeeded`, a long text is counted from its ends, and the index may stop there once
-   * each end holds that many tokens (a text far over the model's window; `TokenIndex.middle`).
+   * The exact index of a text about to be sent: the draft's when it is this text, its count from
+   * the draft's when the draft only grew a little at its end, else counted now, joining a count
+   * of this text already running. With `endsNeeded`, a long text's index may stop once each end
+   * holds that many tokens (a text far over the model's window; `TokenIndex.middle`).
    */
   async exact(
     threadId: string,
@@ -71,43 +60,56 @@ export class DraftCounts {
     endsNeeded = Infinity
   ): Promise<TokenIndex> {
     if (!counter.exact) return runSliced(counter.indexSteps(text, null))
-    const running = this.counting.get(threadId)
-    if (running?.text === text && running.encoding === counter.encoding) return running.done
     const counted = this.counted(threadId, text, counter)
     if (counted) return counted
-    const from = this.indexes.get(threadId)
-    if (from !== undefined && reusableSlices(text, from, counter.encoding) > 0) {
+    const from = this.growing(threadId, text, counter)
+    if (from || text.length <= PREVIEW_EXACT_CHARS) {
       return this.remember(threadId, await runSliced(counter.indexSteps(text, from)))
     }
-    if (text.length <= PREVIEW_EXACT_CHARS) {
-      return this.remember(threadId, await runSliced(counter.indexSteps(text, null)))
-    }
-    let count = this.fromEnds.get(threadId)
-    if (count?.text !== text || count.encoding !== counter.encoding) {
-      count = new EndsFirstCount(text, counter)
-      this.fromEnds.delete(threadId)
-      this.fromEnds.set(threadId, count)
-      // A send's count is finished after its request (TurnService); one a quit cut short is not.
-      if (this.fromEnds.size > REMEMBERED_DRAFTS) {
-        this.fromEnds.delete(this.fromEnds.keys().next().value as string)
-      }
-    }
+    const count = this.countOf(threadId, text, counter)
     const index = await runSliced(count.untilSteps(endsNeeded))
-    if (!count.complete) return index
-    if (this.fromEnds.get(threadId) === count) this.fromEnds.delete(threadId)
+    return count.complete ? this.finished(threadId, count, index) : index
+  }
+
+  /** The draft's last index, when `text` still begins with it and adds little at its end. */
+  private growing(threadId: string, text: string, counter: TokenCounter): TokenIndex | null {
+    const from = this.indexes.get(threadId)
+    const keep = from === undefined ? 0 : reusableSlices(text, from, counter.encoding)
+    if (keep === 0) return null
+    const reused = (from as TokenIndex).ends[keep - 1] as number
+    return text.length - reused <= PREVIEW_EXACT_CHARS ? (from as TokenIndex) : null
+  }
+
+  /** The thread's running count of `text`, or a new one in its place. */
+  private countOf(threadId: string, text: string, counter: TokenCounter): EndsFirstCount {
+    const running = this.partial.get(threadId)
+    if (running?.text === text && running.encoding === counter.encoding) return running
+    const count = new EndsFirstCount(text, counter)
+    this.partial.delete(threadId)
+    this.partial.set(threadId, count)
+    // A count nobody finishes (a quit, a send that failed) is dropped with the oldest.
+    if (this.partial.size > REMEMBERED_DRAFTS) {
+      this.partial.delete(this.partial.keys().next().value as string)
+    }
+    return count
+  }
+
+  private finished(threadId: string, count: EndsFirstCount, index: TokenIndex): TokenIndex {
+    if (this.partial.get(threadId) === count) this.partial.delete(threadId)
     return this.remember(threadId, index)
   }
 
   /** Counts `draft` exactly for the next keystrokes; one count per thread at a time. */
   private countInBackground(threadId: string, draft: string, counter: TokenCounter): void {
-    if (this.counting.has(threadId)) return
-    const done = runSliced(counter.indexSteps(draft, null))
-    this.counting.set(threadId, { text: draft, encoding: counter.encoding, done })
+    if (this.background.has(threadId)) return
+    const count = this.countOf(threadId, draft, counter)
+    const done = runSliced(count.untilSteps(Infinity))
+    this.background.set(threadId, done)
     done
-      .then((index) => this.remember(threadId, index))
+      .then((index) => this.finished(threadId, count, index))
       // Counting cannot fail on text; should it anyway, previews simply keep the estimate.
       .catch(() => undefined)
-      .finally(() => this.counting.delete(threadId))
+      .finally(() => this.background.delete(threadId))
   }
 
   private remember(threadId: string, index: TokenIndex): TokenIndex {
@@ -121,6 +123,6 @@ export class DraftCounts {
 
   /** Resolves when no background count is running (tests and the bench wait for it). */
   async settled(): Promise<void> {
-    while (this.counting.size > 0) await new Promise((resolve) => setTimeout(resolve, 5))
+    while (this.background.size > 0) await new Promise((resolve) => setTimeout(resolve, 5))
   }
 }
