@@ -116,6 +116,21 @@ describe('a 2,000,000-character paste', () => {
     expect(stored?.tokenCount).not.toBe(early.tokenCount) // the estimate, then the count
   })
 
+  it('is counted exactly before the next build reads it, however soon that comes', async () => {
+    // Stored with its estimate (on base64 2.3 times under the count): a window cut by that
+    // estimate would send the paste whole in the next request, far over the model's window.
+    const { services } = servicesIn(tempDir())
+    const thread = services.threads.create()
+    const paste = randomBytes(210_000).toString('base64') // 280,000 characters
+    await services.chat.send(thread.id, paste)
+    const next = await services.chat.send(thread.id, 'What is in it?')
+
+    const context = next.build?.context as BuiltContext
+    const sent = context.messages.reduce((sum, m) => sum + o200kCounter.count(m.content), 0)
+    expect(sent).toBeLessThanOrEqual(GPT_4O_WINDOW * SAFETY_SHARE)
+    expect(services.messages.list(thread.id).at(-2)?.tokenCount).toBe(o200kCounter.count(paste))
+  }, 300_000)
+
   it('edited into an earlier message is stored before it is counted, as a send is', async () => {
     const { services } = servicesIn(tempDir())
     const thread = services.threads.create()

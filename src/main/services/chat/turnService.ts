@@ -82,8 +82,8 @@ const COUNT_BEFORE_STORING = 50_000
 export class TurnService {
   private readonly streams: ReplyStreams
   private readonly newId: () => string
-  /** Counts of long messages stored with their estimate (`recount`). */
-  private readonly recounts = new Set<Promise<void>>()
+  /** Per thread, the counts of long messages stored with their estimate (`recount`). */
+  private readonly recounts = new Map<string, Promise<void>>()
 
   constructor(private readonly deps: TurnServiceDeps) {
     this.newId = deps.newId ?? randomUUID
@@ -173,6 +173,7 @@ export class TurnService {
         (m) =>
           (m.role === 'assistant' && !m.reply?.supersededBy) || (m.role === 'tool' && !m.excluded)
       )
+    await this.countsSettled(threadId)
     const prepared = await this.deps.context.prepareTurn(threadId, input, { retry: true })
     const build = new PendingBuild(prepared.context, () => this.deps.context.saveTurn(prepared))
     const streamId = this.streams.start({
@@ -201,7 +202,7 @@ export class TurnService {
    * bench). Quitting does not wait for it: such a message keeps its estimate.
    */
   async recounted(): Promise<void> {
-    while (this.recounts.size > 0) await Promise.all(this.recounts)
+    while (this.recounts.size > 0) await Promise.all(this.recounts.values())
   }
 
   private afterTurn(
@@ -258,9 +259,16 @@ export class TurnService {
     return { message: write(tokenCount), counted }
   }
 
-  /** The exact count of a message stored with its estimate, in the background. */
+  /**
+   * The exact count of a message stored with its estimate, in the background, after the
+   * thread's earlier ones. The thread's next build waits for it (`countsSettled`): the window
+   * would otherwise cut by an estimate (on base64, 2.3x under the count) and could send more
+   * than the model takes.
+   */
   private recount(message: Message): void {
-    const recount = this.countUserText(message.threadId, message.content)
+    const { threadId } = message
+    const recount = (this.recounts.get(threadId) ?? Promise.resolve())
+      .then(() => this.countUserText(threadId, message.content))
       .then((tokenCount) => {
         if (
           tokenCount === message.tokenCount ||
@@ -271,8 +279,15 @@ export class TurnService {
         this.deps.cache.recounted({ ...message, tokenCount })
       })
       .catch((error: unknown) => this.deps.log(`counting message ${message.id} failed`, error))
-      .finally(() => this.recounts.delete(recount))
-    this.recounts.add(recount)
+      .finally(() => {
+        if (this.recounts.get(threadId) === recount) this.recounts.delete(threadId)
+      })
+    this.recounts.set(threadId, recount)
+  }
+
+  /** Resolves once the thread's messages stored with their estimate have their exact counts. */
+  private async countsSettled(threadId: string): Promise<void> {
+    await this.recounts.get(threadId)
   }
 
   private appendUser(threadId: string, content: string, tokenCount: number): Message {
@@ -305,6 +320,7 @@ export class TurnService {
     const target = this.deps.models.targetFor(threadId)
     let prepared: PreparedTurn
     try {
+      await this.countsSettled(threadId)
       prepared = await this.deps.context.prepareTurn(threadId, message)
       if (!target) {
         const build = this.deps.context.saveTurn(prepared)
