@@ -34,9 +34,12 @@ export function overSafetyLimit(context: BuiltContext): boolean {
   return context.tokenStats.total > safetyLimit(context)
 }
 
+const inputEntryOf = (context: BuiltContext): TraceEntry | undefined =>
+  context.trace.find((entry) => entry.id === 'input')
+
 /** The input's cost in this build (framing and reply priming included). */
 function inputTokensOf(context: BuiltContext): number {
-  return context.trace.find((entry) => entry.id === 'input')?.tokens ?? 0
+  return inputEntryOf(context)?.tokens ?? 0
 }
 
 /**
@@ -101,9 +104,11 @@ export function recordSafetyNet(context: BuiltContext, report: SafetyNetReport):
   let trace: TraceEntry[] = context.trace
   if (report.trimmedFrom !== null) {
     const sent = inputTokensOf(context)
+    // Counted only at its ends (endsFirstCount.ts): the whole is extrapolated.
+    const about = inputEntryOf(context)?.counting === 'ends' ? 'about ' : ''
     warnings.push({
       code: 'input_trimmed',
-      message: `Your message needs ${report.trimmedFrom} tokens; only its beginning and end (${sent} tokens) were sent to fit the model's ${window}-token window. The full message is stored.`
+      message: `Your message needs ${about}${report.trimmedFrom} tokens; only its beginning and end (${sent} tokens) were sent to fit the model's ${window}-token window. The full message is stored.`
     })
     trace = context.trace.map((entry) =>
       entry.id === 'input'
@@ -111,7 +116,7 @@ export function recordSafetyNet(context: BuiltContext, report: SafetyNetReport):
             ...entry,
             note: [
               entry.note,
-              `middle left out to fit the window: ${sent} of ${report.trimmedFrom} tokens sent`
+              `middle left out to fit the window: ${sent} of ${about}${report.trimmedFrom} tokens sent`
             ]
               .filter(Boolean)
               .join('; ')
