@@ -27,6 +27,17 @@ export type WindowPolicy = 'chunked' | 'sliding'
  */
 export const SAFETY_SHARE = 0.85
 
+/**
+ * The total budget when the user set none: the window less the reply, and never over the
+ * safety net's share of the window. The window less the reply alone (123,904 of gpt-4o's
+ * 128,000) was over the net's 108,800: a default the app itself would cut whenever the
+ * sections filled it, building twice and saying "rebuilt smaller" about a budget nobody set.
+ * Here because the inspector shows it as the automatic total.
+ */
+export function defaultTotalBudget(window: number, outputReserve: number): number {
+  return Math.max(0, Math.min(window - outputReserve, Math.floor(window * SAFETY_SHARE)))
+}
+
 /** A stored message as the builder reads it; the domain `Message` satisfies this shape. */
 export interface ContextMessage {
   id: string | number

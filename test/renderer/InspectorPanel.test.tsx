@@ -389,10 +389,11 @@ describe('inspector panel', () => {
 
     expect(recent).toHaveValue(45)
     expect(screen.getByTestId('total-budget-input')).toHaveValue(null)
-    // The default model's window (gpt-4o: 128,000) less what it keeps for the reply (16,384).
-    expect(screen.getByTestId('total-budget-input')).toHaveAttribute('placeholder', 'Auto: 111,616')
+    // The default model's window (gpt-4o: 128,000) less what it keeps for the reply (16,384),
+    // at most the safety net's 85 %: what the placeholder says is what the build uses.
+    expect(screen.getByTestId('total-budget-input')).toHaveAttribute('placeholder', 'Auto: 108,800')
     await vi.waitFor(() =>
-      expect(numeric(screen.getByTestId('budget-bar'), 'data-budget')).toBe(111_616)
+      expect(numeric(screen.getByTestId('budget-bar'), 'data-budget')).toBe(108_800)
     )
   })
 

@@ -154,8 +154,9 @@ describe('inspector store: what-if settings', () => {
 
     expect(lastPreviewCall()).not.toHaveProperty('whatIf')
     expect(inspector().whatIf).toEqual({})
-    // The default model's window (gpt-4o: 128,000) less what it keeps for the reply (16,384).
-    expect(inspector().preview?.tokenStats.budget).toBe(128_000 - 16_384)
+    // The default model's window (gpt-4o: 128,000) less what it keeps for the reply (16,384),
+    // at most the safety net's 85 % of the window.
+    expect(inspector().preview?.tokenStats.budget).toBe(108_800)
   })
 
   it('forgets a change that puts a value back to what it was', async () => {
@@ -186,8 +187,8 @@ describe('inspector store: what-if settings', () => {
     await backend.settled()
 
     expect(inspector().configError).toBeNull()
-    // 40 % of the default 111,616-token budget.
-    expect(inspector().preview?.tokenStats.sections.recent.share).toBe(44_646)
+    // 40 % of the default 108,800-token budget.
+    expect(inspector().preview?.tokenStats.sections.recent.share).toBe(43_520)
   })
 
   it('names the setting when main rejects a value in the what-if itself', async () => {

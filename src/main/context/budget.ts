@@ -3,7 +3,7 @@ import {
   type ContextConfig,
   type SectionPercentages
 } from '@shared/contextConfig'
-import { SAFETY_SHARE, SECTIONS, type SectionName, type SectionStats } from '@shared/context'
+import { defaultTotalBudget, SECTIONS, type SectionName, type SectionStats } from '@shared/context'
 import { defaultOutputReserve, describeModel } from './modelCatalog'
 
 /** Sections whose size adapts to the budget; the others (system, input, pinning) are mandatory. */
@@ -251,17 +251,6 @@ export class BudgetTracker {
     }
     return stats
   }
-}
-
-/**
- * The total budget when the user set none: the window less the reply, and never over the
- * safety net's share of the window (windowSafetyNet.ts). The window less the reply alone
- * (123,904 of gpt-4o's 128,000) was over the net's 108,800, so every turn of a thread long
- * enough to fill it was built twice, the second time capped by the net, and said "rebuilt
- * smaller" about a budget the app chose itself.
- */
-export function defaultTotalBudget(window: number, outputReserve: number): number {
-  return Math.max(0, Math.min(window - outputReserve, Math.floor(window * SAFETY_SHARE)))
 }
 
 /** The build's total budget as ContextBuild computes it: fixed, or `defaultTotalBudget`. */

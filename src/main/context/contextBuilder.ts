@@ -7,7 +7,7 @@
  */
 import { ActiveTaskTracker } from './sections/activeTaskTracker'
 import { assembleContext } from './assembleContext'
-import { BudgetAllocator, BudgetTracker, defaultTotalBudget } from './budget'
+import { BudgetAllocator, BudgetTracker } from './budget'
 import type { ContextConfig } from '@shared/contextConfig'
 import { TokenMeter } from './tokens/messageTokens'
 import { defaultOutputReserve, describeModel } from './modelCatalog'
@@ -24,12 +24,13 @@ import type { Section } from './sections/section'
 import { SummarySection } from './sections/summarySection'
 import { SystemPrompt } from './sections/systemPrompt'
 import { ToolsSection } from './sections/toolsSection'
-import type {
-  BuildRequest,
-  BuildWarning,
-  BuiltContext,
-  TraceEntry,
-  WarningCode
+import {
+  defaultTotalBudget,
+  type BuildRequest,
+  type BuildWarning,
+  type BuiltContext,
+  type TraceEntry,
+  type WarningCode
 } from '@shared/context'
 
 /** The state of one build while its sections are placed; read by assembleContext. */

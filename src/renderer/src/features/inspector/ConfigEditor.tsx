@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { TokenStats } from '@shared/context'
+import { defaultTotalBudget, type TokenStats } from '@shared/context'
 import {
   BUDGETED_SECTIONS,
   RECALL_SCOPES,
@@ -32,7 +32,7 @@ export function ConfigEditor({ stats }: { stats: TokenStats | null }) {
   const form = budgetForm(config.effective, whatIf)
   const sum = percentageSum(form.percentages)
   const dirty = !isEmptyPatch(whatIf)
-  const automaticTotal = stats ? stats.contextWindow - stats.outputReserve : null
+  const automaticTotal = stats ? defaultTotalBudget(stats.contextWindow, stats.outputReserve) : null
   const overrides = overrideNames(config.thread, t, i18n.language)
   const sumText =
     sum > 100
