@@ -2,7 +2,7 @@
  * A long text counted from both ends toward the middle. A paste far over the model's window is
  * sent as its beginning and end (windowSafetyNet.ts), so the request needs exact counts only
  * there: counting 2 M characters whole took 3-9 s of BPE, the ends a 128k-token window needs
- * 0.1-0.7 s however long the paste (`npm run bench -- --only stall`). Once both ends hold enough,
+ * 0.1-1.1 s however long the paste (`npm run bench -- --only stall`). Once both ends hold enough,
  * the index stands for the uncounted middle with one slice whose tokens are extrapolated from
  * the ends (tokens per character); the same count goes on to the middle later, after the
  * request has left, and then gives the exact index.
