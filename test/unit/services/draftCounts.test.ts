@@ -5,6 +5,7 @@
  * paste takes seconds of BPE per count.
  */
 import { describe, expect, it } from 'vitest'
+import { runSteps } from '../../../src/main/context/steps'
 import { o200kCounter, type TokenCounter } from '../../../src/main/context/tokens/tokenCounter'
 import { countOf } from '../../../src/main/context/tokens/tokenIndex'
 import { DraftCounts } from '../../../src/main/services/contextBuilds/draftCounts'
@@ -57,18 +58,29 @@ describe('the input counted once per text', () => {
     expect(countOf(index).tokens).toBe(o200kCounter.count(text))
   })
 
-  it('gives a send far over the window the ends of the running count, at once', async () => {
+  it('gives a send far over the window its ends, then the rest, each slice once', async () => {
     const drafts = new DraftCounts()
     const { counter, counted } = countingCounter()
     const text = paste('d')
-    await drafts.index('t1', text, counter)
-    const index = await drafts.exact('t1', text, counter, 1_000)
-    expect(countOf(index).method).toBe('ends')
+    const ends = await drafts.exact('t1', text, counter, 1_000)
+    expect(countOf(ends).method).toBe('ends')
     expect(counted()).toBeLessThan(text.length / 2)
-    // The draft's count goes on to the whole text, still once.
+    // The count after the request goes on from there.
+    const whole = await drafts.exact('t1', text, counter)
+    expect(countOf(whole)).toEqual(countOf(runSteps(o200kCounter.indexSteps(text, null))))
+    expect(counted()).toBe(text.length)
+  })
+
+  it('lets such a send join the draft count already running, counting nothing twice', async () => {
+    const drafts = new DraftCounts()
+    const { counter, counted } = countingCounter()
+    const text = paste('e')
+    await drafts.index('t1', text, counter)
+    // The ends, or the whole if the draft's count got there first (timing is the machine's).
+    const index = await drafts.exact('t1', text, counter, 1_000)
+    expect(['ends', 'exact']).toContain(countOf(index).method)
     await drafts.settled()
     expect(counted()).toBe(text.length)
-    expect(countOf(await drafts.exact('t1', text, counter, 1_000)).method).toBe('exact')
   })
 
   it('counts a text it has not seen, once, and keeps threads apart', async () => {
