@@ -46,6 +46,23 @@ describe('budget bar and section rows', () => {
     expect(screen.getByText('128,000-token window · 16,384 kept for the reply')).toBeInTheDocument()
   })
 
+  it('says when the automatic budget stopped at the safety net, so its figures add up', async () => {
+    const build = sampleBuild()
+    render(<BudgetBar stats={{ ...build.tokenStats, budget: 108_800 }} />)
+    expect(screen.getByText(/of 108,800 tokens/)).toBeInTheDocument()
+    expect(
+      screen.getByText(
+        '128,000-token window · 16,384 kept for the reply · budget capped at 85 % by the safety net'
+      )
+    ).toBeInTheDocument()
+    await act(() => i18n.changeLanguage('zh-CN'))
+    try {
+      expect(screen.getByText(/预算以安全网的 85 % 为上限/)).toBeInTheDocument()
+    } finally {
+      await act(() => i18n.changeLanguage('en'))
+    }
+  })
+
   it('draws file chunks and tool schemas in their own colours', () => {
     const build = sampleBuild()
     build.tokenStats.sections.attachments = {

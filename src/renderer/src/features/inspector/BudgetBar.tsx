@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import type { TokenStats } from '@shared/context'
+import { defaultTotalBudget, type TokenStats } from '@shared/context'
 import { useFormatNumber } from '@renderer/lib/formatNumber'
 import { SectionBar } from './SectionBar'
 
@@ -7,6 +7,11 @@ import { SectionBar } from './SectionBar'
 export function BudgetBar({ stats }: { stats: TokenStats }) {
   const { t } = useTranslation()
   const format = useFormatNumber()
+  // The automatic budget stopped at the safety net's limit, short of the window less the reply:
+  // said, so the two figures above it add up.
+  const capped =
+    stats.budget === defaultTotalBudget(stats.contextWindow, stats.outputReserve) &&
+    stats.budget < stats.contextWindow - stats.outputReserve
 
   return (
     <div className="budget">
@@ -15,7 +20,7 @@ export function BudgetBar({ stats }: { stats: TokenStats }) {
           {t('inspector.budget.total', { used: format(stats.total), budget: format(stats.budget) })}
         </span>
         <span className="budget__window">
-          {t('inspector.budget.window', {
+          {t(capped ? 'inspector.budget.windowCapped' : 'inspector.budget.window', {
             window: format(stats.contextWindow),
             reserve: format(stats.outputReserve)
           })}

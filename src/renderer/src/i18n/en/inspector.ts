@@ -56,6 +56,9 @@ export const inspector = {
     barLabel: 'Tokens used by section',
     total: '{{used}} of {{budget}} tokens',
     window: '{{window}}-token window · {{reserve}} kept for the reply',
+    /** The automatic budget, capped below the window less the reply. */
+    windowCapped:
+      '{{window}}-token window · {{reserve}} kept for the reply · budget capped at 85\u00a0% by the safety net',
     segment: '{{section}}: {{used}} of {{budget}} tokens',
     usage: '{{used}} / {{budget}}',
     items_one: '{{count, number}} item',

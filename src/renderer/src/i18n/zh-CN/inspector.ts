@@ -54,6 +54,8 @@ export const inspector: Translation['inspector'] = {
     barLabel: '各部分已用的 token',
     total: '已用 {{used}} / {{budget}} token',
     window: '上下文窗口 {{window}} · 为回复保留 {{reserve}}',
+    windowCapped:
+      '上下文窗口 {{window}} · 为回复保留 {{reserve}} · 预算以安全网的 85\u00a0% 为上限',
     segment: '{{section}}：已用 {{used}} / 预算 {{budget}} token',
     usage: '{{used}} / {{budget}}',
     items_one: '{{count, number}} 项',
