@@ -4,7 +4,7 @@ import {
   type SectionPercentages
 } from '@shared/contextConfig'
 import { defaultTotalBudget, SECTIONS, type SectionName, type SectionStats } from '@shared/context'
-import { defaultOutputReserve, describeModel } from './modelCatalog'
+import { contextWindowOf, defaultOutputReserve } from './modelCatalog'
 
 /** Sections whose size adapts to the budget; the others (system, input, pinning) are mandatory. */
 export type FlexibleSection = 'tools' | 'attachments' | 'recent' | 'retrieved' | 'summary'
@@ -256,6 +256,6 @@ export class BudgetTracker {
 /** The build's total budget as ContextBuild computes it: fixed, or `defaultTotalBudget`. */
 export function totalBudgetOf(config: ContextConfig): number {
   if (config.totalBudget !== undefined) return config.totalBudget
-  const window = config.contextWindow ?? describeModel(config.model).contextWindow
+  const window = contextWindowOf(config)
   return defaultTotalBudget(window, config.outputReserve ?? defaultOutputReserve(window))
 }

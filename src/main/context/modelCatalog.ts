@@ -7,6 +7,7 @@
  * user's window (provider record or context config) always wins over both.
  */
 import { calcPrice } from '@pydantic/genai-prices'
+import type { ContextConfig } from '@shared/contextConfig'
 
 export type EncodingName = 'o200k_base' | 'cl100k_base' | 'estimate'
 
@@ -59,6 +60,11 @@ export function describeModel(model: string): ModelInfo {
     contextWindow: window ?? UNKNOWN_MODEL_CONTEXT_WINDOW,
     known: window !== null
   }
+}
+
+/** The window a configuration builds for: its own setting, else the catalog's for its model. */
+export function contextWindowOf(config: Pick<ContextConfig, 'contextWindow' | 'model'>): number {
+  return config.contextWindow ?? describeModel(config.model).contextWindow
 }
 
 export function encodingForModel(model: string): EncodingName {

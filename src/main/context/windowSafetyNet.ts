@@ -8,7 +8,7 @@
  */
 import { SAFETY_SHARE, type BuiltContext, type TokenCount, type TraceEntry } from '@shared/context'
 import type { ContextConfig } from '@shared/contextConfig'
-import { describeModel } from './modelCatalog'
+import { contextWindowOf } from './modelCatalog'
 import { runSteps } from './steps'
 import type { TokenCounter, Truncated } from './tokens/tokenCounter'
 import { indexedTokens, type TokenIndex } from './tokens/tokenIndex'
@@ -25,7 +25,7 @@ export function safetyLimit(context: BuiltContext): number {
  * limit at this correction factor, and a trim keeps at most half the limit from each end.
  */
 export function inputEndsNeeded(config: ContextConfig): number {
-  const window = config.contextWindow ?? describeModel(config.model).contextWindow
+  const window = contextWindowOf(config)
   const correction = config.tokenCorrections[config.model] ?? 1
   return Math.ceil((window * SAFETY_SHARE) / (2 * correction)) + 1
 }

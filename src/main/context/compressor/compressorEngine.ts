@@ -24,7 +24,7 @@ import {
   type ProviderUsage
 } from '../engine/contextEngine'
 import { totalBudgetOf } from '../budget'
-import { describeModel } from '../modelCatalog'
+import { contextWindowOf, describeModel } from '../modelCatalog'
 import { FallbackSummarizer, type Summarizer } from '../summary/summarizer'
 import { tokenCounterFor, type TokenCounter } from '../tokens/tokenCounter'
 import {
@@ -158,11 +158,11 @@ export class CompressorEngine extends BaseContextEngine {
   }
 
   build(request: BuildRequest, config: ContextConfig): BuiltContext {
-    const window = config.contextWindow ?? describeModel(config.model).contextWindow
+    const window = contextWindowOf(config)
     if (window !== this.contextLength || this.counter !== tokenCounterFor(config.model)) {
       this.updateModel(config.model, window)
     }
-    const total = totalBudgetOf({ ...config, contextWindow: window })
+    const total = totalBudgetOf(config)
     const capped = this.thresholdTokens > 0 ? Math.min(total, this.thresholdTokens) : total
     const built = buildContext(request, { ...config, totalBudget: Math.max(1, capped) }, this.name)
     this.lastBuildTokens = built.tokenStats.total
