@@ -47,6 +47,7 @@ export class EndsFirstCount {
    * counts the next slice the state asks for.
    */
   *untilSteps(perSide: number): Steps<TokenIndex> {
+    yield* this.counter.prepareSteps()
     const slices = yield* this.sliceSteps()
     while (this.head < this.tail) {
       const headShort = this.headTokens < perSide
