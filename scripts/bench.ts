@@ -499,7 +499,7 @@ async function main(): Promise<void> {
   printMemorySearch(memorySearchResult)
 
   console.log(
-    `\nToken counting, ${tokenizer[0]?.chars.toLocaleString('en-US')} characters (o200k cold; baseline: chars/4; error vs o200k)`
+    `\nToken counting, ${tokenizer[0]?.chars.toLocaleString('en-US')} characters (o200k cold, as the app counts and as gpt-tokenizer counts; baseline: chars/4; error vs o200k)`
   )
   console.log(
     table(

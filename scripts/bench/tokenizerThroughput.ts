@@ -1,19 +1,24 @@
 /**
- * Token counting throughput on English and Chinese text: the exact o200k_base BPE (cold, as at
- * insert: its merge cache is cleared before every run) and the CJK-aware estimate used for
+ * Token counting throughput on English and Chinese text: the exact o200k_base BPE as the app
+ * counts (rankedMerge.ts, a fresh piece cache per run) beside gpt-tokenizer's own count (cold, as
+ * at insert: its merge cache is cleared before every run), and the CJK-aware estimate used for
  * models without a shipped tokenizer, beside the naive chars/4 rule as the baseline, with each
  * count's error against o200k. Throughput is on seeded synthetic text (phrases from a fixed list);
  * since its vocabulary is narrow, the error is also measured on two real files of the repo.
  */
-import { clearMergeCache } from 'gpt-tokenizer/encoding/o200k_base'
+import o200kRanks from 'gpt-tokenizer/bpeRanks/o200k_base'
+import { clearMergeCache, countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { runSteps } from '../../src/main/context/steps'
+import { mergeRanksSteps, RankedMerge } from '../../src/main/context/tokens/rankedMerge'
 import { estimateCounter, o200kCounter } from '../../src/main/context/tokens/tokenCounter'
 import { syntheticText } from './syntheticThread'
 import { time } from './timing'
 
 export interface TokenizerFigures {
   language: 'english' | 'chinese'
-  counter: 'o200k_base' | 'estimate' | 'chars/4'
+  counter: (typeof COUNTERS)[number]['name']
   chars: number
   tokens: number
   /** (tokens - o200k tokens) / o200k tokens. */
@@ -22,8 +27,17 @@ export interface TokenizerFigures {
   charsPerSecond: number
 }
 
+const o200kTables = runSteps(mergeRanksSteps(o200kRanks))
+
 const COUNTERS = [
-  { name: 'o200k_base', count: (text: string) => o200kCounter.count(text) },
+  {
+    name: 'o200k_base',
+    count: (text: string) => new RankedMerge(o200kTables, O200K_TOKEN_SPLIT_REGEX).count(text)
+  },
+  {
+    name: 'o200k_base, gpt-tokenizer',
+    count: (text: string) => countTokens(text, { disallowedSpecial: new Set() })
+  },
   { name: 'estimate', count: (text: string) => estimateCounter.count(text) },
   { name: 'chars/4', count: (text: string) => Math.ceil(text.length / 4) }
 ] as const
