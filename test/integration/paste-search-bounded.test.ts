@@ -98,11 +98,11 @@ describe('a pasted text through send and preview, on a store of 10,000 messages'
         // 132 ms measured).
         expect(typedMs, `${name}, ${chars} characters, send after preview`).toBeLessThan(500)
         // Nobody previewed it: 2 M characters are sixteen times gpt-4o's window, so only the
-        // ends the request can carry are counted first (0.1-1.0 s here; 4-10 s when the send
-        // counted all of it). The issue's 500 ms holds for runs and base64, not for Chinese,
-        // mixed text or code, whose ~109,000 tokens of ends take 0.8-1.0 s of BPE.
+        // ends the request can carry are counted first (79-417 ms here with the ranked merge,
+        // within the issue's 500 ms; 0.1-1.0 s with gpt-tokenizer's, 4-10 s when the send
+        // counted all of it). The limit leaves room for a loaded CI machine.
         if (chars === 2_000_000) {
-          expect(sentMs, `${name}, ${chars} characters, pasted send`).toBeLessThan(2_500)
+          expect(sentMs, `${name}, ${chars} characters, pasted send`).toBeLessThan(1_500)
         }
       }
     }
