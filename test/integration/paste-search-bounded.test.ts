@@ -25,12 +25,12 @@ import { useTempDir } from '../support/tempDir'
 const tempDir = useTempDir()
 
 /**
- * About twice the worst measured here (2 idle cores: 57 ms up to 200,000 characters, 85 ms at
- * 2 M, the paste's own write), for a loaded CI machine; the bench reports the real figures
- * (docs/PERFORMANCE.md). Were 250 / 250 / 750 ms before the log's checkpoints moved to the
- * search worker and counting steps shrank.
+ * Three times the issue's 50 ms, for a loaded CI machine: the worst measured here is 46 ms
+ * (2 idle cores, the write of 2 M characters of Chinese); the bench reports the real figures
+ * (docs/CONTEXT.md, "Under 50 ms"). The 2 M limit was 250 ms while the tests' inputs were
+ * built by `+=` and the garbage collector marked them inside the send (74-111 ms).
  */
-const STALL_LIMIT_MS = { 20_000: 150, 200_000: 150, 2_000_000: 250 } as const
+const STALL_LIMIT_MS = 150
 
 let workerPath: string
 beforeAll(async () => {
@@ -64,7 +64,6 @@ describe('a pasted text through send and preview, on a store of 10,000 messages'
     })()
     const figures: string[] = []
     for (const chars of [20_000, 200_000, 2_000_000] as const) {
-      const limit = STALL_LIMIT_MS[chars]
       for (const name of INPUT_KINDS) {
         const paste = hugeInput(name, chars)
         const typedOn = `${hugeInput(name, chars, 6)} and more`
@@ -91,9 +90,11 @@ describe('a pasted text through send and preview, on a store of 10,000 messages'
           `${name} ${chars}: sent in ${sentMs.toFixed(0)} ms; stalls send ${sent.max.toFixed(0)} ms, preview ${preview.max.toFixed(0)} ms, ` +
             `sent after its preview ${typedMs.toFixed(0)} ms (stall ${typed.max.toFixed(0)} ms)`
         )
-        expect(sent.max, `${name}, ${chars} characters, send`).toBeLessThan(limit)
-        expect(preview.max, `${name}, ${chars} characters, preview`).toBeLessThan(limit)
-        expect(typed.max, `${name}, ${chars} characters, send after preview`).toBeLessThan(limit)
+        expect(sent.max, `${name}, ${chars} characters, send`).toBeLessThan(STALL_LIMIT_MS)
+        expect(preview.max, `${name}, ${chars} characters, preview`).toBeLessThan(STALL_LIMIT_MS)
+        expect(typed.max, `${name}, ${chars} characters, send after preview`).toBeLessThan(
+          STALL_LIMIT_MS
+        )
         // Counted once, while the user looked: the send itself writes and builds (at most
         // 132 ms measured).
         expect(typedMs, `${name}, ${chars} characters, send after preview`).toBeLessThan(500)
