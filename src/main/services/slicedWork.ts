@@ -7,9 +7,9 @@
  * its own 8 ms and yield with `setImmediate`, but immediates queued together run together: a
  * paste's preview runs its estimate, its count from the ends and a build at once, and their
  * slices held the loop for 20-45 ms in a row (issue #22). A job started while no other waits
- * runs at once, as before, for what is left of the turn's budget; any other waits in one queue: a new
- * one first (a send's short count does not wait behind a paste's long one), one the budget cut
- * off last, and the queue is served for SLICE_MS per turn.
+ * runs at once, as before, for what is left of the turn's budget. Any other waits in one queue,
+ * served for SLICE_MS per turn: a new job first (a send's short count does not wait behind a
+ * paste's long one), the one the budget cut off last.
  */
 import type { Steps } from '../context/steps'
 
