@@ -100,6 +100,28 @@ describe('applyGate', () => {
     expect(out.rejected.map((r) => r.item.relevance)).toEqual([0.7])
   })
 
+  it('passes fewer of a kind the less its best clears the bar', () => {
+    // Two per 0.01 over the gate: a question nothing answers finds a best just over the bar.
+    const graded = {
+      ...calibration,
+      message: { gate: 0.6, belowBest: 0.1, cap: 30, perHundredth: 2 }
+    }
+    const messages = (best: number) =>
+      Array.from({ length: 12 }, (_, i) =>
+        item('message', Math.round((best - i / 1000) * 1000) / 1000)
+      )
+    expect(gate(messages(0.625), graded).passed).toHaveLength(5)
+    expect(gate(messages(0.603), graded).passed).toHaveLength(1)
+    expect(gate(messages(0.7), graded).passed).toHaveLength(12)
+    // Those past the graded cap are reported, as those past the cap are.
+    expect(gate(messages(0.603), graded).rejected).toHaveLength(11)
+    // A new thread's other threads are graded with e5; a running conversation has its own cap.
+    expect(e5.message.perHundredth).toBe(2)
+    expect(gateCalibration(E5_MODEL_ID, true).message.perHundredth).toBeUndefined()
+    // A user's gate means "everything over it", up to the cap.
+    expect(gate(messages(0.603), withMinRelevance(graded, 0.6)).passed).toHaveLength(4)
+  })
+
   it('passes nothing when nothing reaches the bar: an off-topic question costs nothing', () => {
     const out = gate([item('memory', 0.45), item('message', 0.59)])
     expect(out.passed).toEqual([])

@@ -29,6 +29,12 @@ interface KindGate {
   belowBest: number
   /** At most this many of the kind pass, most relevant first. */
   cap: number
+  /**
+   * Fewer pass the less the best stands out: at most this many per 0.01 that the best clears
+   * `gate` (at least one, at most `cap`). A best just over the bar is weak evidence that the
+   * kind holds the answer at all, and a question nothing answers finds exactly such a best.
+   */
+  perHundredth?: number
 }
 
 export interface GateCalibration {
@@ -69,7 +75,7 @@ const CALIBRATIONS: Record<string, GateCalibration> = {
   [E5_MODEL_ID]: {
     memory: { gate: 0.54, belowBest: 0.14, cap: Infinity },
     thread: { gate: 0.54, belowBest: Infinity, cap: Infinity },
-    message: { gate: 0.62, belowBest: 0.12, cap: 30 },
+    message: { gate: 0.62, belowBest: 0.12, cap: 30, perHundredth: 2 },
     messageInConversation: { gate: 0.66, belowBest: 0.08, cap: 8 },
     offsets: { chinese: 0.16, crossLingual: -0.02 },
     strongMargin: 0.1
@@ -95,13 +101,16 @@ export function gateCalibration(
     : calibration
 }
 
-/** A user's (or a what-if's) gate replaces both kinds' bars and their relative margins. */
+/**
+ * A user's (or a what-if's) gate replaces both kinds' bars, their relative margins and the
+ * graded cap: everything over it passes, up to the kind's cap.
+ */
 export function withMinRelevance(
   calibration: GateCalibration,
   minRelevance: number | undefined
 ): GateCalibration {
   if (minRelevance === undefined) return calibration
-  const fixed = (kind: KindGate): KindGate => ({ ...kind, gate: minRelevance, belowBest: Infinity })
+  const fixed = ({ cap }: KindGate): KindGate => ({ gate: minRelevance, belowBest: Infinity, cap })
   return {
     ...calibration,
     memory: fixed(calibration.memory),
@@ -141,9 +150,10 @@ export function applyGate<T>(
     const best = ofKind.length > 0 ? relevance(ofKind[0] as T) : 0
     const gate = Math.round(Math.max(bar.gate, best - bar.belowBest) * 1000) / 1000
     out.gates[kind] = gate
+    const cap = capFor(bar, best)
     let taken = 0
     for (const item of ofKind) {
-      if (relevance(item) >= gate && taken < bar.cap) {
+      if (relevance(item) >= gate && taken < cap) {
         out.passed.push(item)
         taken++
       } else out.rejected.push({ item, gate })
@@ -151,6 +161,14 @@ export function applyGate<T>(
   }
   out.passed.sort((a, b) => relevance(b) - relevance(a))
   return out
+}
+
+/** The kind's cap for a search whose best candidate of the kind has relevance `best`. */
+function capFor(bar: KindGate, best: number): number {
+  if (bar.perHundredth === undefined) return bar.cap
+  // In thousandths, as relevance is rounded: 0.705 − 0.62 is 0.085, not 0.08499….
+  const clears = Math.round((best - bar.gate) * 1000) / 10
+  return Math.min(bar.cap, Math.max(1, Math.floor(clears * bar.perHundredth)))
 }
 
 export interface RelevanceSignals {
