@@ -86,8 +86,10 @@ export type RetrievedOrigin =
 export interface RejectedCandidate {
   id: string
   relevance: number
-  /** The gate it missed: its kind's bar in this build (or it came past the kind's cap). */
+  /** Its kind's gate in this build: the bar it missed, unless `overLimit` says otherwise. */
   gate: number
+  /** It passed the gate, but its kind's limit in this build was this many and it came later. */
+  overLimit?: number
   preview: string
   origin?: RetrievedOrigin
 }

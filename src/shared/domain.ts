@@ -428,7 +428,7 @@ export interface MemorySearchResult {
   gate?: {
     gates: { memory: number; thread: number; message: number } | null
     passed: number
-    rejected: { hit: MemorySearchHit; gate: number }[]
+    rejected: { hit: MemorySearchHit; gate: number; overLimit?: number }[]
   }
 }
 

@@ -6,6 +6,7 @@ import { BudgetBar } from '@renderer/features/inspector/BudgetBar'
 import { BuildMetadata } from '@renderer/features/inspector/BuildMetadata'
 import { InspectorPanel } from '@renderer/features/inspector/InspectorPanel'
 import { PayloadView } from '@renderer/features/inspector/PayloadView'
+import { RecallExplain } from '@renderer/features/inspector/RecallExplain'
 import { SectionLegend } from '@renderer/features/inspector/SectionLegend'
 import { TraceList } from '@renderer/features/inspector/TraceList'
 import { useInspectorStore } from '@renderer/features/inspector/inspectorStore'
@@ -123,6 +124,38 @@ describe('metadata and warnings', () => {
     expect(known).toHaveTextContent('The summary was shortened or left out to fit its budget.')
     expect(known).toHaveAttribute('title', 'The summary needs 1,300 tokens; it was cut to 1,200.')
     expect(unknown).toHaveTextContent('Something new happened.')
+  })
+})
+
+describe('what recall left out', () => {
+  it('says whether a candidate missed the gate or came past the search’s limit', async () => {
+    const build = sampleBuild()
+    const recall = {
+      scope: 'all' as const,
+      fillSpare: false,
+      gates: { memory: 0.54, thread: 0.54, message: 0.62 },
+      passed: 2,
+      memories: { items: 0, tokens: 0 },
+      thisThread: { items: 0, tokens: 0 },
+      otherThreads: { items: 2, tokens: 412 },
+      rejected: [
+        { id: 'message:7', relevance: 0.631, gate: 0.62, overLimit: 2, preview: 'Kyoto in May' },
+        { id: 'message:9', relevance: 0.58, gate: 0.62, preview: 'A trip to Lisbon' }
+      ]
+    }
+    render(<RecallExplain build={{ ...build, recall }} />)
+    const [past, under] = screen.getAllByTestId('recall-rejected')
+    expect(past).toHaveTextContent('relevance 0.63 ≥ gate 0.62, past this search’s limit of 2')
+    expect(under).toHaveTextContent('relevance 0.58 < gate 0.62')
+    expect(screen.getByText('The 2 best candidates left out')).toBeInTheDocument()
+    await act(() => i18n.changeLanguage('zh-CN'))
+    try {
+      expect(screen.getAllByTestId('recall-rejected')[0]).toHaveTextContent(
+        '相关度 0.63 ≥ 门槛 0.62，但超出本次检索的 2 条上限'
+      )
+    } finally {
+      await act(() => i18n.changeLanguage('en'))
+    }
   })
 })
 

@@ -113,8 +113,12 @@ describe('applyGate', () => {
     expect(gate(messages(0.625), graded).passed).toHaveLength(5)
     expect(gate(messages(0.603), graded).passed).toHaveLength(1)
     expect(gate(messages(0.7), graded).passed).toHaveLength(12)
-    // Those past the graded cap are reported, as those past the cap are.
-    expect(gate(messages(0.603), graded).rejected).toHaveLength(11)
+    // Those past the graded cap are reported with the limit they came past, not as under the gate.
+    const { rejected } = gate(messages(0.603), graded)
+    expect(rejected.filter((r) => r.overLimit === 1).map((r) => r.item.relevance)).toEqual([
+      0.602, 0.601, 0.6
+    ])
+    expect(rejected.filter((r) => r.overLimit === undefined)).toHaveLength(8)
     // A new thread's other threads are graded with e5; a running conversation has its own cap.
     expect(e5.message.perHundredth).toBe(2)
     expect(gateCalibration(E5_MODEL_ID, true).message.perHundredth).toBeUndefined()

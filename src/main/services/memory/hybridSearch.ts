@@ -159,7 +159,7 @@ export class HybridSearch {
           rejected: gate.rejected
             .sort((a, b) => (b.item.relevance ?? 0) - (a.item.relevance ?? 0))
             .slice(0, REJECTED_REPORTED)
-            .map(({ item, gate }) => ({ hit: item, gate }))
+            .map(({ item, ...why }) => ({ hit: item, ...why }))
         }
       })
     }

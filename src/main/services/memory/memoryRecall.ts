@@ -61,10 +61,11 @@ function recallReport(
     fillSpare,
     gates: result.gate.gates,
     passed: result.gate.passed,
-    rejected: result.gate.rejected.map(({ hit, gate }) => ({
+    rejected: result.gate.rejected.map(({ hit, gate, overLimit }) => ({
       id: hit.ref,
       relevance: hit.relevance ?? 0,
       gate,
+      ...(overLimit !== undefined && { overLimit }),
       preview: previewOf(hit.content),
       origin: originOf(hit, options.threadId)
     }))

@@ -125,8 +125,8 @@ export type GateKind = 'memory' | 'thread' | 'message'
 
 export interface Gated<T> {
   passed: T[]
-  /** Those under their kind's gate (or past its cap), with the gate they missed. */
-  rejected: { item: T; gate: number }[]
+  /** Those under their kind's gate, with the gate they missed, or past its cap (`overLimit`). */
+  rejected: { item: T; gate: number; overLimit?: number }[]
   /** Each kind's gate in this search: its bar, or its best less `belowBest` when higher. */
   gates: Record<GateKind, number>
 }
@@ -153,10 +153,11 @@ export function applyGate<T>(
     const cap = capFor(bar, best)
     let taken = 0
     for (const item of ofKind) {
-      if (relevance(item) >= gate && taken < cap) {
+      if (relevance(item) < gate) out.rejected.push({ item, gate })
+      else if (taken < cap) {
         out.passed.push(item)
         taken++
-      } else out.rejected.push({ item, gate })
+      } else out.rejected.push({ item, gate, overLimit: cap })
     }
   }
   out.passed.sort((a, b) => relevance(b) - relevance(a))

@@ -110,10 +110,16 @@ function Rejected({ item }: { item: RejectedCandidate }) {
   return (
     <li className="recall-explain__item" data-testid="recall-rejected" data-ref={item.id}>
       <span className="recall-explain__score">
-        {t('inspector.recall.relevanceVsGate', {
-          relevance: item.relevance.toFixed(2),
-          gate: item.gate.toFixed(2)
-        })}
+        {item.overLimit === undefined
+          ? t('inspector.recall.relevanceVsGate', {
+              relevance: item.relevance.toFixed(2),
+              gate: item.gate.toFixed(2)
+            })
+          : t('inspector.recall.overLimit', {
+              relevance: item.relevance.toFixed(2),
+              gate: item.gate.toFixed(2),
+              count: item.overLimit
+            })}
       </span>{' '}
       <span className="recall-explain__where">{where}</span>
       <span className="recall-explain__preview">{item.preview}</span>

@@ -206,9 +206,13 @@ export const inspector = {
     textOnly: 'Matched by words only: the embedding model is not ready',
     fillSpareOn: 'Fill spare budget is on: items under the relevance gate fill what is left',
     free: '{{tokens}} tokens of the budget left free',
-    rejectedTitle_one: 'The best candidate under the gate',
-    rejectedTitle_other: 'The {{count, number}} best candidates under the gate',
+    rejectedTitle_one: 'The best candidate left out',
+    rejectedTitle_other: 'The {{count, number}} best candidates left out',
     relevanceVsGate: 'relevance {{relevance}} < gate {{gate}}',
+    overLimit_one:
+      'relevance {{relevance}} ≥ gate {{gate}}, past this search’s limit of {{count, number}}',
+    overLimit_other:
+      'relevance {{relevance}} ≥ gate {{gate}}, past this search’s limit of {{count, number}}',
     fromMemories: 'memory',
     fromThisThread: 'earlier in this thread',
     fromThread: 'in “{{title}}”',

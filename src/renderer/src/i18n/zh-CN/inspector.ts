@@ -196,9 +196,13 @@ export const inspector: Translation['inspector'] = {
     textOnly: '仅按文字匹配：嵌入模型尚未就绪',
     fillSpareOn: '已开启“填满剩余预算”：低于相关度门槛的内容也会填入剩余预算',
     free: '预算中有 {{tokens}} 个 token 未使用',
-    rejectedTitle_one: '低于门槛的最佳候选',
-    rejectedTitle_other: '低于门槛的 {{count, number}} 个最佳候选',
+    rejectedTitle_one: '未发送的最佳候选',
+    rejectedTitle_other: '未发送的 {{count, number}} 个最佳候选',
     relevanceVsGate: '相关度 {{relevance}} < 门槛 {{gate}}',
+    overLimit_one:
+      '相关度 {{relevance}} ≥ 门槛 {{gate}}，但超出本次检索的 {{count, number}} 条上限',
+    overLimit_other:
+      '相关度 {{relevance}} ≥ 门槛 {{gate}}，但超出本次检索的 {{count, number}} 条上限',
     fromMemories: '记忆',
     fromThisThread: '本对话较早的消息',
     fromThread: '来自“{{title}}”',
