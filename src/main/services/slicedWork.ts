@@ -9,7 +9,8 @@
  * slices held the loop for 20-45 ms in a row (issue #22). A job started while no other waits
  * runs at once, as before, for what is left of the turn's budget. Any other waits in one queue,
  * served for SLICE_MS per turn: a new job first (a send's short count does not wait behind a
- * paste's long one), the one the budget cut off last.
+ * paste's long one), the one the budget cut off last. The turn a job starts in can hold two
+ * shares: the queue's comes in that turn's check phase, right after the job's own.
  */
 import type { Steps } from '../context/steps'
 
