@@ -18,6 +18,8 @@ export interface CandidateRow {
   /** The question has no evidence: every candidate is noise. */
   control: boolean
   evidence: boolean
+  /** The candidate's id in the dataset (a message id, or a memory's). */
+  ref: string
   kind: 'memory' | 'message'
   /** 1-based rank in the fused list. */
   rank: number
@@ -62,6 +64,7 @@ export async function candidateRows(
     category: question.category,
     control: evidence.size === 0,
     evidence: evidence.has(hit.ref),
+    ref: hit.ref,
     kind: hit.kind,
     rank: index + 1,
     score: Math.round(hit.score * 10_000) / 10_000,

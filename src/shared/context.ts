@@ -112,6 +112,11 @@ export interface RecallReport {
   passed: number
   /** The best candidates under the gate, best first. */
   rejected: RejectedCandidate[]
+  /**
+   * Names the question asks about that no candidate mentions, which raised other threads' bar
+   * (services/memory/relevanceGate.ts); absent when there were none, and in older builds.
+   */
+  absentNames?: string[]
 }
 
 type TaskStatus = 'active' | 'done' | 'replaced'

@@ -429,6 +429,8 @@ export interface MemorySearchResult {
     gates: { memory: number; thread: number; message: number } | null
     passed: number
     rejected: { hit: MemorySearchHit; gate: number; overLimit?: number }[]
+    /** The names the question asks about that no candidate mentions: they raised other threads' bar. */
+    absentNames: string[]
   }
 }
 

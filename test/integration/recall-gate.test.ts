@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { BuiltContext } from '@shared/context'
+import { E5_MODEL_ID } from '@shared/embeddingModelIds'
+import { gateCalibration } from '../../src/main/services/memory/relevanceGate'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { e5Model } from '../support/embeddings'
 import { useMemoryServices, type MemoryTestServices } from '../support/memoryServices'
@@ -94,6 +96,38 @@ describe('the relevance gate in a new thread', () => {
         expect(rejected.relevance).toBeLessThan(rejected.gate)
       }
     }
+  })
+
+  it('holds other chats to a higher bar when the question names someone nothing mentions', async () => {
+    const { services } = await setup()
+    await weekOfHistory(services)
+    const hobbies = services.threads.create('Evenings')
+    await services.chat.send(hobbies.id, 'After work I go for a long run by the river to unwind.')
+    await services.chat.send(hobbies.id, 'Painting on weekends helps me destress too.')
+    await services.memoryIndexer.drained()
+    const fresh = services.threads.create()
+    // About the user, the painting turn is recalled.
+    const mine = await preview(services, fresh.id, 'What do I do to destress after work?')
+    expect(mine.recall?.otherThreads.items).toBeGreaterThan(0)
+    expect(mine.recall?.absentNames).toBeUndefined()
+    // About "Caroline", whom no chat mentions, the same turn resembles the question as much
+    // as it would clear the usual bar, and is left out: it is someone else's story.
+    const hers = await preview(services, fresh.id, 'What does Caroline do to destress?')
+    expect(retrieved(hers)).toEqual([])
+    expect(hers.recall?.absentNames).toEqual(['Caroline'])
+    const painting = hers.recall?.rejected.find((r) => r.preview.startsWith('Painting'))
+    expect(painting?.relevance).toBeGreaterThanOrEqual(gateCalibration(E5_MODEL_ID).message.gate)
+    expect(painting?.relevance).toBeLessThan(painting?.gate ?? 0)
+    // Sent, the same: the stored input itself does not count as a mention.
+    const { build } = await services.chat.send(fresh.id, 'What does Caroline do to destress?')
+    expect(build?.context.recall?.absentNames).toEqual(['Caroline'])
+    expect(build?.context.recall?.otherThreads.items).toBe(0)
+    // Once a chat mentions her, that chat is found, and the bar is the usual one.
+    await services.chat.send(hobbies.id, 'Caroline told me she paints on weekends to destress.')
+    await services.memoryIndexer.drained()
+    const found = await preview(services, fresh.id, 'What does Caroline do to destress?')
+    expect(found.recall?.absentNames).toBeUndefined()
+    expect(found.messages.some((m) => m.content.includes('Caroline told me'))).toBe(true)
   })
 
   it('labels a message recalled from another thread with that thread, never as a memory', async () => {

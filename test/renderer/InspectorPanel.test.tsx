@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { RecallSummary } from '@shared/context'
 import { useChatStore } from '@renderer/features/chat/chatStore'
 import { BudgetBar } from '@renderer/features/inspector/BudgetBar'
 import { BuildMetadata } from '@renderer/features/inspector/BuildMetadata'
@@ -127,23 +128,32 @@ describe('metadata and warnings', () => {
   })
 })
 
+/** A gated build's recall with nothing placed, as the inspector receives it. */
+function recallOf(overrides: Partial<RecallSummary>): RecallSummary {
+  return {
+    scope: 'all',
+    fillSpare: false,
+    gates: { memory: 0.54, thread: 0.54, message: 0.62 },
+    passed: 0,
+    memories: { items: 0, tokens: 0 },
+    thisThread: { items: 0, tokens: 0 },
+    otherThreads: { items: 0, tokens: 0 },
+    rejected: [],
+    ...overrides
+  }
+}
+
 describe('what recall left out', () => {
   it('says whether a candidate missed the gate or came past the search’s limit', async () => {
-    const build = sampleBuild()
-    const recall = {
-      scope: 'all' as const,
-      fillSpare: false,
-      gates: { memory: 0.54, thread: 0.54, message: 0.62 },
+    const recall = recallOf({
       passed: 2,
-      memories: { items: 0, tokens: 0 },
-      thisThread: { items: 0, tokens: 0 },
       otherThreads: { items: 2, tokens: 412 },
       rejected: [
         { id: 'message:7', relevance: 0.631, gate: 0.62, overLimit: 2, preview: 'Kyoto in May' },
         { id: 'message:9', relevance: 0.58, gate: 0.62, preview: 'A trip to Lisbon' }
       ]
-    }
-    render(<RecallExplain build={{ ...build, recall }} />)
+    })
+    render(<RecallExplain build={{ ...sampleBuild(), recall }} />)
     const [past, under] = screen.getAllByTestId('recall-rejected')
     expect(past).toHaveTextContent('relevance 0.63 ≥ gate 0.62, past this search’s limit of 2')
     expect(under).toHaveTextContent('relevance 0.58 < gate 0.62')
@@ -156,6 +166,36 @@ describe('what recall left out', () => {
     } finally {
       await act(() => i18n.changeLanguage('en'))
     }
+  })
+})
+
+describe('a name nothing mentions', () => {
+  const recall = (absentNames?: string[]) =>
+    recallOf({
+      gates: { memory: 0.54, thread: 0.54, message: 0.7 },
+      rejected: [{ id: 'message:7', relevance: 0.634, gate: 0.7, preview: 'Painting on weekends' }],
+      ...(absentNames && { absentNames })
+    })
+
+  it('says which names no candidate mentions and the bar other threads needed', async () => {
+    render(<RecallExplain build={{ ...sampleBuild(), recall: recall(['Caroline']) }} />)
+    expect(screen.getByTestId('recall-absent-names')).toHaveTextContent(
+      'Nothing found mentions “Caroline”, so messages from other threads needed relevance 0.70'
+    )
+    await act(() => i18n.changeLanguage('zh-CN'))
+    try {
+      expect(screen.getByTestId('recall-absent-names')).toHaveTextContent(
+        '找到的内容都没有提到 “Caroline”，因此其他对话的消息须达到相关度 0.70'
+      )
+    } finally {
+      await act(() => i18n.changeLanguage('en'))
+    }
+  })
+
+  it('says nothing of names when the question had none that were missing', () => {
+    render(<RecallExplain build={{ ...sampleBuild(), recall: recall() }} />)
+    expect(screen.getByTestId('recall-summary')).toBeInTheDocument()
+    expect(screen.queryByTestId('recall-absent-names')).toBeNull()
   })
 })
 

@@ -7,7 +7,11 @@ import {
   recallSample
 } from '../../../src/main/context/recall/recallQuery'
 import { previewOf } from '../../../src/main/context/sections/retrievedMemories'
-import { recallTerms } from '../../../src/main/services/memory/memoryRanking'
+import {
+  absentNames,
+  queryNames,
+  recallTerms
+} from '../../../src/main/services/memory/memoryRanking'
 import { isRepetitive, MAX_TERM_CHARS } from '../../../src/main/store/search/queryTerms'
 import { hugeInput, INPUT_KINDS } from '../../../scripts/bench/mainThreadStall'
 
@@ -133,5 +137,41 @@ describe('an item’s preview in the inspector', () => {
     const long = `${' \n'.repeat(1_000_000)}word`
     expect(previewOf(long)).toBe('…')
     expect(previewOf('a'.repeat(200))).toBe(`${'a'.repeat(119)}…`)
+  })
+})
+
+describe('the names a question is about', () => {
+  it('are the capitalized words inside a sentence, as written', () => {
+    expect(queryNames('When did Caroline go to the LGBTQ support group?')).toEqual([
+      'Caroline',
+      'LGBTQ'
+    ])
+    expect(queryNames("What is Melanie's favourite book? Ask Jon too.")).toEqual(['Melanie', 'Jon'])
+  })
+
+  it('leave out the first word of a sentence, short words, and words of time', () => {
+    expect(queryNames('Caroline asked. Did I tell you?')).toEqual([])
+    expect(queryNames('Who did I meet for lunch last Tuesday in March, or at Christmas?')).toEqual(
+      []
+    )
+    expect(queryNames('Is my TV on? I’m asking.')).toEqual([])
+  })
+
+  it('are none in a title-cased line, in Chinese, or in lowercase', () => {
+    expect(queryNames('How To Cook Rice In A Pan')).toEqual([])
+    expect(queryNames('我女儿放学后吃什么零食好？')).toEqual([])
+    expect(queryNames('what did caroline say about the move?')).toEqual([])
+  })
+
+  it('are read from a sample of a long paste, at most four', () => {
+    const paste = `Intro. ${'Then Alpha met Beta at the old mill with Gamma and Delta and their friend Epsilon. '.repeat(50_000)}`
+    expect(queryNames(paste)).toEqual(['Alpha', 'Beta', 'Gamma', 'Delta'])
+  })
+
+  it('are absent when no candidate mentions them, in any case', () => {
+    const contents = ['I went running with CAROLINE by the river.', 'Painting helps me unwind.']
+    expect(absentNames(['Caroline', 'Melanie'], contents)).toEqual(['Melanie'])
+    expect(absentNames(['Caroline'], contents)).toEqual([])
+    expect(absentNames([], contents)).toEqual([])
   })
 })

@@ -4,6 +4,7 @@ import {
   applyGate,
   gateCalibration,
   relevanceOf,
+  withAbsentNames,
   withMinRelevance,
   type GateCalibration,
   type GateKind
@@ -17,7 +18,8 @@ const calibration: GateCalibration = {
   message: { gate: 0.6, belowBest: 0.1, cap: 2 },
   messageInConversation: { gate: 0.6, belowBest: 0.1, cap: 1 },
   offsets: { chinese: 0.15, crossLingual: -0.05 },
-  strongMargin: 0.1
+  strongMargin: 0.1,
+  absentName: 0.08
 }
 
 describe('relevanceOf', () => {
@@ -137,5 +139,17 @@ describe('applyGate', () => {
     const out = gate([item('memory', 0.9), item('memory', 0.45), item('message', 0.41)], lowered)
     expect(out.passed).toHaveLength(3)
     expect(withMinRelevance(calibration, undefined)).toBe(calibration)
+  })
+
+  it('raises only other threads’ bar when the question names what no candidate mentions', () => {
+    const items = [item('memory', 0.55), item('thread', 0.55), item('message', 0.65)]
+    expect(withAbsentNames(calibration, [])).toBe(calibration)
+    const raised = withAbsentNames(calibration, ['Caroline'])
+    const out = gate(items, raised)
+    expect(out.passed).toEqual([item('memory', 0.55), item('thread', 0.55)])
+    expect(out.rejected).toEqual([{ item: item('message', 0.65), gate: 0.68 }])
+    // In a running conversation too, whose other-thread bar is its own.
+    const talking = withAbsentNames(gateCalibration(E5_MODEL_ID, true), ['Caroline'])
+    expect(talking.message.gate).toBeCloseTo(e5.messageInConversation.gate + e5.absentName)
   })
 })

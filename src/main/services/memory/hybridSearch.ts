@@ -19,11 +19,12 @@ import {
   type SearchSources
 } from './searchCandidates'
 import { isStrong, textSupport, toHit, withinCaps, withinItems } from './searchHits'
-import { matchedShare } from './memoryRanking'
+import { absentNames, matchedShare, queryNames } from './memoryRanking'
 import {
   applyGate,
   gateCalibration,
   relevanceOf,
+  withAbsentNames,
   withMinRelevance,
   type GateCalibration,
   type GateKind,
@@ -119,6 +120,8 @@ interface SearchPlan extends CandidateQuery {
   fillBudget: boolean
   /** A gated search's bars; null: ungated (an interactive search, or the opt-in fill). */
   calibration: GateCalibration | null
+  /** The names the query asks about, when their absence may raise the bars (no user gate). */
+  names: string[]
 }
 
 /** The candidates as hits: kept (ungated), or scored for the gate and words-only (gated). */
@@ -145,7 +148,7 @@ export class HybridSearch {
     // The lists' reads and the candidates' rows with their scoring are each tens of ms in a
     // large store; the event loop turns between them.
     await yieldToEventLoop()
-    const { hits, gate, passed } = this.select(plan, this.score(plan, gathered))
+    const { hits, gate, passed, absent } = this.select(plan, this.score(plan, gathered))
     return {
       hits,
       mode: gathered.vector ? 'hybrid' : 'text_only',
@@ -156,6 +159,7 @@ export class HybridSearch {
         gate: {
           gates: gathered.vector ? gate.gates : null,
           passed,
+          absentNames: gathered.vector ? absent : [],
           rejected: gate.rejected
             .sort((a, b) => (b.item.relevance ?? 0) - (a.item.relevance ?? 0))
             .slice(0, REJECTED_REPORTED)
@@ -169,13 +173,23 @@ export class HybridSearch {
    * What is returned: the gate and the words-only caps applied (gated), the best first, a
    * message a returned memory was made from left out, `limit` of them, and the turns around
    * them (every hit when filling, only strong ones when gated). `passed` counts what passed
-   * before the limit.
+   * before the limit; `absent`, the query's names no candidate mentions (they raise
+   * other threads' bar).
    */
   private select(
     plan: SearchPlan,
     scored: ScoredHits
-  ): { hits: MemorySearchHit[]; gate: Gated<MemorySearchHit> | null; passed: number } {
-    const { calibration } = plan
+  ): {
+    hits: MemorySearchHit[]
+    gate: Gated<MemorySearchHit> | null
+    passed: number
+    absent: string[]
+  } {
+    const absent = absentNames(
+      plan.names,
+      [...scored.scored, ...scored.wordsOnly].map((hit) => hit.content)
+    )
+    const calibration = plan.calibration && withAbsentNames(plan.calibration, absent)
     const kindOf = (hit: MemorySearchHit): GateKind =>
       hit.kind === 'memory' ? 'memory' : hit.threadId === plan.threadId ? 'thread' : 'message'
     const gate = calibration
@@ -201,7 +215,8 @@ export class HybridSearch {
           ? neighbours(top.filter((hit) => isStrong(hit, gate.gates[kindOf(hit)], calibration)))
           : top,
       gate,
-      passed: unique.length
+      passed: unique.length,
+      absent
     }
   }
 
@@ -240,7 +255,8 @@ export class HybridSearch {
       fillBudget,
       calibration: gate
         ? withMinRelevance(gateCalibration(model?.spec.id, context !== null), gate.minRelevance)
-        : null
+        : null,
+      names: gate && gate.minRelevance === undefined ? queryNames(text) : []
     }
   }
 

@@ -112,3 +112,57 @@ export function rrfScore(
   // Scaled so that first place in every list is 1: readable in the inspector.
   return raw / (lists / (RRF_K + 1))
 }
+
+/**
+ * Capitalized words that are not names but words of time: "last Saturday" or "in January"
+ * asks when, and the answer may say "on the 12th" or "yesterday", so their absence says
+ * nothing about whose story it is.
+ */
+const NOT_NAMES = new Set(
+  (
+    'monday tuesday wednesday thursday friday saturday sunday january february march april ' +
+    'may june july august september october november december christmas easter thanksgiving ' +
+    'halloween valentine'
+  ).split(' ')
+)
+const MAX_NAMES = 4
+
+/**
+ * The names a question is about: words of three or more characters written with a capital
+ * (or in capitals) anywhere but at the start of a sentence: "Caroline", "Miami", "LGBTQ". At
+ * most four, as written. None when most words are capitalized (a title-cased line says nothing
+ * about which are names), and none in scripts without capitals (Chinese): there the sign does
+ * not exist, and the gate goes without it.
+ */
+export function queryNames(query: string): string[] {
+  const names = new Map<string, string>()
+  let inner = 0
+  let capitalized = 0
+  for (const sentence of recallSample(query)
+    .normalize('NFKC')
+    .split(/(?<=[.?!。？！])\s+|\n+/u)) {
+    for (const word of (sentence.match(WORD) ?? []).slice(1)) {
+      inner++
+      const bare = word.replace(/['’].*$/u, '')
+      if (!/^\p{Lu}/u.test(bare)) continue
+      capitalized++
+      const lower = bare.toLowerCase()
+      if ([...bare].length >= 3 && !NOT_NAMES.has(lower) && !names.has(lower)) {
+        names.set(lower, bare)
+      }
+    }
+  }
+  return capitalized * 2 > inner ? [] : [...names.values()].slice(0, MAX_NAMES)
+}
+
+/** The names no candidate mentions (case-insensitive, in what the signals read). */
+export function absentNames(names: readonly string[], contents: Iterable<string>): string[] {
+  const missing = new Map(names.map((name) => [name.normalize('NFKC').toLowerCase(), name]))
+  if (missing.size === 0) return []
+  for (const content of contents) {
+    const lower = lowered(content)
+    for (const name of missing.keys()) if (lower.includes(name)) missing.delete(name)
+    if (missing.size === 0) break
+  }
+  return [...missing.values()]
+}

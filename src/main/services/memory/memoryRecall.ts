@@ -68,7 +68,8 @@ function recallReport(
       ...(overLimit !== undefined && { overLimit }),
       preview: previewOf(hit.content),
       origin: originOf(hit, options.threadId)
-    }))
+    })),
+    ...(result.gate.absentNames.length > 0 && { absentNames: result.gate.absentNames })
   }
 }
 

@@ -61,6 +61,14 @@ export interface GateCalibration {
   offsets: { chinese: number; crossLingual: number }
   /** A message this far above its gate is strong: only strong hits bring their neighbours. */
   strongMargin: number
+  /**
+   * Added to other threads' bar when the question names something (queryNames) that no
+   * candidate mentions: another chat that resembles a question about "Caroline", in a store
+   * that never mentions her, is about someone else. Memories keep their bar: they are short
+   * facts saved to be recalled ("prefers boutique hotels" for a hotel in Miami), and raising
+   * theirs cost the dev set 0.007 of recall for 58 tokens (docs/EVALUATION.md).
+   */
+  absentName: number
 }
 
 /** What full-text agreement adds: an item holding every query term gains this much. */
@@ -78,7 +86,8 @@ const CALIBRATIONS: Record<string, GateCalibration> = {
     message: { gate: 0.62, belowBest: 0.12, cap: 30, perHundredth: 2 },
     messageInConversation: { gate: 0.66, belowBest: 0.08, cap: 8 },
     offsets: { chinese: 0.16, crossLingual: -0.02 },
-    strongMargin: 0.1
+    strongMargin: 0.1,
+    absentName: 0.08
   }
 }
 const FALLBACK: GateCalibration = {
@@ -87,7 +96,8 @@ const FALLBACK: GateCalibration = {
   message: { gate: 0.6, belowBest: Infinity, cap: 30 },
   messageInConversation: { gate: 0.6, belowBest: Infinity, cap: 8 },
   offsets: { chinese: 0, crossLingual: 0 },
-  strongMargin: 0.1
+  strongMargin: 0.1,
+  absentName: 0.08
 }
 
 /** The model's gates; `inConversation`: the thread has turns before this input. */
@@ -117,6 +127,23 @@ export function withMinRelevance(
     thread: fixed(calibration.thread),
     message: fixed(calibration.message),
     messageInConversation: fixed(calibration.messageInConversation)
+  }
+}
+
+/**
+ * The bars once the question names something no candidate mentions: other threads' raised by
+ * `absentName`. Memories and this thread's own history keep theirs.
+ */
+export function withAbsentNames(
+  calibration: GateCalibration,
+  absent: readonly string[]
+): GateCalibration {
+  if (absent.length === 0) return calibration
+  const raised = (bar: KindGate): KindGate => ({ ...bar, gate: bar.gate + calibration.absentName })
+  return {
+    ...calibration,
+    message: raised(calibration.message),
+    messageInConversation: raised(calibration.messageInConversation)
   }
 }
 

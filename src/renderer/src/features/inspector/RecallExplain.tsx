@@ -55,6 +55,14 @@ export function RecallExplain({ build }: { build: BuiltContext }) {
                   }
                 )}
       </p>
+      {recall.absentNames && recall.gates !== null && (
+        <p className="recall-explain__line" data-testid="recall-absent-names">
+          {t('inspector.recall.absentNames', {
+            names: recall.absentNames.map((name) => `“${name}”`).join(', '),
+            gate: recall.gates.message.toFixed(2)
+          })}
+        </p>
+      )}
       <p className="recall-explain__line" data-testid="recall-free">
         {t('inspector.recall.free', { tokens: format(free) })}
         {' · '}

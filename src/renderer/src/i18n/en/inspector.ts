@@ -203,6 +203,8 @@ export const inspector = {
       'Nothing else passed the relevance gate (memories {{memory}}, messages {{message}})',
     didNotFit_one: '{{count, number}} more passed the relevance gate but did not fit the budget',
     didNotFit_other: '{{count, number}} more passed the relevance gate but did not fit the budget',
+    absentNames:
+      'Nothing found mentions {{names}}, so messages from other threads needed relevance {{gate}}',
     textOnly: 'Matched by words only: the embedding model is not ready',
     fillSpareOn: 'Fill spare budget is on: items under the relevance gate fill what is left',
     free: '{{tokens}} tokens of the budget left free',
