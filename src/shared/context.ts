@@ -90,6 +90,8 @@ export interface RejectedCandidate {
   gate: number
   /** It passed the gate, but its kind's limit in this build was this many and it came later. */
   overLimit?: number
+  /** It passed the gate, but what passed before it used its kind's allowance of tokens. */
+  overTokens?: number
   preview: string
   origin?: RetrievedOrigin
 }

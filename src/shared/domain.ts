@@ -428,7 +428,7 @@ export interface MemorySearchResult {
   gate?: {
     gates: { memory: number; thread: number; message: number } | null
     passed: number
-    rejected: { hit: MemorySearchHit; gate: number; overLimit?: number }[]
+    rejected: { hit: MemorySearchHit; gate: number; overLimit?: number; overTokens?: number }[]
     /** The names the question asks about that no candidate mentions: they raised other threads' bar. */
     absentNames: string[]
   }

@@ -150,18 +150,24 @@ describe('what recall left out', () => {
       otherThreads: { items: 2, tokens: 412 },
       rejected: [
         { id: 'message:7', relevance: 0.631, gate: 0.62, overLimit: 2, preview: 'Kyoto in May' },
+        { id: 'message:8', relevance: 0.63, gate: 0.62, overTokens: 1240, preview: 'Osaka' },
         { id: 'message:9', relevance: 0.58, gate: 0.62, preview: 'A trip to Lisbon' }
       ]
     })
     render(<RecallExplain build={{ ...sampleBuild(), recall }} />)
-    const [past, under] = screen.getAllByTestId('recall-rejected')
+    const [past, spent, under] = screen.getAllByTestId('recall-rejected')
     expect(past).toHaveTextContent('relevance 0.63 ≥ gate 0.62, past this search’s limit of 2')
+    expect(spent).toHaveTextContent(
+      'relevance 0.63 ≥ gate 0.62, past this search’s allowance of 1,240 tokens'
+    )
     expect(under).toHaveTextContent('relevance 0.58 < gate 0.62')
-    expect(screen.getByText('The 2 best candidates left out')).toBeInTheDocument()
+    expect(screen.getByText('The 3 best candidates left out')).toBeInTheDocument()
     await act(() => i18n.changeLanguage('zh-CN'))
     try {
-      expect(screen.getAllByTestId('recall-rejected')[0]).toHaveTextContent(
-        '相关度 0.63 ≥ 门槛 0.62，但超出本次检索的 2 条上限'
+      const [pastZh, spentZh] = screen.getAllByTestId('recall-rejected')
+      expect(pastZh).toHaveTextContent('相关度 0.63 ≥ 门槛 0.62，但超出本次检索的 2 条上限')
+      expect(spentZh).toHaveTextContent(
+        '相关度 0.63 ≥ 门槛 0.62，但超出本次检索的 1,240 个 token 额度'
       )
     } finally {
       await act(() => i18n.changeLanguage('en'))

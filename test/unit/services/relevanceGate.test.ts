@@ -61,11 +61,12 @@ describe('relevanceOf', () => {
 
 describe('applyGate', () => {
   const item = (kind: GateKind, relevance: number) => ({ kind, relevance })
-  const gate = (items: ReturnType<typeof item>[], cal = calibration) =>
+  const gate = (items: ReturnType<typeof item>[], cal = calibration, tokens = 100) =>
     applyGate(
       items,
       (i) => i.kind,
       (i) => i.relevance,
+      () => tokens,
       cal
     )
 
@@ -102,28 +103,38 @@ describe('applyGate', () => {
     expect(out.rejected.map((r) => r.item.relevance)).toEqual([0.7])
   })
 
-  it('passes fewer of a kind the less its best clears the bar', () => {
-    // Two per 0.01 over the gate: a question nothing answers finds a best just over the bar.
+  it('passes fewer tokens of a kind the less its best clears the bar', () => {
+    // 400 tokens per 0.01 over the gate, at most 3,000: a question nothing answers finds a
+    // best just over the bar.
     const graded = {
       ...calibration,
-      message: { gate: 0.6, belowBest: 0.1, cap: 30, perHundredth: 2 }
+      message: {
+        gate: 0.6,
+        belowBest: 0.1,
+        cap: Infinity,
+        tokensPerHundredth: 400,
+        maxTokens: 3000
+      }
     }
     const messages = (best: number) =>
-      Array.from({ length: 12 }, (_, i) =>
+      Array.from({ length: 40 }, (_, i) =>
         item('message', Math.round((best - i / 1000) * 1000) / 1000)
       )
-    expect(gate(messages(0.625), graded).passed).toHaveLength(5)
-    expect(gate(messages(0.603), graded).passed).toHaveLength(1)
-    expect(gate(messages(0.7), graded).passed).toHaveLength(12)
-    // Those past the graded cap are reported with the limit they came past, not as under the gate.
+    // 0.025 over the bar: 1,000 tokens, ten messages of 100 or two of 500.
+    expect(gate(messages(0.625), graded).passed).toHaveLength(10)
+    expect(gate(messages(0.625), graded, 500).passed).toHaveLength(2)
+    // The first always passes, however long; far over the bar, the allowance stops at 3,000.
+    expect(gate(messages(0.601), graded, 5000).passed).toHaveLength(1)
+    expect(gate(messages(0.75), graded).passed).toHaveLength(30)
+    // Those past the allowance are reported with it, not as under the gate.
     const { rejected } = gate(messages(0.603), graded)
-    expect(rejected.filter((r) => r.overLimit === 1).map((r) => r.item.relevance)).toEqual([
+    expect(rejected.filter((r) => r.overTokens === 120).map((r) => r.item.relevance)).toEqual([
       0.602, 0.601, 0.6
     ])
-    expect(rejected.filter((r) => r.overLimit === undefined)).toHaveLength(8)
-    // A new thread's other threads are graded with e5; a running conversation has its own cap.
-    expect(e5.message.perHundredth).toBe(2)
-    expect(gateCalibration(E5_MODEL_ID, true).message.perHundredth).toBeUndefined()
+    expect(rejected.filter((r) => r.overTokens === undefined)).toHaveLength(36)
+    // A new thread's other threads are held to tokens with e5; a running conversation to items.
+    expect(e5.message.tokensPerHundredth).toBe(400)
+    expect(gateCalibration(E5_MODEL_ID, true).message.tokensPerHundredth).toBeUndefined()
     // A user's gate means "everything over it", up to the cap.
     expect(gate(messages(0.603), withMinRelevance(graded, 0.6)).passed).toHaveLength(4)
   })

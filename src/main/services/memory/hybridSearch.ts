@@ -8,6 +8,7 @@ import type { MemoryWarning } from '@shared/context'
 import { yieldToEventLoop } from '@shared/eventLoop'
 import { AppError } from '@shared/result'
 import { RECALL_SAMPLE_CHARS } from '../../context/recall/recallQuery'
+import { estimateTokens } from '../../context/tokens/tokenEstimate'
 import { RECALLED_ROLES, type RecallMessage } from '../../store/search/recallRepository'
 import { calibratedSimilarity } from '../../workers/embedding/embeddingModels'
 import {
@@ -193,7 +194,13 @@ export class HybridSearch {
     const kindOf = (hit: MemorySearchHit): GateKind =>
       hit.kind === 'memory' ? 'memory' : hit.threadId === plan.threadId ? 'thread' : 'message'
     const gate = calibration
-      ? applyGate(scored.scored, kindOf, (hit) => hit.relevance ?? 0, calibration)
+      ? applyGate(
+          scored.scored,
+          kindOf,
+          (hit) => hit.relevance ?? 0,
+          (hit) => estimateTokens(hit.content),
+          calibration
+        )
       : null
     const hits = [...scored.hits]
     if (gate && calibration) {

@@ -61,11 +61,12 @@ function recallReport(
     fillSpare,
     gates: result.gate.gates,
     passed: result.gate.passed,
-    rejected: result.gate.rejected.map(({ hit, gate, overLimit }) => ({
+    rejected: result.gate.rejected.map(({ hit, gate, overLimit, overTokens }) => ({
       id: hit.ref,
       relevance: hit.relevance ?? 0,
       gate,
       ...(overLimit !== undefined && { overLimit }),
+      ...(overTokens !== undefined && { overTokens }),
       preview: previewOf(hit.content),
       origin: originOf(hit, options.threadId)
     })),

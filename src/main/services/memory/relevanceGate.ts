@@ -30,11 +30,14 @@ interface KindGate {
   /** At most this many of the kind pass, most relevant first. */
   cap: number
   /**
-   * Fewer pass the less the best stands out: at most this many per 0.01 that the best clears
-   * `gate` (at least one, at most `cap`). A best just over the bar is weak evidence that the
-   * kind holds the answer at all, and a question nothing answers finds exactly such a best.
+   * What passes is held to an allowance of tokens that grows with how far the best clears
+   * `gate`: this many per 0.01 (the first item always passes), at most `maxTokens`. A best
+   * just over the bar is weak evidence that the kind holds the answer at all, and a question
+   * nothing answers finds exactly such a best. Counted in tokens because tokens are the cost:
+   * thirty short turns of chat are a few hundred, thirty long answers several thousand.
    */
-  perHundredth?: number
+  tokensPerHundredth?: number
+  maxTokens?: number
 }
 
 export interface GateCalibration {
@@ -45,7 +48,7 @@ export interface GateCalibration {
    * question about the past often needs turns far apart, one much weaker than the other, and
    * at a budget the thread overflows the window fills whatever recall leaves (LoCoMo's single
    * thread, docs/EVALUATION.md). Messages of other threads are whole turns of other
-   * conversations, private to their thread: their bar is higher and capped.
+   * conversations, private to their thread: their bar is higher and what passes is capped.
    */
   memory: KindGate
   thread: KindGate
@@ -83,7 +86,13 @@ const CALIBRATIONS: Record<string, GateCalibration> = {
   [E5_MODEL_ID]: {
     memory: { gate: 0.54, belowBest: 0.14, cap: Infinity },
     thread: { gate: 0.54, belowBest: Infinity, cap: Infinity },
-    message: { gate: 0.62, belowBest: 0.12, cap: 30, perHundredth: 2 },
+    message: {
+      gate: 0.62,
+      belowBest: 0.2,
+      cap: Infinity,
+      tokensPerHundredth: 400,
+      maxTokens: 3000
+    },
     messageInConversation: { gate: 0.66, belowBest: 0.08, cap: 8 },
     offsets: { chinese: 0.16, crossLingual: -0.02 },
     strongMargin: 0.1,
@@ -152,20 +161,24 @@ export type GateKind = 'memory' | 'thread' | 'message'
 
 export interface Gated<T> {
   passed: T[]
-  /** Those under their kind's gate, with the gate they missed, or past its cap (`overLimit`). */
-  rejected: { item: T; gate: number; overLimit?: number }[]
+  /**
+   * Those under their kind's gate, with the gate they missed; or over it but past its cap
+   * (`overLimit`, items) or its allowance (`overTokens`).
+   */
+  rejected: { item: T; gate: number; overLimit?: number; overTokens?: number }[]
   /** Each kind's gate in this search: its bar, or its best less `belowBest` when higher. */
   gates: Record<GateKind, number>
 }
 
 /**
- * Applies each kind's gate to candidates that have a relevance; `kindOf` and `relevance`
- * read them. The order of `passed` is by relevance, best first.
+ * Applies each kind's gate to candidates that have a relevance; `kindOf`, `relevance` and
+ * `tokens` read them. The order of `passed` is by relevance, best first.
  */
 export function applyGate<T>(
   candidates: readonly T[],
   kindOf: (item: T) => GateKind,
   relevance: (item: T) => number,
+  tokens: (item: T) => number,
   calibration: GateCalibration
 ): Gated<T> {
   const out: Gated<T> = { passed: [], rejected: [], gates: { memory: 0, thread: 0, message: 0 } }
@@ -177,26 +190,44 @@ export function applyGate<T>(
     const best = ofKind.length > 0 ? relevance(ofKind[0] as T) : 0
     const gate = Math.round(Math.max(bar.gate, best - bar.belowBest) * 1000) / 1000
     out.gates[kind] = gate
-    const cap = capFor(bar, best)
+    const allowance = allowanceFor(bar, best)
     let taken = 0
+    let used = 0
+    let full = false
     for (const item of ofKind) {
-      if (relevance(item) < gate) out.rejected.push({ item, gate })
-      else if (taken < cap) {
-        out.passed.push(item)
-        taken++
-      } else out.rejected.push({ item, gate, overLimit: cap })
+      if (relevance(item) < gate) {
+        out.rejected.push({ item, gate })
+        continue
+      }
+      if (taken >= bar.cap) {
+        out.rejected.push({ item, gate, overLimit: bar.cap })
+        continue
+      }
+      const cost = tokens(item)
+      // Once one does not fit, none after it passes: a shorter, weaker item is no better.
+      full ||= taken > 0 && used + cost > allowance
+      if (full) {
+        out.rejected.push({ item, gate, overTokens: allowance })
+        continue
+      }
+      out.passed.push(item)
+      taken++
+      used += cost
     }
   }
   out.passed.sort((a, b) => relevance(b) - relevance(a))
   return out
 }
 
-/** The kind's cap for a search whose best candidate of the kind has relevance `best`. */
-function capFor(bar: KindGate, best: number): number {
-  if (bar.perHundredth === undefined) return bar.cap
+/** The kind's allowance in tokens for a search whose best of the kind has relevance `best`. */
+function allowanceFor(bar: KindGate, best: number): number {
+  if (bar.tokensPerHundredth === undefined) return Infinity
   // In thousandths, as relevance is rounded: 0.705 − 0.62 is 0.085, not 0.08499….
   const clears = Math.round((best - bar.gate) * 1000) / 10
-  return Math.min(bar.cap, Math.max(1, Math.floor(clears * bar.perHundredth)))
+  return Math.min(
+    bar.maxTokens ?? Infinity,
+    Math.max(0, Math.floor(clears * bar.tokensPerHundredth))
+  )
 }
 
 export interface RelevanceSignals {

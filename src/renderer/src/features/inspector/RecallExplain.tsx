@@ -108,6 +108,7 @@ export function RecallExplain({ build }: { build: BuiltContext }) {
 
 function Rejected({ item }: { item: RejectedCandidate }) {
   const { t } = useTranslation()
+  const format = useFormatNumber()
   const origin = item.origin
   const where =
     origin?.kind === 'message'
@@ -115,19 +116,15 @@ function Rejected({ item }: { item: RejectedCandidate }) {
         ? t('inspector.recall.fromThread', { title: origin.threadTitle ?? '—' })
         : t('inspector.recall.fromThisThread')
       : t('inspector.recall.fromMemories')
+  const scores = { relevance: item.relevance.toFixed(2), gate: item.gate.toFixed(2) }
   return (
     <li className="recall-explain__item" data-testid="recall-rejected" data-ref={item.id}>
       <span className="recall-explain__score">
-        {item.overLimit === undefined
-          ? t('inspector.recall.relevanceVsGate', {
-              relevance: item.relevance.toFixed(2),
-              gate: item.gate.toFixed(2)
-            })
-          : t('inspector.recall.overLimit', {
-              relevance: item.relevance.toFixed(2),
-              gate: item.gate.toFixed(2),
-              count: item.overLimit
-            })}
+        {item.overTokens !== undefined
+          ? t('inspector.recall.overTokens', { ...scores, tokens: format(item.overTokens) })
+          : item.overLimit !== undefined
+            ? t('inspector.recall.overLimit', { ...scores, count: item.overLimit })
+            : t('inspector.recall.relevanceVsGate', scores)}
       </span>{' '}
       <span className="recall-explain__where">{where}</span>
       <span className="recall-explain__preview">{item.preview}</span>

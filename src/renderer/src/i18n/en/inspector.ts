@@ -215,6 +215,8 @@ export const inspector = {
       'relevance {{relevance}} ≥ gate {{gate}}, past this search’s limit of {{count, number}}',
     overLimit_other:
       'relevance {{relevance}} ≥ gate {{gate}}, past this search’s limit of {{count, number}}',
+    overTokens:
+      'relevance {{relevance}} ≥ gate {{gate}}, past this search’s allowance of {{tokens}} tokens',
     fromMemories: 'memory',
     fromThisThread: 'earlier in this thread',
     fromThread: 'in “{{title}}”',

@@ -204,6 +204,7 @@ export const inspector: Translation['inspector'] = {
       '相关度 {{relevance}} ≥ 门槛 {{gate}}，但超出本次检索的 {{count, number}} 条上限',
     overLimit_other:
       '相关度 {{relevance}} ≥ 门槛 {{gate}}，但超出本次检索的 {{count, number}} 条上限',
+    overTokens: '相关度 {{relevance}} ≥ 门槛 {{gate}}，但超出本次检索的 {{tokens}} 个 token 额度',
     fromMemories: '记忆',
     fromThisThread: '本对话较早的消息',
     fromThread: '来自“{{title}}”',
