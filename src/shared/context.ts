@@ -388,6 +388,7 @@ export interface BuildMetadata {
   droppedMessageCount: number
   summarizedMessageCount: number
   usedSummary: boolean
+  /** Items the retrieved section placed: memories and recalled messages (the name predates them). */
   retrievedMemoryCount: number
   warnings: BuildWarning[]
 }

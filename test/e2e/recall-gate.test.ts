@@ -21,12 +21,14 @@ const LANGUAGES = {
   'en-US': {
     memory: 'My daughter Mia is allergic to peanuts.',
     question: 'Can you suggest a snack for my daughter after school?',
-    offTopic: 'What is the boiling point of water at sea level?'
+    offTopic: 'What is the boiling point of water at sea level?',
+    elsewhere: 'Which neighbourhood in Porto is quiet at night?'
   },
   'zh-CN': {
     memory: '我女儿对花生过敏。',
     question: '给我女儿推荐一个放学后吃的零食吧？',
-    offTopic: '海平面上水的沸点是多少度？'
+    offTopic: '海平面上水的沸点是多少度？',
+    elsewhere: 'Porto 哪个街区晚上比较安静？'
   }
 } as const
 
@@ -40,6 +42,7 @@ function ui(page: Page) {
     free: panel.getByTestId('recall-free'),
     explain: panel.getByTestId('recall-explain'),
     rejected: panel.getByTestId('recall-rejected'),
+    absentNames: panel.getByTestId('recall-absent-names'),
     included: panel.locator(
       '[data-testid="trace-item"][data-section="retrieved"][data-decision="included"]'
     ),
@@ -114,6 +117,16 @@ describe('a focused request in a new thread (issue #17)', () => {
       await eventually(() => app.rejected.count()).toBeGreaterThan(0)
       await animationsDone(page)
       await page.screenshot({ path: join(SCREENSHOTS, `recall-offtopic-${locale}.png`) })
+
+      // A place no chat mentions: the Lisbon thread resembles the question, and the inspector
+      // says why other threads were held to a higher bar.
+      await preview(harness, app, words.elsewhere)
+      await eventually(() => app.absentNames.isVisible(), 30_000).toBe(true)
+      const absent = (await app.absentNames.textContent()) ?? ''
+      expect(absent).toContain('“Porto”')
+      expect(absent).toMatch(locale === 'zh-CN' ? HAN : /needed relevance 0\.\d\d/u)
+      await animationsDone(page)
+      await page.screenshot({ path: join(SCREENSHOTS, `recall-absent-name-${locale}.png`) })
 
       // "This thread only": the memory is no longer searched, for this thread.
       await preview(harness, app, words.question)

@@ -115,7 +115,7 @@ describe('metadata and warnings', () => {
     expect(metadata).toHaveTextContent('Sent3')
     expect(metadata).toHaveTextContent('Dropped9,801')
     expect(metadata).toHaveTextContent('Summarised9,800')
-    expect(metadata).toHaveTextContent('Memories1')
+    expect(metadata).toHaveTextContent('Retrieved1')
     // Words, not identifiers: how tokens were counted and which engine built the request.
     expect(metadata).toHaveTextContent(
       'summary used · gpt-4o · exact token count · standard engine'

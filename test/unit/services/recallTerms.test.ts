@@ -157,6 +157,12 @@ describe('the names a question is about', () => {
     expect(queryNames('Is my TV on? I’m asking.')).toEqual([])
   })
 
+  it('are any capitalized Latin word in a sentence with Chinese, first or not', () => {
+    expect(queryNames('Caroline 周末喜欢做什么？')).toEqual(['Caroline'])
+    expect(queryNames('我想去Porto玩几天，住哪里好？Hannah 也去。')).toEqual(['Porto', 'Hannah'])
+    expect(queryNames('帮我看看这个 API 的 Python 写法')).toEqual(['API', 'Python'])
+  })
+
   it('are none in a title-cased line, in Chinese, or in lowercase', () => {
     expect(queryNames('How To Cook Rice In A Pan')).toEqual([])
     expect(queryNames('我女儿放学后吃什么零食好？')).toEqual([])

@@ -25,6 +25,7 @@ const CJK_FUNCTION_CHARS = new Set([
 ])
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu
+const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu
 const MAX_TERMS = 24
 
@@ -129,25 +130,29 @@ const MAX_NAMES = 4
 
 /**
  * The names a question is about: words of three or more characters written with a capital
- * (or in capitals) anywhere but at the start of a sentence: "Caroline", "Miami", "LGBTQ". At
- * most four, as written. None when most words are capitalized (a title-cased line says nothing
- * about which are names), and none in scripts without capitals (Chinese): there the sign does
- * not exist, and the gate goes without it.
+ * (or in capitals) anywhere but at the start of a sentence: "Caroline", "Miami", "LGBTQ". In
+ * a sentence with Chinese (or Japanese, Korean) in it, any capitalized Latin word, wherever it
+ * stands: "Caroline 周末喜欢做什么？". At most four, as written. None in an English line where
+ * most words are capitalized (a title says nothing about which are names), and none in
+ * Chinese without Latin words: there the sign does not exist, and the gate goes without it.
  */
 export function queryNames(query: string): string[] {
   const names = new Map<string, string>()
   let inner = 0
   let capitalized = 0
-  for (const sentence of recallSample(query)
-    .normalize('NFKC')
-    .split(/(?<=[.?!。？！])\s+|\n+/u)) {
-    for (const word of (sentence.match(WORD) ?? []).slice(1)) {
-      inner++
+  const text = recallSample(query).normalize('NFKC')
+  for (const sentence of text.split(/(?<=[.?!])\s+|(?<=[。？！])|\n+/u)) {
+    const cjk = HAS_CJK.test(sentence)
+    const words = sentence.replace(CJK_RUN, ' ').match(WORD) ?? []
+    for (const word of cjk ? words : words.slice(1)) {
       const bare = word.replace(/['’].*$/u, '')
-      if (!/^\p{Lu}/u.test(bare)) continue
-      capitalized++
+      const upper = /^\p{Lu}/u.test(bare)
+      if (!cjk) {
+        inner++
+        if (upper) capitalized++
+      }
       const lower = bare.toLowerCase()
-      if ([...bare].length >= 3 && !NOT_NAMES.has(lower) && !names.has(lower)) {
+      if (upper && [...bare].length >= 3 && !NOT_NAMES.has(lower) && !names.has(lower)) {
         names.set(lower, bare)
       }
     }

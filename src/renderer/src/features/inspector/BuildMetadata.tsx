@@ -19,7 +19,8 @@ export function BuildMetadata({ metadata }: { metadata: Metadata }) {
     [t('inspector.metadata.included'), metadata.includedMessageCount],
     [t('inspector.metadata.dropped'), metadata.droppedMessageCount],
     [t('inspector.metadata.summarized'), metadata.summarizedMessageCount],
-    [t('inspector.metadata.memories'), metadata.retrievedMemoryCount]
+    // Everything recall placed: memories and recalled messages alike, so not "memories".
+    [t('inspector.metadata.retrieved'), metadata.retrievedMemoryCount]
   ]
   const summary = metadata.usedSummary
     ? t('inspector.metadata.summaryUsed')

@@ -70,7 +70,7 @@ export const inspector = {
     included: 'Sent',
     dropped: 'Dropped',
     summarized: 'Summarised',
-    memories: 'Memories',
+    retrieved: 'Retrieved',
     summaryUsed: 'summary used',
     summaryNone: 'no summary',
     counting: {

@@ -67,7 +67,7 @@ export const inspector: Translation['inspector'] = {
     included: '已发送',
     dropped: '已舍弃',
     summarized: '已摘要',
-    memories: '记忆',
+    retrieved: '已检索',
     summaryUsed: '使用了摘要',
     summaryNone: '无摘要',
     counting: {
