@@ -118,6 +118,12 @@ describe('the relevance gate in a new thread', () => {
     const painting = hers.recall?.rejected.find((r) => r.preview.startsWith('Painting'))
     expect(painting?.relevance).toBeGreaterThanOrEqual(gateCalibration(E5_MODEL_ID).message.gate)
     expect(painting?.relevance).toBeLessThan(painting?.gate ?? 0)
+    // A gate the user picks (the inspector's what-if) means everything over it: no name raises it.
+    const tried = await preview(services, fresh.id, 'What does Caroline do to destress?', {
+      recall: { minRelevance: painting?.relevance ?? 0 }
+    })
+    expect(tried.recall?.absentNames).toBeUndefined()
+    expect(tried.messages.some((m) => m.content.includes('Painting on weekends'))).toBe(true)
     // Sent, the same: the stored input itself does not count as a mention.
     const { build } = await services.chat.send(fresh.id, 'What does Caroline do to destress?')
     expect(build?.context.recall?.absentNames).toEqual(['Caroline'])
