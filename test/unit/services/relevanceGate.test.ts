@@ -137,6 +137,16 @@ describe('applyGate', () => {
     expect(gateCalibration(E5_MODEL_ID, true).message.tokensPerHundredth).toBeUndefined()
     // A user's gate means "everything over it", up to the cap.
     expect(gate(messages(0.603), withMinRelevance(graded, 0.6)).passed).toHaveLength(4)
+    // Tokens are counted only where an allowance applies: the search runs on the send's path.
+    const counted: GateKind[] = []
+    applyGate(
+      [item('memory', 0.9), item('thread', 0.9), item('message', 0.7)],
+      (i) => i.kind,
+      (i) => i.relevance,
+      (i) => (counted.push(i.kind), 100),
+      graded
+    )
+    expect(counted).toEqual(['message'])
   })
 
   it('passes nothing when nothing reaches the bar: an off-topic question costs nothing', () => {

@@ -203,7 +203,8 @@ export function applyGate<T>(
         out.rejected.push({ item, gate, overLimit: bar.cap })
         continue
       }
-      const cost = tokens(item)
+      // Counted only where an allowance applies: this is the send's path.
+      const cost = allowance === Infinity ? 0 : tokens(item)
       // Once one does not fit, none after it passes: a shorter, weaker item is no better.
       full ||= taken > 0 && used + cost > allowance
       if (full) {
