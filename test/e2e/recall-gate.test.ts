@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../support/tempDir'
 import { animationsDone, isInView } from './harness/page'
+import { chooseTheme } from './harness/theme'
 import { eventually } from '../support/poll'
 import type { Harness } from './harness/server'
 import { useChromiumSession } from './harness/session'
@@ -125,8 +126,24 @@ describe('a focused request in a new thread (issue #17)', () => {
       const absent = (await app.absentNames.textContent()) ?? ''
       expect(absent).toContain('“Porto”')
       expect(absent).toMatch(locale === 'zh-CN' ? HAN : /needed relevance 0\.\d\d/u)
-      await animationsDone(page)
-      await page.screenshot({ path: join(SCREENSHOTS, `recall-absent-name-${locale}.png`) })
+      // Readable at both supported window sizes, in both themes.
+      for (const [width, height] of [
+        [1280, 800],
+        [1024, 700]
+      ] as const) {
+        await page.setViewportSize({ width, height })
+        await expect(isInView(app.absentNames, page.getByTestId('inspector-panel'))).resolves.toBe(
+          true
+        )
+        for (const theme of ['light', 'dark'] as const) {
+          await chooseTheme(page, theme)
+          await page.screenshot({
+            path: join(SCREENSHOTS, `recall-absent-name-${width}-${theme}-${locale}.png`)
+          })
+        }
+      }
+      await page.getByTestId('theme-select').selectOption('system')
+      await page.setViewportSize({ width: 1280, height: 800 })
 
       // "This thread only": the memory is no longer searched, for this thread.
       await preview(harness, app, words.question)
