@@ -315,6 +315,14 @@ async function openSession(
 const NUMBERED = /Ms$/
 
 /**
+ * After each reply the bench waits this long before the next send, as a user reads the reply:
+ * what the app does when a reply ends (embedding the conversation the next input will be read
+ * in, issue #21) has that long, never the seconds a person takes. A first send after opening
+ * waits for nothing.
+ */
+const READING_MS = 250
+
+/**
  * Sends `content`, waits for the reply and the stored build, and splits the time. `typed`: the
  * draft's preview runs first (untimed), as the composer's inspector runs it while typing.
  */
@@ -332,6 +340,7 @@ async function measuredSend(
   const start = performance.now()
   const outcome = await session.services.chat.send(threadId, content)
   await session.services.chat.settled(threadId)
+  await new Promise((resolve) => setTimeout(resolve, READING_MS))
   const body = server.received[receivedBefore]
   if (!body) {
     throw new Error(

@@ -1,16 +1,43 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EmbedOptions } from '../../src/main/workers/embedding/embedder'
+import { EmbeddingClient } from '../../src/main/workers/embedding/embeddingClient'
 import { MessageRepository } from '../../src/main/store/messageRepository'
-import { useMemoryServices } from '../support/memoryServices'
+import { e5Model, testEmbedder } from '../support/embeddings'
+import { memoryServicesIn, useMemoryServices } from '../support/memoryServices'
+import { pollUntil } from '../support/poll'
+import { startScriptedProvider, type ScriptedProvider } from '../support/scriptedProvider'
 import { useTempDir } from '../support/tempDir'
+import { aesCipher } from '../support/testCipher'
 
 /**
  * Recall that reads the conversation, on the real model, the real worker and a real SQLite
- * file: the conversation as a second query, the turns next to a recalled message, and the
- * nearest items under the floor when a build has budget to fill.
+ * file: the conversation as a second query, embedded before the user sends, the turns next to
+ * a recalled message, and the nearest items under the floor when a build has budget to fill.
  */
 
 const tempDir = useTempDir()
-const { withModel } = useMemoryServices(tempDir)
+const { withModel, workerPath } = useMemoryServices(tempDir)
+
+const KEY = 'sk-test-Conversation-Key-0a1b2c3d4e5f'
+let server: ScriptedProvider
+beforeAll(async () => {
+  server = await startScriptedProvider({ requiredKey: KEY, models: ['scripted-model'] })
+})
+afterAll(() => server.close())
+
+/** The real e5 worker, noting every text it embeds as a search query. */
+function countingE5(queries: string[]) {
+  const model = e5Model()
+  return () => {
+    const client = testEmbedder(workerPath(), model)
+    const embed = client.embed.bind(client)
+    client.embed = (texts: readonly string[], options?: EmbedOptions) => {
+      if (options?.role === 'query') queries.push(...texts)
+      return embed(texts, options)
+    }
+    return { embedder: client as EmbeddingClient, spec: model.spec }
+  }
+}
 
 const MEMORIES = [
   '我女儿朵朵最喜欢看《小猪佩奇》。',
@@ -39,7 +66,7 @@ describe('recall that reads the conversation', () => {
     for (const [input, before, memory] of cases) {
       // Alone, the follow-up names nothing: no memory reaches the floor.
       expect((await services.memory.search(input)).hits).toEqual([])
-      const withContext = await services.memory.search(input, { context: `${before}\n${input}` })
+      const withContext = await services.memory.search(input, { context: before })
       expect(withContext.hits.map((h) => h.content)).toEqual([memory])
       expect(withContext.hits[0]?.matchedBy).toContain('vector')
     }
@@ -52,6 +79,67 @@ describe('recall that reads the conversation', () => {
     })
     const recalled = built.trace.filter((t) => t.section === 'retrieved')
     expect(recalled[0]).toMatchObject({ preview: MEMORIES[0], decision: 'included' })
+  })
+
+  it('embeds the conversation when a reply ends and when the thread opens: a send embeds only its input', async () => {
+    const queries: string[] = []
+    const cipher = aesCipher()
+    const dir = tempDir()
+    const setup = memoryServicesIn(dir, { embeddings: countingE5(queries), cipher })
+    const { services } = setup
+    await services.memoryIndexer.drained()
+    await services.memory.warmedUp()
+    await services.memory.create({ content: MEMORIES[0] as string, category: 'fact' })
+    await services.memoryIndexer.drained()
+    const provider = services.providers.create({
+      kind: 'openai-compatible',
+      name: 'Scripted',
+      baseUrl: server.v1,
+      apiKey: KEY,
+      models: [{ id: 'scripted-model', contextWindow: 32_000, maxOutput: 2_000 }]
+    })
+    const thread = services.threads.create('Birthday')
+    services.threads.setModel(thread.id, { providerId: provider.id, modelId: 'scripted-model' })
+    server.enqueue({ type: 'reply', chunks: ['太好了！', '有什么计划吗？'] })
+    await services.chat.send(thread.id, '下周六是我女儿的生日。')
+    await services.chat.settled(thread.id)
+
+    // The reply has ended: the conversation the next input will be read in is embedded now,
+    // while the user reads and types, not when they send.
+    const conversation = '下周六是我女儿的生日。\n太好了！有什么计划吗？'
+    await pollUntil(() => queries.includes(conversation), { what: 'the conversation embedded' })
+    queries.length = 0
+    const sent = await services.chat.send(thread.id, '送她什么礼物好？')
+    await services.chat.settled(thread.id)
+    // The send embedded its input alone; then, its reply ended, the next conversation.
+    await pollUntil(() => queries.length >= 2, { what: 'the next conversation embedded' })
+    expect(queries).toEqual(['送她什么礼物好？', '送她什么礼物好？\nHello from the script.'])
+    // And the follow-up still finds what it refers to through that conversation.
+    const recalled = sent.build?.context.trace.filter(
+      (t) => t.section === 'retrieved' && t.decision === 'included'
+    )
+    expect(recalled?.map((t) => t.preview)).toEqual([MEMORIES[0]])
+    await services.chat.settled()
+    await setup.close()
+
+    // Opened at start-up, before the model is ready (the last-open thread), the thread
+    // readies its conversation before the first send all the same.
+    const opened: string[] = []
+    const again = memoryServicesIn(dir, { embeddings: countingE5(opened), cipher })
+    try {
+      expect(again.services.memoryIndexer.active()).toBeNull()
+      again.services.messages.page(thread.id)
+      const next = '送她什么礼物好？\nHello from the script.'
+      await pollUntil(() => opened.includes(next), { what: 'the opened thread’s conversation' })
+      await again.services.memory.warmedUp()
+      opened.length = 0
+      await again.services.chat.send(thread.id, '要不要再买个蛋糕？')
+      await again.services.chat.settled(thread.id)
+      await pollUntil(() => opened.length >= 2, { what: 'the next conversation embedded' })
+      expect(opened).toEqual(['要不要再买个蛋糕？', '要不要再买个蛋糕？\nHello from the script.'])
+    } finally {
+      await again.close()
+    }
   })
 
   it('brings the reply to a recalled question along, after the direct hits', async () => {

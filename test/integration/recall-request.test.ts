@@ -51,7 +51,7 @@ describe('the recall request of a build', () => {
     // Everything but the window's 900-token share (45 %), 30 tokens per candidate, rounded up.
     expect(asked.limit).toBe(37)
     // The query is the input; the conversation it follows goes along as the second query.
-    expect(asked.context).toBe(`${sentence(39)}\n${sentence(40)}\nWhich hotel?`)
+    expect(asked.context).toBe(`${sentence(39)}\n${sentence(40)}`)
     const excluded = new Set((asked.excludeMessageIds ?? []).map(Number))
     expect(excluded.size).toBeGreaterThan(0)
     // Every excluded message is one the window really sent.

@@ -8,6 +8,7 @@ import type { Services } from '../../src/main/services/serviceTypes'
 import type { EmbedderFactory } from '../../src/main/services/memory/memoryModels'
 import { openDatabase } from '../../src/main/store/database'
 import type { SearchWorkers } from '../../src/main/workers/search/searchWorkerClient'
+import type { Cipher } from '../../src/main/services/providers/secretStore'
 import { prepareEmbeddings, testEmbeddings, type TestModel } from './embeddings'
 
 export interface MemoryTestServices {
@@ -31,6 +32,8 @@ export function memoryServicesIn(
     fileWorkerPath?: string
     /** Memory search's workers, as the app searches with them. */
     searchWorkers?: SearchWorkers
+    /** Stands in for the OS key store, so a provider can be saved (testCipher.ts). */
+    cipher?: Cipher
   } = {}
 ): MemoryTestServices {
   const path = join(dir, options.file ?? 'store.sqlite')
@@ -45,6 +48,7 @@ export function memoryServicesIn(
     indexing: { idleMs: 50 },
     fileWorkerPath: options.fileWorkerPath ?? null,
     ...(options.searchWorkers && { searchWorkers: options.searchWorkers }),
+    ...(options.cipher && { cipher: options.cipher }),
     log: (message, error) =>
       logged.push(`${message}: ${error instanceof Error ? error.message : String(error)}`),
     publish: (event, payload) => published.push({ event, payload }),

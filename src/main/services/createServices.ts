@@ -249,7 +249,8 @@ export function createServices({
     cache,
     threads,
     log: logWhileOpen,
-    messageChanged
+    messageChanged,
+    opened: (threadId, newest) => context.prepareRecall(threadId, newest)
   })
   const chat = new TurnService({
     messages,
@@ -265,6 +266,7 @@ export function createServices({
     models,
     cacheTtl: () => settings.get().promptCacheTtl,
     afterTurn: (threadId, build, input, target) => {
+      context.prepareRecall(threadId)
       summaries.afterTurn(threadId, build, input.seq, target)
       memoryExtraction.afterTurn(input, target)
     },

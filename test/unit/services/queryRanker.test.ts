@@ -46,6 +46,39 @@ describe('the query ranker', () => {
     await expect.poll(() => ranker.cached(slow, 'late')).toEqual(new Float32Array([0, 1]))
   })
 
+  it('embeds a text once while it is being embedded, and keeps the texts used most lately', async () => {
+    let release: () => void = () => {}
+    const calls: string[] = []
+    const model = {
+      space: { key: 'e5/384' },
+      embedder: {
+        embed: (texts: string[]) => {
+          calls.push(...texts)
+          return new Promise<Float32Array[]>((resolve) => {
+            release = () => resolve(texts.map(() => new Float32Array([1, 0])))
+          })
+        }
+      }
+    } as unknown as ActiveModel
+    const ranker = new QueryRanker()
+    // Ahead of the send (the conversation as a reply ends), then the send itself.
+    const ahead = ranker.embed(model, 'the conversation')
+    const send = ranker.embed(model, 'the conversation')
+    release()
+    expect(await send).toBe(await ahead)
+    expect(calls).toEqual(['the conversation'])
+
+    // A preview per keystroke embeds a new draft each time; the conversation, read by each
+    // of them, stays cached.
+    for (let i = 0; i < 40; i++) {
+      const draft = ranker.embed(model, `draft ${i}`)
+      release()
+      await draft
+      expect(ranker.cached(model, 'the conversation')).not.toBeNull()
+    }
+    expect(ranker.cached(model, 'draft 0')).toBeNull()
+  })
+
   it('refuses to compare vectors of different lengths', () => {
     expect(similarity(new Float32Array([0.6, 0.8]), new Float32Array([0.6, 0.8]))).toBeCloseTo(1)
     expect(() => similarity(new Float32Array(384), new Float32Array(512))).toThrow(/spaces/)

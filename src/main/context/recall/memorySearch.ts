@@ -41,6 +41,11 @@ export interface MemorySearch {
     query: string,
     options: MemorySearchOptions
   ): Promise<MemoryCandidate[] | MemorySearchOutcome>
+  /**
+   * Readies a conversation (`MemorySearchOptions.context`) for the searches that will read an
+   * input in it, in the background: the send then embeds only its input.
+   */
+  prepare?(context: string): void
 }
 
 export interface Recall {

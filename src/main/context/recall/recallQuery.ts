@@ -2,9 +2,11 @@
  * What memory search looks for: the input, and the conversation it belongs to. "Any ideas?"
  * says nothing on its own; after "I finally have a free weekend" it asks for weekend plans.
  * The input stays the main query (its words go to full text, its vector ranks first); the
- * newest turns before it and the active task form a second query whose vector list recall
- * fuses with a lower weight (services/memory/hybridSearch.ts), so a self-contained question is not
- * pulled toward whatever was said just before it.
+ * newest turns before it and the active task are the conversation, whose vector, blended with
+ * the input's, makes a second list recall fuses with a lower weight
+ * (services/memory/searchCandidates.ts), so a self-contained question is not pulled toward
+ * whatever was said just before it. The conversation does not depend on the input: it is known
+ * when the last reply ends, and embedded then (issue #21), so a send embeds only its input.
  */
 import type { ActiveTaskState } from '@shared/context'
 import type { Message } from '@shared/domain'
@@ -65,8 +67,13 @@ type Turn = Pick<Message, 'role' | 'content' | 'excluded'>
 export interface RecallQuery {
   /** The input itself: the first query. */
   text: string
-  /** The active task and the newest turns, then the input; null when there is none. */
+  /** The active task and the newest turns, without the input; null when there is none. */
   context: string | null
+}
+
+/** The input read in its conversation, as one text (what files' chunks are scored against). */
+export function queryInContext({ text, context }: RecallQuery): string {
+  return context === null ? text : `${context}\n${text}`
 }
 
 function clip(text: string): string {
@@ -84,7 +91,17 @@ export function recallQuery(
   messages: readonly Turn[],
   taskState?: ActiveTaskState
 ): RecallQuery {
-  const text = recallSample(input).trim()
+  return { text: recallSample(input).trim(), context: conversationQuery(messages, taskState) }
+}
+
+/**
+ * The conversation the next input will be read in: the active task and the newest turns of
+ * `messages` (oldest first), or null. The same before the user types as when they send.
+ */
+export function conversationQuery(
+  messages: readonly Turn[],
+  taskState?: ActiveTaskState
+): string | null {
   // The newest turns, found from the end: a long thread is never passed over.
   const newest: Turn[] = []
   for (let i = messages.length - 1; i >= 0 && newest.length < CONTEXT_TURNS; i--) {
@@ -94,6 +111,6 @@ export function recallQuery(
   const turns = newest.map((m) => clip(m.content)).filter((t) => t.length > 0)
   const goal = taskState?.goals.at(-1)
   const task = goal?.status === 'active' ? clip(goal.text) : null
-  const parts = [...(task && task !== text ? [task] : []), ...turns]
-  return { text, context: parts.length === 0 ? null : [...parts, text].join('\n') }
+  const parts = [...(task ? [task] : []), ...turns]
+  return parts.length === 0 ? null : parts.join('\n')
 }

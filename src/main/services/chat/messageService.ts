@@ -19,6 +19,8 @@ export interface MessageServiceDeps {
   log: (message: string, error: unknown) => void
   /** A stored message's exclusion or summary exemption changed. */
   messageChanged?: (threadId: string, seq: number) => void
+  /** A thread was opened at its end: its newest page, oldest first (readies its recall). */
+  opened?: (threadId: string, newest: readonly Message[]) => void
 }
 
 export class MessageService {
@@ -35,8 +37,16 @@ export class MessageService {
    * background, so the preview and the first send that follow read it from memory.
    */
   page(threadId: string, query: PageQuery = {}): MessagePage {
-    const { messages, cache } = this.deps
     this.deps.threads.get(threadId)
+    const page = this.read(threadId, query)
+    if (query.beforeSeq === undefined && query.fromSeq === undefined) {
+      this.deps.opened?.(threadId, page.messages)
+    }
+    return page
+  }
+
+  private read(threadId: string, query: PageQuery): MessagePage {
+    const { messages, cache } = this.deps
     if (cache.has(threadId)) return pageOf(cache.get(threadId), query)
     cache
       .load(threadId, { behindTurns: true })

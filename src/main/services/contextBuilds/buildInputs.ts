@@ -10,7 +10,7 @@ import { recalledLine } from '../../context/sections/retrievedMemories'
 import { tokenCounterFor, type TokenCounter } from '../../context/tokens/tokenCounter'
 import type { TokenIndex } from '../../context/tokens/tokenIndex'
 import { recallMemories, type MemorySearch, type Recall } from '../../context/recall/memorySearch'
-import { recallQuery, type RecallQuery } from '../../context/recall/recallQuery'
+import { queryInContext, recallQuery, type RecallQuery } from '../../context/recall/recallQuery'
 import { recallRequest } from '../../context/recall/recallRequest'
 import type { BuildAttachments } from '../files/fileService'
 import { leaveOutOtherBranches, type ForkLineage } from '../memory/forkRecallFilter'
@@ -82,7 +82,7 @@ export class BuildInputs {
       ? { ...found, memories: leaveOutOtherBranches(threadId, found.memories, this.deps.lineage) }
       : found
     await countLongItems(recall.memories, tokenCounterFor(config.model))
-    const files = await this.deps.attachments?.(threadId, turn.files, query.context ?? query.text)
+    const files = await this.deps.attachments?.(threadId, turn.files, queryInContext(query))
     const tools = (await this.deps.tools?.(threadId, query.text)) ?? []
     return { recall, files, tools }
   }

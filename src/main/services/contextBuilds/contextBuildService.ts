@@ -5,6 +5,7 @@ import { yieldToEventLoop } from '@shared/eventLoop'
 import { firstAtOrAfter } from '@shared/messagePages'
 import { ActiveTaskTracker } from '../../context/sections/activeTaskTracker'
 import { totalBudgetOf } from '../../context/budget'
+import { conversationQuery } from '../../context/recall/recallQuery'
 import type { EngineRegistry } from '../../context/engine/engineRegistry'
 import { estimateCounter, tokenCounterFor } from '../../context/tokens/tokenCounter'
 import { countOf } from '../../context/tokens/tokenIndex'
@@ -43,6 +44,9 @@ export interface BuildTurnOptions {
   /** A rebuild of the same turn: the active-task state has already seen the message. */
   retry?: boolean
 }
+
+/** Messages read for a conversation query: enough to find two turns among tool steps. */
+const NEWEST_READ = 20
 
 /** A turn's request, built and not yet recorded. */
 export interface PreparedTurn {
@@ -164,6 +168,22 @@ export class ContextBuildService {
       this.deps.config.saveTaskState(threadId, tasks.state)
     }
     return { threadId, messageId: message.id, createdAt: this.deps.now(), context }
+  }
+
+  /**
+   * Readies the conversation the thread's next input will be read in (recallQuery.ts) in the
+   * background, when a reply ends and when the thread opens, so the send embeds only its
+   * input (issue #21). `newest`: the thread's newest messages, oldest first, when at hand; else
+   * they come from the cache or, for a thread not cached, one indexed read of a page.
+   */
+  prepareRecall(threadId: string, newest?: readonly Message[]): void {
+    const messages =
+      newest ??
+      (this.deps.cache.has(threadId)
+        ? this.deps.cache.get(threadId)
+        : this.deps.messages.pageBefore(threadId, null, NEWEST_READ).messages)
+    const conversation = conversationQuery(messages, this.deps.config.taskState(threadId))
+    if (conversation) this.deps.memory.prepare?.(conversation)
   }
 
   /** Records a prepared build as sent and pushes it to the inspector. */

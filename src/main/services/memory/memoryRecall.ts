@@ -95,6 +95,7 @@ function scopeQuery(scope: RecallScope): {
 /** The `MemorySearch` port over `MemoryService`: a build's recall, gated, in its scope. */
 export function memoryRecall(memory: MemoryService): MemorySearch {
   return {
+    prepare: (context) => memory.prepareConversation(context),
     async search(query: string, options: MemorySearchOptions): Promise<MemorySearchOutcome> {
       const scope = scopeQuery(options.scope ?? 'all')
       const fillSpare = options.fillSpare === true

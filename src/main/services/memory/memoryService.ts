@@ -60,6 +60,8 @@ interface Probe {
 export class MemoryService {
   private readonly hybrid: HybridSearch
   private warming: Promise<void> = Promise.resolve()
+  /** The conversation a thread opened before any model was ready asked for (`prepareConversation`). */
+  private waitingConversation: string | null = null
 
   constructor(private readonly deps: MemoryServiceDeps) {
     this.hybrid = new HybridSearch(deps)
@@ -222,11 +224,31 @@ export class MemoryService {
   }
 
   /**
+   * Embeds a conversation (the active task and the newest turns, recallQuery.ts) in the
+   * background, so the search that reads the next input in it finds its vector cached and
+   * embeds only the input (issue #21). Nothing to do without a model.
+   */
+  prepareConversation(context: string): void {
+    const text = context.trim()
+    if (!text) return
+    const model = this.deps.indexer.active()
+    // A thread opened while the model still loads (the last-open one at start-up): the
+    // warm-up embeds it once the model is ready.
+    if (!model) {
+      this.waitingConversation = text
+      return
+    }
+    this.deps.ranker
+      .embed(model, text)
+      .catch((error: unknown) => this.deps.log('embedding the conversation ahead failed', error))
+  }
+
+  /**
    * Readies search for the model that just became active, in the background: the message code
    * index loads in slices, the model answers a short query and one as long as it reads (its
    * first run at a length costs a few hundred ms more than the next: ONNX Runtime sizes its
-   * buffers then, and the conversation query of a first send is a few hundred tokens), and one
-   * search runs.
+   * buffers then, and the conversation query of a first send is a few hundred tokens), the
+   * conversation of a thread opened meanwhile is embedded, and one search runs.
    */
   warmUp(model: ActiveModel): Promise<void> {
     this.warming = (async () => {
@@ -236,6 +258,9 @@ export class MemoryService {
         await this.deps.vectors.loadMemories(model.space)
         await model.embedder.embed(['warm-up'], { priority: 'background', role: 'query' })
         await model.embedder.embed([WARM_UP_LONG], { priority: 'background', role: 'query' })
+        const waiting = this.waitingConversation
+        this.waitingConversation = null
+        if (waiting) await this.deps.ranker.embed(model, waiting)
         // One search as a build makes it, so its code (compiled on first use: the 8-bit stage
         // ran 20 times slower on a first send) and statements are ready too.
         await this.hybrid.search('warm-up', { limit: 400, fillBudget: true, context: WARM_UP_LONG })

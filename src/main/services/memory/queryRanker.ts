@@ -12,20 +12,41 @@ import type { ActiveModel } from './memoryIndexer'
 const QUERIES_KEPT = 32
 
 export class QueryRanker {
+  /** Newest last: a hit moves its entry to the end, the oldest is dropped first. */
   private readonly queries = new Map<string, Float32Array>()
+  /**
+   * Embeddings under way: a send that comes while its conversation is still being embedded
+   * ahead (memoryService.ts `prepareConversation`) waits for that one instead of a second.
+   */
+  private readonly pending = new Map<string, Promise<Float32Array>>()
 
   /** The text's query vector in the model's space, if it was embedded lately. */
   cached(model: ActiveModel, text: string): Float32Array | null {
-    return this.queries.get(spaceKeyed(model, text)) ?? null
+    const key = spaceKeyed(model, text)
+    const vector = this.queries.get(key)
+    if (!vector) return null
+    this.queries.delete(key)
+    this.queries.set(key, vector)
+    return vector
   }
 
   /** The text's query vector in the model's space, from the cache when embedded lately. */
-  async embed(model: ActiveModel, text: string): Promise<Float32Array> {
+  embed(model: ActiveModel, text: string): Promise<Float32Array> {
     const cached = this.cached(model, text)
-    if (cached) return cached
+    if (cached) return Promise.resolve(cached)
+    const key = spaceKeyed(model, text)
+    let embedding = this.pending.get(key)
+    if (!embedding) {
+      embedding = this.embedNow(model, text, key).finally(() => this.pending.delete(key))
+      this.pending.set(key, embedding)
+    }
+    return embedding
+  }
+
+  private async embedNow(model: ActiveModel, text: string, key: string): Promise<Float32Array> {
     const [vector] = await model.embedder.embed([text], { priority: 'query', role: 'query' })
     if (!vector) throw new Error('the model returned no vector')
-    this.queries.set(spaceKeyed(model, text), vector)
+    this.queries.set(key, vector)
     while (this.queries.size > QUERIES_KEPT) {
       this.queries.delete(this.queries.keys().next().value as string)
     }
