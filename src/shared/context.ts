@@ -151,6 +151,12 @@ export interface BuildRequest {
    * the builder finds them with one scan of `messages`.
    */
   pinned?: readonly ContextMessage[]
+  /**
+   * The indexes in `messages` of its empty replies, ascending, when the caller keeps them (the
+   * thread cache does, as messages arrive). When absent the builder finds them with one scan
+   * of `messages` after the summary, which reads every message's text.
+   */
+  emptyReplies?: readonly number[]
   /** The user's current input (the draft, for previews). */
   input: string
   /**

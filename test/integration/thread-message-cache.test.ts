@@ -1,4 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
+import type { Message } from '@shared/domain'
+import { isEmptyReply } from '../../src/main/context/emptyReplies'
 import { MessageOutlines } from '../../src/main/store/messageOutline'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { ThreadMessageCache } from '../../src/main/services/chat/threadMessageCache'
@@ -69,6 +71,53 @@ describe('the thread message cache', () => {
       'a long paste',
       'written while evicted'
     ])
+  })
+
+  it('keeps the places of its empty replies as a scan of the text finds them: loaded, outlined and as messages arrive', async () => {
+    const { db, services } = servicesIn(tempDir())
+    const repository = new MessageRepository(db)
+    const thread = services.threads.create('Replies')
+    const add = (role: 'user' | 'assistant', content: string, calls = false) =>
+      repository.append({
+        threadId: thread.id,
+        role,
+        content,
+        tokenCount: 10,
+        createdAt: 1,
+        ...(calls && { toolCalls: [{ id: 'c1', name: 'search', arguments: '{}' }] })
+      })
+    db.transaction(() => {
+      for (let i = 0; i < 300; i++) {
+        add('user', `question ${i}`)
+        // An empty completion, one with only white space, and a tool call without text.
+        if (i % 50 === 7) add('assistant', '')
+        else if (i % 50 === 21) add('assistant', ' \n\u3000')
+        else if (i % 50 === 33) add('assistant', '', true)
+        else add('assistant', `answer ${i}`)
+      }
+    })()
+    const scanned = (messages: readonly Message[]) =>
+      messages.flatMap((m, index) => (isEmptyReply(m) ? [index] : []))
+
+    const loaded = await new ThreadMessageCache(repository, new MessageOutlines(db), 2).whole(
+      thread.id
+    )
+    expect(loaded.emptyReplies).toHaveLength(12)
+    expect(loaded.emptyReplies).toEqual(scanned(loaded.messages))
+
+    // Before the thread is cached, a build reads its outline with the newest messages whole.
+    const cache = new ThreadMessageCache(repository, new MessageOutlines(db), 2)
+    const outlined = await cache.forBuild(thread.id, 200)
+    expect(outlined.outlinedBefore).toBeGreaterThan(500)
+    expect(outlined.emptyReplies).toEqual(scanned(outlined.messages))
+    expect(outlined.emptyReplies).toEqual(loaded.emptyReplies)
+
+    await cache.load(thread.id)
+    cache.appended(add('user', 'one more'))
+    cache.appended(add('assistant', '\t'))
+    const grown = await cache.whole(thread.id)
+    expect(grown.emptyReplies.at(-1)).toBe(grown.messages.length - 1)
+    expect(grown.emptyReplies).toEqual(scanned(grown.messages))
   })
 
   it("knows a new thread's first message without reading it back from the store", async () => {

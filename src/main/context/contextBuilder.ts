@@ -94,7 +94,8 @@ export class ContextBuild {
     const { sendable: messages, entries: emptyReplies } = withoutEmptyReplies(
       request.messages,
       coveredEnd + 1,
-      meter
+      meter,
+      request.emptyReplies
     )
     this.emptyReplies = emptyReplies
     const pinned = (request.pinned ?? messages.filter((m) => m.pinned)).filter(

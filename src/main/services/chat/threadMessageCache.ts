@@ -1,6 +1,7 @@
 import type { TraceEntry } from '@shared/context'
 import type { Message } from '@shared/domain'
 import { yieldToEventLoop } from '@shared/eventLoop'
+import { isEmptyReply } from '../../context/emptyReplies'
 import { indexOfSeq, unitContaining } from '../../context/toolCallGroups'
 import type { MessageOutlines } from '../../store/messageOutline'
 import type { MessageRepository } from '../../store/messageRepository'
@@ -19,6 +20,8 @@ export interface ThreadSnapshot {
   messages: Message[]
   /** `tokens[i]` is the sum of `tokenCount` over `messages[0..i)`. */
   tokens: number[]
+  /** Indexes of the empty replies in `messages`, ascending (`BuildRequest.emptyReplies`). */
+  emptyReplies: number[]
   /** Messages with a lower seq are outlines, except those in `readWhole`. */
   outlinedBefore: number
   readWhole: ReadonlySet<number>
@@ -49,6 +52,11 @@ interface CachedThread {
   messages: Message[]
   /** `tokens[i]` is the sum of `tokenCount` over `messages[0..i)`: kept as messages arrive. */
   tokens: number[]
+  /**
+   * Indexes of the empty replies (emptyReplies.ts), kept as messages arrive: a build would
+   * otherwise look at every message's text for them (7.5 ms at 100,000, on every preview).
+   */
+  emptyReplies: number[]
 }
 
 /**
@@ -269,6 +277,7 @@ export class ThreadMessageCache {
       }
       return
     }
+    if (isEmptyReply(message)) cached.emptyReplies.push(cached.messages.length)
     cached.messages.push(message)
     cached.tokens.push((cached.tokens.at(-1) as number) + message.tokenCount)
   }
@@ -324,8 +333,12 @@ export class ThreadMessageCache {
 
 function withSums(messages: Message[]): CachedThread {
   const tokens = new Array<number>(messages.length + 1)
+  const emptyReplies: number[] = []
   tokens[0] = 0
-  for (let i = 0; i < messages.length; i++)
-    tokens[i + 1] = (tokens[i] as number) + (messages[i] as Message).tokenCount
-  return { messages, tokens }
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i] as Message
+    tokens[i + 1] = (tokens[i] as number) + message.tokenCount
+    if (isEmptyReply(message)) emptyReplies.push(i)
+  }
+  return { messages, tokens, emptyReplies }
 }

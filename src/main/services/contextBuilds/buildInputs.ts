@@ -56,6 +56,8 @@ export interface TurnData {
   files: { messageId: number } | 'draft'
   /** The tokens of `messages`, when the cache keeps the sum (else summed here). */
   historyTokens?: number
+  /** The indexes of `messages`' empty replies, when the cache keeps them (`BuildRequest`). */
+  emptyReplies?: readonly number[]
 }
 
 /** What one input gathered from the services; the safety net's rebuilds reuse it. */

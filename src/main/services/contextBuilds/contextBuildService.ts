@@ -89,7 +89,8 @@ export class ContextBuildService {
           taskState: this.deps.config.taskState(threadId),
           notRecalled: [],
           files: 'draft',
-          historyTokens: thread.tokens.at(-1) as number
+          historyTokens: thread.tokens.at(-1) as number,
+          emptyReplies: thread.emptyReplies
         },
         config
       )
@@ -155,7 +156,8 @@ export class ContextBuildService {
           taskState: before,
           notRecalled,
           files: { messageId: message.id },
-          historyTokens: thread.tokens[end] as number
+          historyTokens: thread.tokens[end] as number,
+          emptyReplies: thread.emptyReplies.filter((index) => index < end)
         },
         config
       )
@@ -301,6 +303,7 @@ export class ContextBuildService {
         summary,
         memories: recall.memories,
         messages,
+        ...(turn.emptyReplies && { emptyReplies: turn.emptyReplies }),
         pinned,
         input,
         inputCount,

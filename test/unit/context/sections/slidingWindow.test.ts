@@ -122,6 +122,38 @@ describe('the sliding window', () => {
     expect(decisions(built)).toMatchObject({ '3': 'included', '5': 'included' })
   })
 
+  it('takes the places of the empty replies from the caller when it keeps them, reading no old text', () => {
+    const thread = Array.from({ length: 40 }, (_, i) =>
+      message(i + 1, i % 2 === 0 ? 'user' : 'assistant', [3, 35].includes(i) ? '' : `turn ${i}`)
+    )
+    const empty = [3, 35]
+    for (const summary of [null, { content: 'S', lastMessageSeq: 2 }]) {
+      const scanned = buildContext(request({ messages: thread, summary }), recentOnly(120))
+      // The window reaches the newest few: the build must not read the older ones' text
+      // once the caller says where the empty replies are.
+      const oldest = (scanned.window?.firstKeptSeq ?? 0) - 1
+      expect(oldest).toBeGreaterThan(20)
+      const unread = thread.map((m) =>
+        m.seq > oldest
+          ? m
+          : Object.defineProperty({ ...m }, 'content', {
+              get: () => {
+                throw new Error(`read the text of message ${m.seq}`)
+              }
+            })
+      )
+      const told = buildContext(
+        request({ messages: unread, summary, emptyReplies: empty }),
+        recentOnly(120)
+      )
+      const decided = (built: BuiltContext) => built.trace.map((t) => [t.id, t.decision, t.tokens])
+      expect(decided(told)).toEqual(decided(scanned))
+      expect(told.trace.filter((t) => t.decision === 'empty_reply').map((t) => t.seq)).toEqual([
+        4, 36
+      ])
+    }
+  })
+
   it('uses the cached token counts as stored, never recounting them', () => {
     const stale = { ...message(1, 'user', 'hi'), tokenCount: 500 }
     const built = buildContext(request({ messages: [stale] }), config({ totalBudget: 10_000 }))
