@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest'
 import type { MemorySearchHit } from '@shared/domain'
 import { BGE_MODEL_ID } from '@shared/embeddingModelIds'
 import { HybridSearch } from '../../src/main/services/memory/hybridSearch'
+import {
+  inProcessMessageSearch,
+  type MessageSearch
+} from '../../src/main/services/memory/messageSearch'
 import { QueryRanker } from '../../src/main/services/memory/queryRanker'
 import type { MemoryIndexer } from '../../src/main/services/memory/memoryIndexer'
 import { MemoryRepository } from '../../src/main/store/memoryRepository'
@@ -66,6 +70,44 @@ describe('memory search within a time budget', () => {
     expect(result.mode).toBe('hybrid')
     expect(result.hits[0]?.content).toBe('I started learning to climb at the bouldering wall.')
     expect(result.timings?.textMs).toBeGreaterThan(0)
+  })
+
+  it('reads 50 candidates from each list for a build, whatever its limit; the sidebar reads its limit', async () => {
+    const { services, db } = await withModel()
+    const thread = services.threads.create('Hobbies')
+    await services.chat.send(thread.id, 'I started learning to climb at the bouldering wall.')
+    await services.memoryIndexer.drained()
+    const vectors = new VectorStore(db)
+    const inProcess = inProcessMessageSearch(vectors)
+    const depths: string[] = []
+    const messageSearch: MessageSearch = {
+      ...inProcess,
+      nearest: (space, query, k, threadId) => {
+        depths.push(`vector ${k}`)
+        return inProcess.nearest(space, query, k, threadId)
+      },
+      fullText: (query, here) => {
+        depths.push(`text ${query.limit}`)
+        return inProcess.fullText(query, here)
+      }
+    }
+    const search = new HybridSearch({
+      memories: new MemoryRepository(db),
+      recall: new RecallRepository(db),
+      vectors,
+      indexer: services.memoryIndexer,
+      messageSearch,
+      ranker: new QueryRanker()
+    })
+    const asked = { limit: 400, context: 'We talked about weekend plans.', timeoutMs: 30_000 }
+    const gated = await search.search('Where do I climb?', { ...asked, gate: {} })
+    expect(gated.hits.map((h) => h.content)).toContain(
+      'I started learning to climb at the bouldering wall.'
+    )
+    expect(depths.sort()).toEqual(['text 50', 'vector 50', 'vector 50'])
+    depths.length = 0
+    await search.search('Where do I climb?', asked)
+    expect(depths.sort()).toEqual(['text 400', 'vector 100', 'vector 400'])
   })
 
   it('warms up the vector index and the model at start-up, before the first search', async () => {

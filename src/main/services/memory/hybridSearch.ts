@@ -136,9 +136,10 @@ export class HybridSearch {
   constructor(private readonly deps: SearchSources) {}
 
   /**
-   * Each list reads max(50, limit) items. Excluded messages are filtered out of them, not
-   * replaced by reading deeper: on LoCoMo, lists read deeper to make up for a window's worth
-   * of exclusions let weak items into the fused top and cost 1-3 points of evidence recall.
+   * Each list reads 50 items (ungated: max(50, limit)). Excluded messages are filtered out of
+   * them, not replaced by reading deeper: on LoCoMo, lists read deeper to make up for a
+   * window's worth of exclusions let weak items into the fused top and cost 1-3 points of
+   * evidence recall.
    * Stages: plan, gather (searchCandidates.ts), score, select.
    */
   async search(query: string, options: MemorySearchOptions = {}): Promise<MemorySearchResult> {
@@ -244,7 +245,9 @@ export class HybridSearch {
       context,
       model,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      perList: Math.max(CANDIDATES_PER_LIST, limit),
+      // A gated search's limit is a cap on what passes, not a depth to read: what lies deeper
+      // than 50 in a list rarely passes, and reading it costs in proportion to the store.
+      perList: gate ? CANDIDATES_PER_LIST : Math.max(CANDIDATES_PER_LIST, limit),
       kinds: new Set(options.kinds ?? ['memory', 'message']),
       threadFilter: options.scope === 'thread' ? options.threadId : undefined,
       categories: options.categories,

@@ -60,7 +60,7 @@ interface Probe {
 export class MemoryService {
   private readonly hybrid: HybridSearch
   private warming: Promise<void> = Promise.resolve()
-  /** The conversation a thread opened before any model was ready asked for (`prepareConversation`). */
+  /** What a thread opened before any model was ready asked to prepare (`prepareConversation`). */
   private waitingConversation: string | null = null
 
   constructor(private readonly deps: MemoryServiceDeps) {

@@ -19,9 +19,10 @@ import { inProcessMessageSearch, type MessageSearch } from './messageSearch'
 import type { QueryRanker } from './queryRanker'
 
 /**
- * Candidates each ranked list contributes before fusion, at least; a longer `limit` reads as
- * many from each list, so every returned hit can come from either (the recall limit is at most
- * 400, recallRequest.ts).
+ * Candidates each ranked list contributes before fusion. An ungated search with a longer
+ * `limit` (the sidebar's, the opt-in fill) reads as many from each list, so every returned hit
+ * can come from either (the recall limit is at most 400, recallRequest.ts); a gated one reads
+ * this many whatever its limit (docs/EVALUATION.md, "Lists read as deep as the gate needs").
  */
 export const CANDIDATES_PER_LIST = 50
 /**
@@ -238,7 +239,7 @@ export async function gatherCandidates(
  * How much of the input the conversation's vector takes in (`blendQueries`). The input has
  * its own list; the conversation's list is the conversation nudged toward it. Picked on the dev
  * set and LoCoMo (docs/EVALUATION.md, "The conversation embedded ahead"): at 1 (the plain mean)
- * the dev set sends 16 % more recalled tokens at the default budget and LoCoMo's recall@5 falls
+ * the dev set sends 14 % more recalled tokens at the default budget and LoCoMo's recall@5 falls
  * 0.336 → 0.304; at 0 it loses 0.02 of the dev set's recall.
  */
 export const INPUT_IN_CONVERSATION = 0.1
