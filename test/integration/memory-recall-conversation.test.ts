@@ -87,7 +87,8 @@ describe('recall that reads the conversation', () => {
     const dir = tempDir()
     const setup = memoryServicesIn(dir, { embeddings: countingE5(queries), cipher })
     const { services } = setup
-    await services.memoryIndexer.drained()
+    // The model's warm-up embeds queries of its own: done before any is counted.
+    await pollUntil(() => services.memoryIndexer.active(), { what: 'the model' })
     await services.memory.warmedUp()
     await services.memory.create({ content: MEMORIES[0] as string, category: 'fact' })
     await services.memoryIndexer.drained()
