@@ -133,6 +133,10 @@ describe('recall that reads the conversation', () => {
       const next = '送她什么礼物好？\nHello from the script.'
       await pollUntil(() => opened.includes(next), { what: 'the opened thread’s conversation' })
       await again.services.memory.warmedUp()
+      // The warm-up's short and long query, then the conversation: each embedded once.
+      expect(opened).toHaveLength(3)
+      expect(opened[0]).toBe('warm-up')
+      expect(opened[2]).toBe(next)
       opened.length = 0
       await again.services.chat.send(thread.id, '要不要再买个蛋糕？')
       await again.services.chat.settled(thread.id)

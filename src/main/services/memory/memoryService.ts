@@ -256,8 +256,9 @@ export class MemoryService {
         const messages = this.deps.messageSearch ?? inProcessMessageSearch(this.deps.vectors)
         await messages.preload(model.space)
         await this.deps.vectors.loadMemories(model.space)
-        await model.embedder.embed(['warm-up'], { priority: 'background', role: 'query' })
-        await model.embedder.embed([WARM_UP_LONG], { priority: 'background', role: 'query' })
+        // Through the query cache, so the search below finds both and embeds neither again.
+        await this.deps.ranker.embed(model, 'warm-up')
+        await this.deps.ranker.embed(model, WARM_UP_LONG)
         const waiting = this.waitingConversation
         this.waitingConversation = null
         if (waiting) await this.deps.ranker.embed(model, waiting)
