@@ -82,9 +82,9 @@ describe('memory search within a time budget', () => {
     const depths: string[] = []
     const messageSearch: MessageSearch = {
       ...inProcess,
-      nearest: (space, query, k, threadId) => {
-        depths.push(`vector ${k}`)
-        return inProcess.nearest(space, query, k, threadId)
+      nearest: (space, queries, threadId) => {
+        depths.push(`vector ${queries.map(({ k }) => k).join('+')}`)
+        return inProcess.nearest(space, queries, threadId)
       },
       fullText: (query, here) => {
         depths.push(`text ${query.limit}`)
@@ -104,10 +104,13 @@ describe('memory search within a time budget', () => {
     expect(gated.hits.map((h) => h.content)).toContain(
       'I started learning to climb at the bouldering wall.'
     )
+    // The conversation was embedded after the input: its list came in a scan of its own.
     expect(depths.sort()).toEqual(['text 50', 'vector 50', 'vector 50'])
     depths.length = 0
+    // Both vectors at hand (the query cache): one scan for the input's list and the
+    // conversation's.
     await search.search('Where do I climb?', asked)
-    expect(depths.sort()).toEqual(['text 400', 'vector 100', 'vector 400'])
+    expect(depths.sort()).toEqual(['text 400', 'vector 400+100'])
   })
 
   it('warms up the vector index and the model at start-up, before the first search', async () => {

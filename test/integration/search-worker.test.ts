@@ -94,12 +94,12 @@ describe('the search worker', () => {
       [3, 50, THREADS[1]]
     ] as const) {
       const query = unit(seed)
-      expect(await search.nearest(space, query, k, thread)).toEqual(
-        await local.nearest(space, query, k, thread)
+      expect(await search.nearest(space, [{ vector: query, k }], thread)).toEqual(
+        await local.nearest(space, [{ vector: query, k }], thread)
       )
     }
     const newest = late.at(-1) as number
-    expect((await search.nearest(space, unit(newest), 1))[0]?.id).toBe(newest)
+    expect((await search.nearest(space, [{ vector: unit(newest), k: 1 }]))[0]?.[0]?.id).toBe(newest)
     expect(logged).toEqual([])
     db.close()
   })
@@ -193,8 +193,8 @@ describe('the search worker', () => {
     await client.close()
     const query = unit(42)
     const expected = vectors.nearestMessages(space, query, 20)
-    expect(await search.nearest(space, query, 20)).toEqual(expected)
-    expect(await search.nearest(space, query, 5)).toEqual(expected.slice(0, 5))
+    expect(await search.nearest(space, [{ vector: query, k: 20 }])).toEqual([expected])
+    expect(await search.nearest(space, [{ vector: query, k: 5 }])).toEqual([expected.slice(0, 5)])
     expect(logged).toEqual(['the search worker failed; searching on the main thread'])
     db.close()
   })

@@ -1,4 +1,4 @@
-import type { VectorHit, VectorStore } from '../../store/vectors/vectorStore'
+import type { VectorHit, VectorQuery, VectorStore } from '../../store/vectors/vectorStore'
 import type { VectorSpace } from '../../store/vectors/vectorSpaces'
 import type { SearchWorkers } from '../../workers/search/searchWorkerClient'
 import type { FullTextIds, FullTextQuery } from '../../store/search/fullTextIds'
@@ -10,12 +10,12 @@ import type { FullTextIds, FullTextQuery } from '../../store/search/fullTextIds'
  * are the same.
  */
 export interface MessageSearch {
+  /** Each query's nearest messages, in one scan (VectorStore.nearestMessagesEach). */
   nearest(
     space: VectorSpace,
-    query: Float32Array,
-    k: number,
+    queries: readonly VectorQuery[],
     threadId?: string
-  ): Promise<VectorHit[]>
+  ): Promise<VectorHit[][]>
   /** Loads the space's message index ahead of the first search. */
   preload(space: VectorSpace): Promise<void>
   /** The full-text lists; `here` reads them on this thread's connection. */
@@ -24,8 +24,8 @@ export interface MessageSearch {
 
 export function inProcessMessageSearch(vectors: VectorStore): MessageSearch {
   return {
-    nearest: async (space, query, k, threadId) =>
-      vectors.nearestMessages(space, query, k, threadId),
+    nearest: async (space, queries, threadId) =>
+      vectors.nearestMessagesEach(space, queries, threadId),
     preload: (space) => vectors.preload(space),
     fullText: async (_query, here) => here()
   }
@@ -49,10 +49,10 @@ export function workerMessageSearch(
     reported = true
   }
   return {
-    nearest: (space, query, k, threadId) =>
-      client.nearest(space, query, k, threadId).catch((error: unknown) => {
+    nearest: (space, queries, threadId) =>
+      client.nearest(space, queries, threadId).catch((error: unknown) => {
         fallBack(error)
-        return local.nearest(space, query, k, threadId)
+        return local.nearest(space, queries, threadId)
       }),
     preload: (space) =>
       client.preload(space).catch((error: unknown) => {

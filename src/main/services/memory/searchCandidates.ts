@@ -62,6 +62,12 @@ export interface Candidate {
   textRank?: number
 }
 
+/** A query vector and the list it makes: 0 the input's, 1 the conversation's. */
+interface VectorList {
+  query: Float32Array
+  list: 0 | 1
+}
+
 /** One search's query and where it looks. */
 export interface CandidateQuery {
   text: string
@@ -127,41 +133,56 @@ export async function gatherCandidates(
   // Vector lists, one per query vector: memories and messages share one space, so their
   // cosines rank together. The conversation's list counts a quarter, and is read as deep.
   // The nearest messages come from the search worker while this thread finds the nearest
-  // memories (and, when the query's vector is at hand, reads the full-text list).
+  // memories (and, when the query's vector is at hand, reads the full-text list). Lists
+  // asked for together share one scan of each index (issue #21).
   const messageSearch = deps.messageSearch ?? inProcessMessageSearch(deps.vectors)
   // The lists run at once: their wall time, from the first one's start to the last one's end.
   let vectorsStarted: number | null = null
-  const vectorList = async (space: VectorSpace, query: Float32Array, list: 0 | 1) => {
+  const vectorLists = async (space: VectorSpace, lists: readonly VectorList[]) => {
     vectorsStarted ??= performance.now()
-    const depth = list === 0 ? perList : contextDepth(perList)
+    const queries = lists.map(({ query, list }) => ({
+      vector: query,
+      k: list === 0 ? perList : contextDepth(perList)
+    }))
+    const none = (): VectorHit[][] => queries.map(() => [])
     const messages = kinds.has('message')
-      ? messageSearch.nearest(space, query, depth, threadFilter)
-      : Promise.resolve([])
-    const hits: { kind: Candidate['kind']; hit: VectorHit }[] = []
-    if (kinds.has('memory')) {
-      for (const hit of deps.vectors.nearestMemories(space, query, depth, categories)) {
-        hits.push({ kind: 'memory', hit })
-      }
-    }
-    for (const hit of await messages) hits.push({ kind: 'message', hit })
+      ? messageSearch.nearest(space, queries, threadFilter)
+      : Promise.resolve(none())
+    const memories = kinds.has('memory')
+      ? deps.vectors.nearestMemoriesEach(space, queries, categories)
+      : none()
+    const messageLists = await messages
     timings.vectorMs = performance.now() - (vectorsStarted as number)
-    return () => {
-      hits.sort((a, b) => a.hit.distance - b.hit.distance)
-      hits.forEach(({ kind, hit }, index) => {
-        const candidate = upsert(kind, hit.id)
-        candidate.cosine = Math.max(candidate.cosine ?? -1, 1 - hit.distance)
-        if (list === 0) {
-          candidate.vectorRank = index + 1
-          candidate.inputCosine = 1 - hit.distance
-        } else candidate.contextRank = index + 1
+    return () =>
+      lists.forEach(({ list }, q) => {
+        const hits = [
+          ...(memories[q] ?? []).map((hit) => ({ kind: 'memory' as const, hit })),
+          ...(messageLists[q] ?? []).map((hit) => ({ kind: 'message' as const, hit }))
+        ]
+        hits.sort((a, b) => a.hit.distance - b.hit.distance)
+        hits.forEach(({ kind, hit }, index) => {
+          const candidate = upsert(kind, hit.id)
+          candidate.cosine = Math.max(candidate.cosine ?? -1, 1 - hit.distance)
+          if (list === 0) {
+            candidate.vectorRank = index + 1
+            candidate.inputCosine = 1 - hit.distance
+          } else candidate.contextRank = index + 1
+        })
       })
-    }
+  }
+  // The input's lists, with the conversation's when its vector is at hand (embedded ahead).
+  const inputLists = (space: VectorSpace, input: Float32Array) => {
+    const conversation = model && context ? deps.ranker.cached(model, context) : null
+    const blended = conversation ? blendQueries(input, conversation) : null
+    const lists: VectorList[] = [{ query: input, list: 0 }]
+    if (blended) lists.push({ query: blended, list: 1 })
+    return { blended, lists: vectorLists(space, lists) }
   }
 
   const cached = model ? deps.ranker.cached(model, text) : null
-  const early = cached && current() ? vectorList(current() as VectorSpace, cached, 0) : null
+  const early = cached && current() ? inputLists(current() as VectorSpace, cached) : null
   // Awaited below unless the model changes meanwhile; a failure then is nobody's to report.
-  early?.catch(() => undefined)
+  early?.lists.catch(() => undefined)
   const terms = recallTerms(text)
   const textStarted = performance.now()
   const textList = withDeadline(
@@ -188,21 +209,25 @@ export async function gatherCandidates(
   const queryVectors: Float32Array[] = []
   if (space && vector) {
     queryVectors.push(vector)
-    const inputList = early ?? vectorList(space, vector, 0)
-    // A conversation vector that came too late (or not at all) only leaves its list out:
-    // the input's own lists are there, so the result is still hybrid and says so. Embedded
-    // ahead, it is at hand, and its lists start beside the input's: the search worker and
-    // this thread each run theirs back to back. Placed after the input's, as before.
-    const conversation = contextEmbedding ? (await contextEmbedding).vector : null
-    const inConversation =
-      conversation && current()?.id === space.id ? blendQueries(vector, conversation) : null
-    const conversationList = inConversation ? vectorList(space, inConversation, 1) : null
+    const first = early ?? inputLists(space, vector)
+    // A conversation still being embedded (a thread just opened) gets its lists when its
+    // vector comes; one that came too late (or not at all) only leaves its list out: the
+    // input's own lists are there, so the result is still hybrid and says so.
+    let later: { blended: Float32Array; lists: ReturnType<typeof vectorLists> } | null = null
+    if (!first.blended && contextEmbedding) {
+      const conversation = (await contextEmbedding).vector
+      if (conversation && current()?.id === space.id) {
+        const blended = blendQueries(vector, conversation)
+        later = { blended, lists: vectorLists(space, [{ query: blended, list: 1 }]) }
+      }
+    }
     // Awaited below unless the input's list fails first; then its failure is the one reported.
-    conversationList?.catch(() => undefined)
-    ;(await inputList)()
-    if (inConversation && conversationList) {
-      queryVectors.push(inConversation)
-      ;(await conversationList)()
+    later?.lists.catch(() => undefined)
+    ;(await first.lists)()
+    if (first.blended) queryVectors.push(first.blended)
+    if (later) {
+      queryVectors.push(later.blended)
+      ;(await later.lists)()
     }
   }
 

@@ -1,9 +1,14 @@
 import { dotAt } from './dotProduct'
+import { admittedFor, codeWords, nearestCodes, signCode, writeSignCode } from './hammingScan'
 /**
- * Every memory vector of a space, in memory, for exact nearest-neighbour search in one pass.
- * Memories number in the hundreds or thousands (10,000 in the whole-turn bench: 15 MB), and
- * vec0's KNN over 10,000 of them took 7-12 ms per query, most of it outside the distance
- * loop; a plain dot product over a Float32Array takes about a third of that (issue #16).
+ * Every memory vector of a space, in memory, for nearest-neighbour search. Memories number in
+ * the hundreds or thousands (10,000 in the whole-turn bench: 15 MB), and vec0's KNN over
+ * 10,000 of them took 7-12 ms per query, most of it outside the distance loop (issue #16).
+ *
+ * The cosine is exact for every memory a search admits. Up to a few hundred (most stores) it
+ * admits all; past that a Hamming scan of their sign codes admits as many as message search
+ * does for the same k (hammingScan.ts), since a full scan of 10,000 float vectors costs about
+ * 5 ms per query vector and a build searches with two (issue #21).
  *
  * Vectors are unit length (the embedding worker normalises them), so the dot product is the
  * cosine that vec0's `distance_metric=cosine` reported as 1 − distance. Deletions happen in SQL
@@ -11,12 +16,19 @@ import { dotAt } from './dotProduct'
  */
 export class MemoryVectorIndex {
   private ids: number[] = []
-  private categories: string[] = []
   private vectors: Float32Array
+  private codes: Uint32Array
+  /** Each memory's category, as an ordinal of `categoryOrdinals`. */
+  private categories: Int32Array
+  private readonly categoryOrdinals = new Map<string, number>()
   private readonly positions = new Map<number, number>()
+  private readonly words: number
 
   constructor(private readonly dimension: number) {
+    this.words = codeWords(dimension)
     this.vectors = new Float32Array(256 * dimension)
+    this.codes = new Uint32Array(256 * this.words)
+    this.categories = new Int32Array(256)
   }
 
   get length(): number {
@@ -31,22 +43,18 @@ export class MemoryVectorIndex {
     let at = this.positions.get(id)
     if (at === undefined) {
       at = this.ids.length
-      if ((at + 1) * this.dimension > this.vectors.length) {
-        const grown = new Float32Array(this.vectors.length * 2)
-        grown.set(this.vectors)
-        this.vectors = grown
-      }
+      if (at === this.categories.length) this.grow()
       this.ids.push(id)
-      this.categories.push(category)
       this.positions.set(id, at)
     }
-    this.categories[at] = category
+    this.categories[at] = this.ordinal(category)
     this.vectors.set(vector, at * this.dimension)
+    writeSignCode(vector, this.codes, at * this.words)
   }
 
   setCategory(id: number, category: string): void {
     const at = this.positions.get(id)
-    if (at !== undefined) this.categories[at] = category
+    if (at !== undefined) this.categories[at] = this.ordinal(category)
   }
 
   /** Removes memories (the last one moves into each freed place). */
@@ -58,44 +66,87 @@ export class MemoryVectorIndex {
       const lastId = this.ids[last] as number
       if (at !== last) {
         this.ids[at] = lastId
-        this.categories[at] = this.categories[last] as string
-        this.vectors.copyWithin(
-          at * this.dimension,
-          last * this.dimension,
-          (last + 1) * this.dimension
-        )
+        this.categories[at] = this.categories[last] as number
+        const { dimension, words } = this
+        this.vectors.copyWithin(at * dimension, last * dimension, (last + 1) * dimension)
+        this.codes.copyWithin(at * words, last * words, (last + 1) * words)
         this.positions.set(lastId, at)
       }
       this.ids.pop()
-      this.categories.pop()
       this.positions.delete(id)
     }
   }
 
-  /** The k memories nearest to `query` (cosine distance, as vec0 reports it), nearest first. */
+  /**
+   * For each query, its k nearest memories (cosine distance, as vec0 reports it), nearest first,
+   * optionally of some categories.
+   */
   nearest(
+    queries: readonly { vector: Float32Array; k: number }[],
+    categories?: readonly string[]
+  ): { id: number; distance: number }[][] {
+    let allowed: Uint8Array | null = null
+    if (categories && categories.length > 0) {
+      allowed = new Uint8Array(this.categoryOrdinals.size)
+      for (const category of categories) {
+        const ordinal = this.categoryOrdinals.get(category)
+        if (ordinal !== undefined) allowed[ordinal] = 1
+      }
+    }
+    const size = this.ids.length
+    const limits = queries.map(({ k }) => admittedFor(k))
+    const admitted = limits.every((limit) => limit >= size)
+      ? queries.map(() => this.all(allowed))
+      : nearestCodes(
+          { codes: this.codes, size, words: this.words, groups: this.categories },
+          queries.map(({ vector }, q) => ({ code: signCode(vector), limit: limits[q] as number })),
+          allowed
+        )
+    return queries.map(({ vector, k }, q) => this.ranked(vector, k, admitted[q] as number[]))
+  }
+
+  /** Every position, of the allowed categories. */
+  private all(allowed: Uint8Array | null): number[] {
+    const positions: number[] = []
+    for (let at = 0; at < this.ids.length; at++) {
+      if (allowed === null || allowed[this.categories[at] as number] === 1) positions.push(at)
+    }
+    return positions
+  }
+
+  /** The k of `positions` nearest to `query` by exact cosine, nearest first. */
+  private ranked(
     query: Float32Array,
     k: number,
-    categories?: readonly string[]
+    positions: readonly number[]
   ): { id: number; distance: number }[] {
-    const allowed = categories && categories.length > 0 ? new Set(categories) : null
-    const dimension = this.dimension
-    const vectors = this.vectors
-    const distances = new Float64Array(this.ids.length).fill(Number.POSITIVE_INFINITY)
-    for (let at = 0; at < this.ids.length; at++) {
-      if (allowed && !allowed.has(this.categories[at] as string)) continue
-      distances[at] = 1 - dotAt(query, vectors, at * dimension, dimension)
+    const { dimension, vectors } = this
+    const hits = positions.map((at) => ({
+      id: this.ids[at] as number,
+      distance: 1 - dotAt(query, vectors, at * dimension, dimension)
+    }))
+    return hits.sort((a, b) => a.distance - b.distance).slice(0, Math.max(0, k))
+  }
+
+  private ordinal(category: string): number {
+    let ordinal = this.categoryOrdinals.get(category)
+    if (ordinal === undefined) {
+      ordinal = this.categoryOrdinals.size
+      this.categoryOrdinals.set(category, ordinal)
     }
-    // The k-th smallest distance from a sorted copy (a typed array sorts numbers natively),
-    // then only what lies within it is gathered and ordered.
-    if (k <= 0 || distances.length === 0) return []
-    const cutoff = Float64Array.from(distances).sort()[Math.min(k, distances.length) - 1] as number
-    const hits: { id: number; distance: number }[] = []
-    distances.forEach((distance, at) => {
-      if (distance <= cutoff && distance !== Number.POSITIVE_INFINITY) {
-        hits.push({ id: this.ids[at] as number, distance })
-      }
-    })
-    return hits.sort((a, b) => a.distance - b.distance).slice(0, k)
+    return ordinal
+  }
+
+  private grow(): void {
+    const capacity = this.categories.length * 2
+    const vectors = new Float32Array(capacity * this.dimension)
+    vectors.set(this.vectors)
+    const codes = new Uint32Array(capacity * this.words)
+    codes.set(this.codes)
+    const categories = new Int32Array(capacity)
+    categories.set(this.categories)
+    this.vectors = vectors
+    this.codes = codes
+    this.categories = categories
   }
 }

@@ -1,4 +1,5 @@
 import { dotAt } from './dotProduct'
+import { codeWords, nearestCodes } from './hammingScan'
 /**
  * Binary codes of message vectors (one sign bit per dimension, sqlite-vec's
  * vec_quantize_binary), held in memory for the first stage of message search: a Hamming scan
@@ -38,7 +39,7 @@ export class MessageCodeIndex {
   }
 
   private get words(): number {
-    return Math.ceil(this.bytes / 4)
+    return codeWords(this.dimension)
   }
 
   get length(): number {
@@ -69,88 +70,54 @@ export class MessageCodeIndex {
 
   /**
    * The ids of the `limit` codes nearest to `query` in Hamming distance (ties at the cut-off
-   * broken by insertion order), optionally within one thread and without `exclude`.
+   * broken by insertion order), optionally within one thread.
    */
-  candidates(query: Uint8Array, limit: number, options: CandidateOptions = {}): number[] {
-    return Array.from(this.positions(query, limit, options), (at) => this.ids[at] as number)
+  candidates(query: Uint32Array, limit: number, threadId?: string): number[] {
+    const [positions = []] = this.positions([{ code: query, limit }], threadId)
+    return positions.map((at) => this.ids[at] as number)
   }
 
   /**
-   * The ids of the `keep` best of those candidates by their 8-bit vectors' dot product with
-   * `vector` (the query's float vector), best first: an approximate cosine, for an exact
-   * re-score of far fewer rows than the Hamming stage had to admit.
+   * For each query, the ids of the `keep` best of its `limit` Hamming candidates by their 8-bit
+   * vectors' dot product with its float vector, best first: an approximate cosine, for an exact
+   * re-score of far fewer rows than the Hamming stage had to admit. One scan for all queries.
    */
-  nearest(
-    code: Uint8Array,
-    vector: Float32Array,
-    limit: number,
-    keep: number,
-    options: CandidateOptions = {}
-  ): number[] {
-    if (vector.length !== this.dimension) {
-      throw new Error(`A ${vector.length}-d query does not fit a ${this.dimension}-d index.`)
+  nearest(queries: readonly CodeQuery[], threadId?: string): number[][] {
+    for (const { vector } of queries) {
+      if (vector.length !== this.dimension) {
+        throw new Error(`A ${vector.length}-d query does not fit a ${this.dimension}-d index.`)
+      }
     }
-    const positions = this.positions(code, limit, options)
     const dimension = this.dimension
     const vectors = this.vectors
-    // Plain loops over typed arrays: this runs over thousands of candidates per search.
-    const scores = new Float64Array(positions.length)
-    for (let i = 0; i < positions.length; i++) {
-      const at = positions[i] as number
-      scores[i] = dotAt(vector, vectors, at * dimension, dimension) * (this.scales[at] as number)
-    }
-    const order = Array.from(positions.keys())
-    order.sort((a, b) => (scores[b] as number) - (scores[a] as number))
-    return order.slice(0, keep).map((i) => this.ids[positions[i] as number] as number)
+    return this.positions(queries, threadId).map((positions, q) => {
+      const { vector, keep } = queries[q] as CodeQuery
+      // Plain loops over typed arrays: this runs over thousands of candidates per search.
+      const scores = new Float64Array(positions.length)
+      for (let i = 0; i < positions.length; i++) {
+        const at = positions[i] as number
+        scores[i] = dotAt(vector, vectors, at * dimension, dimension) * (this.scales[at] as number)
+      }
+      const order = Array.from(positions.keys())
+      order.sort((a, b) => (scores[b] as number) - (scores[a] as number))
+      return order.slice(0, keep).map((i) => this.ids[positions[i] as number] as number)
+    })
   }
 
-  /** Positions (not ids) of the Hamming stage's candidates, in insertion order. */
-  private positions(query: Uint8Array, limit: number, options: CandidateOptions): number[] {
-    const words = this.words
-    const padded = new Uint8Array(words * 4)
-    padded.set(query)
-    const q = new Uint32Array(padded.buffer)
-    const thread =
-      options.threadId === undefined ? -1 : (this.threadOrdinals.get(options.threadId) ?? -2)
-    if (thread === -2) return []
-
-    const maxDistance = this.bytes * 8
-    const distances = new Uint16Array(this.size)
-    const histogram = new Uint32Array(maxDistance + 2)
-    for (let i = 0; i < this.size; i++) {
-      if (
-        (thread >= 0 && this.threads[i] !== thread) ||
-        options.exclude?.has(this.ids[i] as number)
-      ) {
-        distances[i] = maxDistance + 1 // never selected
-        continue
-      }
-      let distance = 0
-      const base = i * words
-      for (let w = 0; w < words; w++)
-        distance += popcount((this.codes[base + w] as number) ^ (q[w] as number))
-      distances[i] = distance
-      histogram[distance]!++
+  /** Positions (not ids) of each query's Hamming candidates, in insertion order. */
+  private positions(
+    queries: readonly { code: Uint32Array; limit: number }[],
+    threadId: string | undefined
+  ): number[][] {
+    let allowed: Uint8Array | null = null
+    if (threadId !== undefined) {
+      const thread = this.threadOrdinals.get(threadId)
+      if (thread === undefined) return queries.map(() => [])
+      allowed = new Uint8Array(this.threadOrdinals.size)
+      allowed[thread] = 1
     }
-
-    // The smallest cut-off that admits `limit` codes, without sorting all of them.
-    let cutoff = 0
-    let admitted = 0
-    while (cutoff <= maxDistance && admitted + (histogram[cutoff] as number) < limit) {
-      admitted += histogram[cutoff] as number
-      cutoff++
-    }
-    let atCutoff = limit - admitted
-    const result: number[] = []
-    for (let i = 0; i < this.size && result.length < limit; i++) {
-      const distance = distances[i] as number
-      if (distance < cutoff) result.push(i)
-      else if (distance === cutoff && distance <= maxDistance && atCutoff > 0) {
-        result.push(i)
-        atCutoff--
-      }
-    }
-    return result
+    const table = { codes: this.codes, size: this.size, words: this.words, groups: this.threads }
+    return nearestCodes(table, queries, allowed)
   }
 
   private grow(): void {
@@ -173,9 +140,14 @@ export class MessageCodeIndex {
   }
 }
 
-interface CandidateOptions {
-  threadId?: string
-  exclude?: ReadonlySet<number>
+/** One query of a search: its sign code, its float vector, what each stage keeps. */
+export interface CodeQuery {
+  code: Uint32Array
+  vector: Float32Array
+  /** Codes the Hamming stage admits. */
+  limit: number
+  /** Of those, how many the 8-bit stage returns. */
+  keep: number
 }
 
 /**
@@ -191,11 +163,4 @@ function quantize(vector: Float32Array, into: Int8Array, offset: number): number
     into[offset + d] = Math.round((vector[d] as number) / scale)
   }
   return scale
-}
-
-/** Set bits in a 32-bit word (SWAR). */
-function popcount(value: number): number {
-  let v = value - ((value >>> 1) & 0x55555555)
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333)
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24
 }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
 import { yieldToEventLoop } from '@shared/eventLoop'
+import { admittedFor, ADMITTED_PER_RESULT, signCode } from './hammingScan'
 import { blob, floats } from './vectorBlobs'
 import { VectorIndexCache, type IndexedVector } from './vectorIndexCache'
 import { tables, VectorSpaces, type VectorSpace } from './vectorSpaces'
@@ -11,11 +12,18 @@ import { tables, VectorSpaces, type VectorSpace } from './vectorSpaces'
  * Messages can number in the hundreds of thousands, so their search is staged: a Hamming
  * scan of binary codes in memory, an approximate cosine from 8-bit copies of the candidates'
  * vectors (both in MessageCodeIndex), then the exact cosine of the best few with sqlite-vec's
- * vec_distance_cosine. Memories are few: all their vectors are held in memory and searched
- * exactly in one pass (MemoryVectorIndex); vec0 stores them. (Point reads from a vec0 table
+ * vec_distance_cosine. Memories are fewer: all their vectors are held in memory, a Hamming
+ * scan admits candidates only in large stores, and their cosine is exact (MemoryVectorIndex);
+ * vec0 stores them. A build's two query vectors are searched in one scan. (Point reads from a vec0 table
  * cost about 0.5 ms each, far too slow for re-scoring hundreds of candidates; a plain table
  * answers 400 of them in about 1 ms.)
  */
+
+/** One query of a search that runs several at once. */
+export interface VectorQuery {
+  vector: Float32Array
+  k: number
+}
 
 export interface VectorHit {
   id: number
@@ -24,20 +32,8 @@ export interface VectorHit {
 }
 
 /**
- * Candidates re-scored per message search: at least this many, and this many per result, so
- * re-scoring grows with what the build can hold (issue #16: a list of 100 re-scored 4,000).
- * Measured on 100,000 clustered 512-d vectors: 400 candidates give recall@10 of 1.00 against
- * exact search (200 give 0.90); deeper lists need fewer per result (docs/MEMORY.md).
- */
-const MIN_CANDIDATES = 400
-const CANDIDATES_PER_RESULT = 20
-/**
- * Re-scoring more codes than this costs more than it finds: k = 200 already re-scores 4,000,
- * and recall asks for up to 400 (what lies past the first 100 is filler for large budgets).
- */
-const MAX_CANDIDATES = 4_000
-/**
- * Of those, how many get their exact cosine from the table: the 8-bit stage's best k × this,
+ * Of the codes a message search admits (hammingScan.ts), how many get their exact cosine from
+ * the table: the 8-bit stage's best k × this,
  * at least MIN_EXACT. Its cosines are off by about 0.001, so only items at the edge of the k
  * best trade places; the margin takes them all (the store test compares with exact ranking).
  */
@@ -177,25 +173,51 @@ export class VectorStore {
     k: number,
     threadId?: string,
     /** Codes re-scored per result (the benchmark measures the old 40 beside today's). */
-    perResult = CANDIDATES_PER_RESULT
+    perResult = ADMITTED_PER_RESULT
   ): VectorHit[] {
-    this.check(space, query)
-    const t = tables(space)
-    const queryBlob = blob(query)
-    const code = this.db.prepare('SELECT vec_quantize_binary(?)').pluck().get(queryBlob) as Buffer
-    const limit = Math.max(MIN_CANDIDATES, Math.min(MAX_CANDIDATES, k * perResult))
-    const keep = Math.max(MIN_EXACT, Math.ceil(k * EXACT_PER_RESULT))
-    const ids = this.cache.codeIndex(space).nearest(code, query, limit, keep, { threadId })
-    if (ids.length === 0) return []
+    return this.nearestMessagesEach(space, [{ vector: query, k }], threadId, perResult)[0] ?? []
+  }
+
+  /** nearestMessages for several queries at once: one scan of the codes, one read of the rows. */
+  nearestMessagesEach(
+    space: VectorSpace,
+    queries: readonly VectorQuery[],
+    threadId?: string,
+    perResult = ADMITTED_PER_RESULT
+  ): VectorHit[][] {
+    for (const { vector } of queries) this.check(space, vector)
+    const lists = this.cache.codeIndex(space).nearest(
+      queries.map(({ vector, k }) => ({
+        code: signCode(vector),
+        vector,
+        limit: admittedFor(k, perResult),
+        keep: Math.max(MIN_EXACT, Math.ceil(k * EXACT_PER_RESULT))
+      })),
+      threadId
+    )
+    const ids = [...new Set(lists.flat())]
+    if (ids.length === 0) return queries.map(() => [])
     // The ids come from our own index (numbers), so they are inlined rather than bound.
+    const distances = queries.map((_, q) => `vec_distance_cosine(embedding, ?) AS d${q}`)
     const rows = this.db
       .prepare(
-        `SELECT message_id AS id, vec_distance_cosine(embedding, ?) AS distance
-           FROM ${t.messages} WHERE message_id IN (${ids.join(',')})`
+        `SELECT message_id AS id, ${distances.join(', ')}
+           FROM ${tables(space).messages} WHERE message_id IN (${ids.join(',')})`
       )
-      .all(queryBlob) as VectorHit[]
+      .all(...queries.map(({ vector }) => blob(vector))) as ({ id: number } & Record<
+      string,
+      number
+    >)[]
     if (rows.length < ids.length) this.cache.invalidateCodes(space.id) // deleted rows
-    return rows.sort((a, b) => a.distance - b.distance).slice(0, k)
+    const byId = new Map(rows.map((row) => [row.id, row]))
+    return queries.map(({ k }, q) => {
+      const hits: VectorHit[] = []
+      for (const id of lists[q] as number[]) {
+        const row = byId.get(id)
+        if (row) hits.push({ id, distance: row[`d${q}`] as number })
+      }
+      return hits.sort((a, b) => a.distance - b.distance).slice(0, k)
+    })
   }
 
   /** Loads the space's message codes in the background (VectorIndexCache.preload). */
@@ -206,25 +228,35 @@ export class VectorStore {
     return this.cache.preload(space, (id) => this.spaces.active()?.id === id, yieldToEvents)
   }
 
-  /** The k nearest memory vectors (cosine, exact), optionally of some categories. */
+  /** The k nearest memory vectors (exact cosine), optionally of some categories. */
   nearestMemories(
     space: VectorSpace,
     query: Float32Array,
     k: number,
     categories?: readonly string[]
   ): VectorHit[] {
-    this.check(space, query)
+    return this.nearestMemoriesEach(space, [{ vector: query, k }], categories)[0] ?? []
+  }
+
+  /** nearestMemories for several queries at once: one scan of the index. */
+  nearestMemoriesEach(
+    space: VectorSpace,
+    queries: readonly VectorQuery[],
+    categories?: readonly string[]
+  ): VectorHit[][] {
+    for (const { vector } of queries) this.check(space, vector)
     const index = this.cache.memoryIndex(space)
     const present = this.db.prepare(
       'SELECT id FROM memories WHERE id IN (SELECT value FROM json_each(?))'
     )
     for (;;) {
-      const hits = index.nearest(query, k, categories)
-      const found = new Set(present.pluck().all(JSON.stringify(hits.map((h) => h.id))) as number[])
-      if (found.size === hits.length) return hits
+      const lists = index.nearest(queries, categories)
+      const ids = [...new Set(lists.flatMap((hits) => hits.map((hit) => hit.id)))]
+      const found = new Set(present.pluck().all(JSON.stringify(ids)) as number[])
+      if (found.size === ids.length) return lists
       // Memories deleted since (a trigger removed their vectors): out of the index for good,
       // and the search runs again so that k still come back.
-      index.remove(hits.filter((h) => !found.has(h.id)).map((h) => h.id))
+      index.remove(ids.filter((id) => !found.has(id)))
     }
   }
 

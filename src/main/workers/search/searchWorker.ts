@@ -50,11 +50,11 @@ async function answer(message: ToSearchWorker): Promise<void> {
       const { id, ...query } = message
       post({ type: 'done', id, ids: fullTextIds(memories, recall, query) })
     } else {
-      const { space, query, k, threadId } = message
+      const { space, queries, threadId } = message
       post({
         type: 'done',
         id: message.id,
-        hits: vectors.nearestMessages(space, query, k, threadId)
+        lists: vectors.nearestMessagesEach(space, queries, threadId)
       })
     }
   } catch (error) {

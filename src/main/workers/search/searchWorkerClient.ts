@@ -3,7 +3,7 @@
  * in the order sent, so a vector written before a search is in the index the search reads.
  */
 import { Worker } from 'node:worker_threads'
-import type { VectorHit } from '../../store/vectors/vectorStore'
+import type { VectorHit, VectorQuery } from '../../store/vectors/vectorStore'
 import type { VectorSpace } from '../../store/vectors/vectorSpaces'
 import type { IndexedVector } from '../../store/vectors/vectorIndexCache'
 import type { FullTextIds, FullTextQuery } from '../../store/search/fullTextIds'
@@ -42,20 +42,19 @@ export class SearchWorkerClient {
     if (!this.failure) this.send({ type: 'indexed', spaceId, rows })
   }
 
+  /** Each query's nearest messages (VectorStore.nearestMessagesEach). */
   nearest(
     space: VectorSpace,
-    query: Float32Array,
-    k: number,
+    queries: readonly VectorQuery[],
     threadId?: string
-  ): Promise<VectorHit[]> {
+  ): Promise<VectorHit[][]> {
     return this.call({
       type: 'nearest',
       id: this.nextId++,
       space,
-      query,
-      k,
+      queries: [...queries],
       ...(threadId !== undefined && { threadId })
-    }).then((answer) => answer.hits ?? [])
+    }).then((answer) => answer.lists ?? [])
   }
 
   fullText(query: FullTextQuery): Promise<FullTextIds> {

@@ -1,5 +1,5 @@
 /** Messages between the main process and the search worker (searchWorker.ts). */
-import type { VectorHit } from '../../store/vectors/vectorStore'
+import type { VectorHit, VectorQuery } from '../../store/vectors/vectorStore'
 import type { VectorSpace } from '../../store/vectors/vectorSpaces'
 import type { IndexedVector } from '../../store/vectors/vectorIndexCache'
 import type { FullTextIds, FullTextQuery } from '../../store/search/fullTextIds'
@@ -19,12 +19,11 @@ export type ToSearchWorker =
       type: 'nearest'
       id: number
       space: VectorSpace
-      query: Float32Array
-      k: number
+      queries: VectorQuery[]
       threadId?: string
     }
   | ({ type: 'fullText'; id: number } & FullTextQuery)
 
 export type FromSearchWorker =
-  | { type: 'done'; id: number; hits?: VectorHit[]; ids?: FullTextIds }
+  | { type: 'done'; id: number; lists?: VectorHit[][]; ids?: FullTextIds }
   | { type: 'error'; id: number; message: string }
