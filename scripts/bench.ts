@@ -481,17 +481,19 @@ async function main(): Promise<void> {
     )
   )
   console.log(
-    '\nMessage lists as a build reads them: before issue #10 one query at k = 100; now the input and the conversation at k = 400 each'
+    "\nMessage lists as a build reads them (k = 50 each): the input's and the conversation's searched apart (before issue #21) and in one scan; one list in a 20-message thread of the store, beside the same list over the whole store"
   )
   console.log(
     table(
-      ['vectors', 'one list, k=100 p50', 'p95', 'two lists, k=400 p50', 'p95'],
+      ['vectors', 'two apart p50 / p95', 'two in one scan', 'whole store', 'one 20-message thread'],
       vectorSearch.map((v) => [
         v.vectors,
-        ms(v.recallLists.oneAt100.p50),
-        ms(v.recallLists.oneAt100.p95),
-        ms(v.recallLists.twoAt400.p50),
-        ms(v.recallLists.twoAt400.p95)
+        ...[
+          v.recallLists.twoApart,
+          v.recallLists.twoInOneScan,
+          v.recallLists.wholeStore,
+          v.recallLists.oneThread
+        ].map(({ p50, p95 }) => `${ms(p50)} / ${ms(p95)}`)
       ])
     )
   )

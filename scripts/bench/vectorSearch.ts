@@ -14,6 +14,10 @@ import { clusteredVectors } from './memoryStore'
 
 const DIMENSION = 512
 const K = 10
+/** What a build's search reads from each list (CANDIDATES_PER_LIST). */
+const BUILD_LIST = 50
+/** Messages in the short thread a scoped search looks in. */
+const SHORT_THREAD = 20
 
 const blob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength)
 
@@ -29,11 +33,17 @@ export interface VectorSearchFigures {
   exact: { p50: number; p95: number }
   recallAt10: number
   /**
-   * The message list as a build's recall reads it (memory search, hybridSearch.ts): before
-   * issue #10 one query at k = 100; now the input and the conversation, two lists at k = 400
-   * (the limit counts items; Hamming re-scoring stays capped at 4,000 codes).
+   * The message lists as a build reads them (searchCandidates.ts): the input's and the
+   * conversation's, 50 each, searched apart (before issue #21's one scan) and in one scan; and
+   * one list of 50 scoped to a 20-message thread in the same store, beside the same list over
+   * the whole store (what a scoped search cost when it scanned every code).
    */
-  recallLists: { oneAt100: { p50: number; p95: number }; twoAt400: { p50: number; p95: number } }
+  recallLists: {
+    twoApart: { p50: number; p95: number }
+    twoInOneScan: { p50: number; p95: number }
+    wholeStore: { p50: number; p95: number }
+    oneThread: { p50: number; p95: number }
+  }
 }
 
 export function vectorSearchFigures(count: number, queryCount = 60): VectorSearchFigures {
@@ -42,13 +52,15 @@ export function vectorSearchFigures(count: number, queryCount = 60): VectorSearc
     const db = openDatabase(join(dir, 'bench.sqlite'))
     const sample = clusteredVectors(count, DIMENSION)
     db.prepare(
-      "INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t', 'bench', 0, 0)"
+      "INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t', 'bench', 0, 0), ('s', 'short', 0, 0)"
     ).run()
     const insertMessage = db.prepare(
-      "INSERT INTO messages (thread_id, seq, role, content, token_count, created_at) VALUES ('t', ?, 'user', 'x', 1, 0)"
+      "INSERT INTO messages (thread_id, seq, role, content, token_count, created_at) VALUES (?, ?, 'user', 'x', 1, 0)"
     )
+    // The store's messages, then a short thread's 20 (ids count + 1 … count + 20).
     db.transaction(() => {
-      for (let i = 1; i <= count; i++) insertMessage.run(i)
+      for (let i = 1; i <= count; i++) insertMessage.run('t', i)
+      for (let i = 1; i <= SHORT_THREAD; i++) insertMessage.run('s', i)
     })()
     const store = new VectorStore(db)
     const { space } = store.activate(`bench|${DIMENSION}`, 'bench', DIMENSION, 0)
@@ -64,7 +76,7 @@ export function vectorSearchFigures(count: number, queryCount = 60): VectorSearc
       )()
       batch.length = 0
     }
-    for (let id = 1; id <= count; id++) {
+    for (let id = 1; id <= count + SHORT_THREAD; id++) {
       batch.push({ id, vector: sample() })
       if (batch.length === 1000) flush()
     }
@@ -77,17 +89,30 @@ export function vectorSearchFigures(count: number, queryCount = 60): VectorSearc
     store.nearestMessages(space, queries[0] as Float32Array, K) // loads the code index once
     const twoStage: number[] = []
     const exact: number[] = []
-    const oneAt100: number[] = []
-    const twoAt400: number[] = []
     let found = 0
+    const lists = { twoApart: [], twoInOneScan: [], wholeStore: [], oneThread: [] } as Record<
+      keyof VectorSearchFigures['recallLists'],
+      number[]
+    >
+    const timed = (into: number[], run: () => unknown) => {
+      const start = performance.now()
+      run()
+      into.push(performance.now() - start)
+    }
     queries.forEach((query, i) => {
-      let start = performance.now()
-      store.nearestMessages(space, query, 100)
-      oneAt100.push(performance.now() - start)
-      start = performance.now()
-      store.nearestMessages(space, query, 400)
-      store.nearestMessages(space, queries[(i + 1) % queries.length] as Float32Array, 400)
-      twoAt400.push(performance.now() - start)
+      const conversation = queries[(i + 1) % queries.length] as Float32Array
+      timed(lists.twoApart, () => {
+        store.nearestMessages(space, query, BUILD_LIST)
+        store.nearestMessages(space, conversation, BUILD_LIST)
+      })
+      timed(lists.twoInOneScan, () =>
+        store.nearestMessagesEach(space, [
+          { vector: query, k: BUILD_LIST },
+          { vector: conversation, k: BUILD_LIST }
+        ])
+      )
+      timed(lists.wholeStore, () => store.nearestMessages(space, query, BUILD_LIST))
+      timed(lists.oneThread, () => store.nearestMessages(space, query, BUILD_LIST, 's'))
     })
     for (const query of queries) {
       let start = performance.now()
@@ -100,17 +125,22 @@ export function vectorSearchFigures(count: number, queryCount = 60): VectorSearc
       found += approximate.filter((hit) => truthIds.has(hit.id)).length
     }
     db.close()
-    for (const list of [twoStage, exact, oneAt100, twoAt400]) list.sort((a, b) => a - b)
+    const spread = (list: number[]) => {
+      list.sort((a, b) => a - b)
+      return { p50: percentile(list, 50), p95: percentile(list, 95) }
+    }
     return {
       vectors: count,
       dimension: DIMENSION,
       queries: queryCount,
-      twoStage: { p50: percentile(twoStage, 50), p95: percentile(twoStage, 95) },
-      exact: { p50: percentile(exact, 50), p95: percentile(exact, 95) },
+      twoStage: spread(twoStage),
+      exact: spread(exact),
       recallAt10: found / (queryCount * K),
       recallLists: {
-        oneAt100: { p50: percentile(oneAt100, 50), p95: percentile(oneAt100, 95) },
-        twoAt400: { p50: percentile(twoAt400, 50), p95: percentile(twoAt400, 95) }
+        twoApart: spread(lists.twoApart),
+        twoInOneScan: spread(lists.twoInOneScan),
+        wholeStore: spread(lists.wholeStore),
+        oneThread: spread(lists.oneThread)
       }
     }
   } finally {

@@ -49,53 +49,48 @@ export function signCode(vector: Float32Array): Uint32Array {
   return code
 }
 
-/** The codes a scan reads: `size` codes of `words` words each, and a group per code. */
+/** The codes a scan reads: `words` words per code, code i at word i × words. */
 export interface CodeTable {
   codes: Uint32Array
-  size: number
   words: number
-  /** A small number per code (its thread, its category) that `allowed` filters on. */
-  groups: Int32Array
 }
 
 /**
  * For each query, the positions of the `limit` codes nearest to its code in Hamming distance
- * (ties at the cut-off broken by position), in position order. `allowed`, when given, is
- * indexed by group: only codes whose group maps to 1 are admitted.
+ * (ties at the cut-off broken by position), in position order. `among` is the positions to
+ * scan, in increasing order (one thread's messages, some categories' memories), or a count:
+ * positions 0 to count − 1. A scan costs what it reads: a 20-message thread's search reads 20
+ * codes, whatever the store holds.
  */
 export function nearestCodes(
-  table: CodeTable,
-  queries: readonly { code: Uint32Array; limit: number }[],
-  allowed: Uint8Array | null = null
+  { codes, words }: CodeTable,
+  among: ArrayLike<number> | number,
+  queries: readonly { code: Uint32Array; limit: number }[]
 ): number[][] {
-  const { codes, size, words, groups } = table
+  const slots = typeof among === 'number' ? among : among.length
+  const at = typeof among === 'number' ? null : among
   const count = queries.length
   const maxDistance = words * 32
-  const never = maxDistance + 1
   const query = new Uint32Array(count * words)
   queries.forEach(({ code }, q) => query.set(code.subarray(0, words), q * words))
-  const distances = new Uint16Array(size * count)
-  const histograms = new Uint32Array((maxDistance + 2) * count)
+  const distances = new Uint16Array(slots * count)
+  const histograms = new Uint32Array((maxDistance + 1) * count)
   // Code-major: each code is read once, for every query, while it is in cache.
-  for (let i = 0; i < size; i++) {
-    const base = i * words
-    if (allowed !== null && allowed[groups[i] as number] !== 1) {
-      for (let q = 0; q < count; q++) distances[i * count + q] = never
-      continue
-    }
+  for (let slot = 0; slot < slots; slot++) {
+    const base = (at === null ? slot : (at[slot] as number)) * words
     for (let q = 0; q < count; q++) {
       let distance = 0
-      const at = q * words
+      const offset = q * words
       for (let w = 0; w < words; w++) {
-        distance += popcount((codes[base + w] as number) ^ (query[at + w] as number))
+        distance += popcount((codes[base + w] as number) ^ (query[offset + w] as number))
       }
-      distances[i * count + q] = distance
-      histograms[q * (maxDistance + 2) + distance]!++
+      distances[slot * count + q] = distance
+      histograms[q * (maxDistance + 1) + distance]!++
     }
   }
   return queries.map(({ limit }, q) => {
     // The smallest cut-off that admits `limit` codes, without sorting all of them.
-    const histogram = q * (maxDistance + 2)
+    const histogram = q * (maxDistance + 1)
     let cutoff = 0
     let admitted = 0
     while (cutoff <= maxDistance && admitted + (histograms[histogram + cutoff] as number) < limit) {
@@ -104,12 +99,10 @@ export function nearestCodes(
     }
     let atCutoff = limit - admitted
     const positions: number[] = []
-    for (let i = 0; i < size && positions.length < limit; i++) {
-      const distance = distances[i * count + q] as number
-      if (distance < cutoff) positions.push(i)
-      else if (distance === cutoff && distance <= maxDistance && atCutoff > 0) {
-        positions.push(i)
-        atCutoff--
+    for (let slot = 0; slot < slots && positions.length < limit; slot++) {
+      const distance = distances[slot * count + q] as number
+      if (distance < cutoff || (distance === cutoff && atCutoff-- > 0)) {
+        positions.push(at === null ? slot : (at[slot] as number))
       }
     }
     return positions

@@ -85,31 +85,29 @@ export class MemoryVectorIndex {
     queries: readonly { vector: Float32Array; k: number }[],
     categories?: readonly string[]
   ): { id: number; distance: number }[][] {
-    let allowed: Uint8Array | null = null
-    if (categories && categories.length > 0) {
-      allowed = new Uint8Array(this.categoryOrdinals.size)
-      for (const category of categories) {
-        const ordinal = this.categoryOrdinals.get(category)
-        if (ordinal !== undefined) allowed[ordinal] = 1
-      }
-    }
-    const size = this.ids.length
+    const among = this.positionsOf(categories)
     const limits = queries.map(({ k }) => admittedFor(k))
-    const admitted = limits.every((limit) => limit >= size)
-      ? queries.map(() => this.all(allowed))
+    const admitted = limits.every((limit) => limit >= among.length)
+      ? queries.map(() => among)
       : nearestCodes(
-          { codes: this.codes, size, words: this.words, groups: this.categories },
-          queries.map(({ vector }, q) => ({ code: signCode(vector), limit: limits[q] as number })),
-          allowed
+          { codes: this.codes, words: this.words },
+          among,
+          queries.map(({ vector }, q) => ({ code: signCode(vector), limit: limits[q] as number }))
         )
     return queries.map(({ vector, k }, q) => this.ranked(vector, k, admitted[q] as number[]))
   }
 
-  /** Every position, of the allowed categories. */
-  private all(allowed: Uint8Array | null): number[] {
+  /** The positions of memories of these categories (all of them without any). */
+  private positionsOf(categories: readonly string[] | undefined): number[] {
+    const wanted = new Set<number>()
+    for (const category of categories ?? []) {
+      const ordinal = this.categoryOrdinals.get(category)
+      if (ordinal !== undefined) wanted.add(ordinal)
+    }
     const positions: number[] = []
+    const all = !categories || categories.length === 0
     for (let at = 0; at < this.ids.length; at++) {
-      if (allowed === null || allowed[this.categories[at] as number] === 1) positions.push(at)
+      if (all || wanted.has(this.categories[at] as number)) positions.push(at)
     }
     return positions
   }

@@ -17,18 +17,18 @@ import { codeWords, nearestCodes } from './hammingScan'
  */
 export class MessageCodeIndex {
   private ids: Float64Array
-  private threads: Int32Array
   private codes: Uint32Array
   /** 8-bit vectors, `dimension` per message, and the scale that turns each back into floats. */
   private vectors: Int8Array
   private scales: Float32Array
   private size = 0
   private readonly threadOrdinals = new Map<string, number>()
+  /** Each thread's positions, in insertion order, by its ordinal: what a scoped search scans. */
+  private readonly threadPositions: number[][] = []
 
   /** `bytes` per code: dimension / 8. */
   constructor(private readonly bytes: number) {
     this.ids = new Float64Array(1024)
-    this.threads = new Int32Array(1024)
     this.codes = new Uint32Array(1024 * this.words)
     this.vectors = new Int8Array(1024 * this.dimension)
     this.scales = new Float32Array(1024)
@@ -58,9 +58,10 @@ export class MessageCodeIndex {
     if (ordinal === undefined) {
       ordinal = this.threadOrdinals.size
       this.threadOrdinals.set(threadId, ordinal)
+      this.threadPositions.push([])
     }
     this.ids[this.size] = id
-    this.threads[this.size] = ordinal
+    this.threadPositions[ordinal]!.push(this.size)
     const padded = new Uint8Array(this.words * 4)
     padded.set(code)
     this.codes.set(new Uint32Array(padded.buffer), this.size * this.words)
@@ -109,23 +110,17 @@ export class MessageCodeIndex {
     queries: readonly { code: Uint32Array; limit: number }[],
     threadId: string | undefined
   ): number[][] {
-    let allowed: Uint8Array | null = null
-    if (threadId !== undefined) {
-      const thread = this.threadOrdinals.get(threadId)
-      if (thread === undefined) return queries.map(() => [])
-      allowed = new Uint8Array(this.threadOrdinals.size)
-      allowed[thread] = 1
-    }
-    const table = { codes: this.codes, size: this.size, words: this.words, groups: this.threads }
-    return nearestCodes(table, queries, allowed)
+    const table = { codes: this.codes, words: this.words }
+    if (threadId === undefined) return nearestCodes(table, this.size, queries)
+    const thread = this.threadOrdinals.get(threadId)
+    if (thread === undefined) return queries.map(() => [])
+    return nearestCodes(table, this.threadPositions[thread] as number[], queries)
   }
 
   private grow(): void {
     const capacity = this.ids.length * 2
     const ids = new Float64Array(capacity)
     ids.set(this.ids)
-    const threads = new Int32Array(capacity)
-    threads.set(this.threads)
     const codes = new Uint32Array(capacity * this.words)
     codes.set(this.codes)
     const vectors = new Int8Array(capacity * this.dimension)
@@ -133,7 +128,6 @@ export class MessageCodeIndex {
     const scales = new Float32Array(capacity)
     scales.set(this.scales)
     this.ids = ids
-    this.threads = threads
     this.codes = codes
     this.vectors = vectors
     this.scales = scales
