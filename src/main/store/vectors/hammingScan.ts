@@ -4,7 +4,7 @@
  * codes nearest to each query for an exact (or 8-bit) re-score of far fewer rows.
  *
  * A build searches with two query vectors, the input's and its conversation's (issue #21):
- * the scan reads every code once for all of them, which is most of its cost.
+ * one scan serves both, reading each code once.
  */
 
 /**
@@ -37,7 +37,7 @@ export function codeWords(dimension: number): number {
  * store test compares the two).
  */
 export function writeSignCode(vector: Float32Array, into: Uint32Array, offset = 0): void {
-  for (let w = 0; w < codeWords(vector.length); w++) into[offset + w] = 0
+  into.fill(0, offset, offset + codeWords(vector.length))
   for (let d = 0; d < vector.length; d++) {
     if ((vector[d] as number) > 0) into[offset + (d >> 5)]! |= 1 << (d & 31)
   }
