@@ -4,7 +4,7 @@
  *   npm run eval -- convert locomo <locomo10.json> --layout single-thread|thread-per-session --out <file>
  *   npm run eval -- convert longmemeval <longmemeval_oracle.json.gz> --out <file>
  *   npm run eval -- convert devset test/fixtures/devset --out <folder>
- *   npm run eval -- convert haystack <dataset.json> --threads 50 [--questions N] --out <file>
+ *   npm run eval -- convert haystack <dataset.json> --threads 50 [--questions N] [--in-conversation] --out <file>
  *   npm run eval -- convert control <dataset.json> --mode without-evidence|other-history [--memories-from <dataset.json>] --out <file>
  *   npm run eval -- chart --out docs/recall-vs-tokens.svg "<label>=<summary.json>"...
  *   npm run eval -- --dataset <file or folder of files> [--budgets default,2000,4000,8000] [--strategies builder,window]
@@ -56,7 +56,7 @@ const USAGE = `usage:
   npm run eval -- convert locomo <locomo10.json> --layout ${LOCOMO_LAYOUTS.join('|')} --out <file>
   npm run eval -- convert longmemeval <longmemeval_oracle.json.gz> --out <file>
   npm run eval -- convert devset test/fixtures/devset --out <folder>
-  npm run eval -- convert haystack <dataset.json> --threads 50 [--questions N] --out <file>
+  npm run eval -- convert haystack <dataset.json> --threads 50 [--questions N] [--in-conversation] --out <file>
   npm run eval -- convert control <dataset.json> --mode ${CONTROL_MODES.join('|')} [--memories-from <dataset.json>] --out <file>
   npm run eval -- chart --out <file.svg> "<label>=<summary.json>"...
   npm run eval -- --dataset <file or folder of files> [--budgets default,2000,4000,8000] [--strategies ${STRATEGIES.join(',')}]
@@ -182,7 +182,8 @@ function convert(positional: string[], flags: Map<string, string | true>): void 
     const threads = intFlag(flags, 'threads') ?? 50
     const dataset = haystackLayout(readDataset(input), {
       threads,
-      questions: intFlag(flags, 'questions')
+      questions: intFlag(flags, 'questions'),
+      inConversation: flags.has('in-conversation')
     })
     writeJson(out, dataset)
     process.stderr.write(

@@ -8,15 +8,36 @@
  * layout is deterministic and every question's own evidence stays in its haystack. `asked_at`
  * is left out: the fillers come from other users' timelines, and a question dated before them
  * would hide part of its haystack.
+ *
+ * `inConversation` asks each question in a thread that already holds a short exchange (a
+ * greeting and its answer, the same for every question, in neither language's topic), so the
+ * build reads other threads' messages as it does in a running conversation (relevanceGate.ts,
+ * `messageInConversation`), where a new thread reads them with the bar for a fresh question.
  */
-import type { EvalDataset, EvalQuestion } from './format'
+import type { EvalDataset, EvalMessage, EvalQuestion } from './format'
 
 export interface HaystackOptions {
   /** Threads each question sees, its own included. */
   threads: number
   /** Use only the first N questions (and draw fillers from them only): fewer texts to embed. */
   questions?: number
+  /** Ask each question after a two-turn greeting in its own thread. */
+  inConversation?: boolean
 }
+
+/** The exchange an `inConversation` question follows. */
+const LEAD_IN: readonly EvalMessage[] = [
+  {
+    id: 'lead-in/0',
+    role: 'user',
+    content: "Hi! I have a few things to ask you today, if that's alright."
+  },
+  {
+    id: 'lead-in/1',
+    role: 'assistant',
+    content: 'Of course, happy to help. What would you like to know?'
+  }
+]
 
 export function haystackLayout(dataset: EvalDataset, options: HaystackOptions): EvalDataset {
   const questions = dataset.questions.slice(0, options.questions ?? dataset.questions.length)
@@ -31,15 +52,24 @@ export function haystackLayout(dataset: EvalDataset, options: HaystackOptions): 
         scope.add(id)
       }
     }
+    if (options.inConversation) scope.add(question.thread_id)
     const asked: EvalQuestion = { ...question, scope_thread_ids: [...scope] }
     delete asked.asked_at
     return asked
   })
   const used = new Set(out.flatMap((q) => q.scope_thread_ids ?? []))
+  const askedIn = options.inConversation
+    ? [...new Set(out.map((q) => q.thread_id))].map((id) => ({
+        id,
+        title: 'ask',
+        messages: LEAD_IN.map((m) => ({ ...m, id: `${id}/${m.id}` }))
+      }))
+    : []
+  const layout = `haystack-${options.threads}${options.inConversation ? '-in-conversation' : ''}`
   return {
     ...dataset,
-    name: `${dataset.name.replace(/\/[^/]*$/u, '')}/haystack-${options.threads}`,
-    threads: dataset.threads.filter((t) => used.has(t.id)),
+    name: `${dataset.name.replace(/\/[^/]*$/u, '')}/${layout}`,
+    threads: [...dataset.threads.filter((t) => used.has(t.id)), ...askedIn],
     questions: out
   }
 }

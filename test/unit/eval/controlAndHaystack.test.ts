@@ -43,6 +43,20 @@ describe('haystackLayout', () => {
     expect(out.questions[0]?.evidence).toEqual(['a1/0', 'm1'])
   })
 
+  it('in conversation: each question asked after a greeting in its own thread, in its scope', () => {
+    const out = haystackLayout(dataset, { threads: 4, inConversation: true })
+    expect(out.name).toBe('lme/haystack-4-in-conversation')
+    expect(out.questions[0]?.scope_thread_ids).toEqual(['a1', 'a2', 'b1', 'b2', 'a/ask'])
+    const asked = out.threads.find((t) => t.id === 'a/ask')
+    expect(asked?.messages.map((m) => [m.id, m.role])).toEqual([
+      ['a/ask/lead-in/0', 'user'],
+      ['a/ask/lead-in/1', 'assistant']
+    ])
+    // Its control keeps the greeting: only the evidence threads go.
+    const control = controlSet(out, 'without-evidence')
+    expect(control.questions[0]?.scope_thread_ids).toEqual(['a2', 'b1', 'b2', 'a/ask'])
+  })
+
   it('draws only from the first N questions', () => {
     const out = haystackLayout(dataset, { threads: 50, questions: 2 })
     expect(out.questions).toHaveLength(2)

@@ -132,9 +132,17 @@ describe('applyGate', () => {
       0.602, 0.601, 0.6
     ])
     expect(rejected.filter((r) => r.overTokens === undefined)).toHaveLength(36)
-    // A new thread's other threads are held to tokens with e5; a running conversation to items.
+    // With e5, other threads are held to tokens in a new thread, and to half as many per 0.01
+    // (and at most 8 messages) in a running conversation.
     expect(e5.message.tokensPerHundredth).toBe(400)
-    expect(gateCalibration(E5_MODEL_ID, true).message.tokensPerHundredth).toBeUndefined()
+    const talking = gateCalibration(E5_MODEL_ID, true).message
+    expect(talking).toMatchObject({ cap: 8, tokensPerHundredth: 200 })
+    const conversationMessages = Array.from({ length: 8 }, (_, i) =>
+      item('message', Math.round((talking.gate + 0.03 - i / 1000) * 1000) / 1000)
+    )
+    // 0.03 over its bar: 600 tokens, three messages of 200 where the new-thread bar's
+    // allowance would take all eight.
+    expect(gate(conversationMessages, { ...e5, message: talking }, 200).passed).toHaveLength(3)
     // A user's gate means "everything over it", up to the cap.
     expect(gate(messages(0.603), withMinRelevance(graded, 0.6)).passed).toHaveLength(4)
     // Tokens are counted only where an allowance applies: the search runs on the send's path.

@@ -55,9 +55,12 @@ export interface GateCalibration {
   message: KindGate
   /**
    * Other threads' messages once this thread has a conversation of its own: only their best
-   * come. A new thread asking about the past has nothing else to go on; in a running
-   * conversation, other chats that resemble it are mostly noise and, sent after the cached
-   * history, an uncached cost on every turn (docs/CONTEXT.md, "Prompt caching").
+   * come, held to a smaller allowance than a new thread's. A new thread asking about the past
+   * has nothing else to go on; in a running conversation, other chats that resemble it are
+   * mostly noise and, sent after the cached history, an uncached cost on every turn
+   * (docs/CONTEXT.md, "Prompt caching"). The allowance halved what a question nothing answers
+   * recalls when asked mid-conversation, and left the evidence found the same
+   * (docs/EVALUATION.md, "Asked in a running conversation").
    */
   messageInConversation: KindGate
   /** Subtracted from the similarity of a Chinese/Chinese pair, and of a cross-lingual one. */
@@ -93,7 +96,13 @@ const CALIBRATIONS: Record<string, GateCalibration> = {
       tokensPerHundredth: 400,
       maxTokens: 3000
     },
-    messageInConversation: { gate: 0.66, belowBest: 0.08, cap: 8 },
+    messageInConversation: {
+      gate: 0.66,
+      belowBest: 0.08,
+      cap: 8,
+      tokensPerHundredth: 200,
+      maxTokens: 3000
+    },
     offsets: { chinese: 0.16, crossLingual: -0.02 },
     strongMargin: 0.1,
     absentName: 0.08
