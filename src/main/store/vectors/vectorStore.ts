@@ -14,9 +14,9 @@ import { tables, VectorSpaces, type VectorSpace } from './vectorSpaces'
  * vectors (both in MessageCodeIndex), then the exact cosine of the best few with sqlite-vec's
  * vec_distance_cosine. Memories are fewer: all their vectors are held in memory, a Hamming
  * scan admits candidates only in large stores, and their cosine is exact (MemoryVectorIndex);
- * vec0 stores them. A build's two query vectors are searched in one scan. (Point reads from a vec0 table
- * cost about 0.5 ms each, far too slow for re-scoring hundreds of candidates; a plain table
- * answers 400 of them in about 1 ms.)
+ * vec0 stores them. A build's two query vectors are searched in one scan. (Point reads from a
+ * vec0 table cost about 0.5 ms each, far too slow for re-scoring hundreds of candidates; a
+ * plain table answers 400 of them in about 1 ms.)
  */
 
 /** One query of a search that runs several at once. */
@@ -24,6 +24,9 @@ export interface VectorQuery {
   vector: Float32Array
   k: number
 }
+
+/** A row of nearestMessagesEach's read: the id, and `d0`, `d1`, … one distance per query. */
+type DistanceRow = { id: number } & Record<string, number>
 
 export interface VectorHit {
   id: number
@@ -33,9 +36,9 @@ export interface VectorHit {
 
 /**
  * Of the codes a message search admits (hammingScan.ts), how many get their exact cosine from
- * the table: the 8-bit stage's best k × this,
- * at least MIN_EXACT. Its cosines are off by about 0.001, so only items at the edge of the k
- * best trade places; the margin takes them all (the store test compares with exact ranking).
+ * the table: the 8-bit stage's best k × this, at least MIN_EXACT. Its cosines are off by about
+ * 0.001, so only items at the edge of the k best trade places; the margin takes them all (the
+ * store test compares with exact ranking).
  */
 const EXACT_PER_RESULT = 1.5
 const MIN_EXACT = 100
@@ -204,10 +207,7 @@ export class VectorStore {
         `SELECT message_id AS id, ${distances.join(', ')}
            FROM ${tables(space).messages} WHERE message_id IN (${ids.join(',')})`
       )
-      .all(...queries.map(({ vector }) => blob(vector))) as ({ id: number } & Record<
-      string,
-      number
-    >)[]
+      .all(...queries.map(({ vector }) => blob(vector))) as DistanceRow[]
     if (rows.length < ids.length) this.cache.invalidateCodes(space.id) // deleted rows
     const byId = new Map(rows.map((row) => [row.id, row]))
     return queries.map(({ k }, q) => {
