@@ -147,6 +147,36 @@ describe('recall that reads the conversation', () => {
     }
   })
 
+  it('embeds a send’s input while the build reads the thread, before its search starts', async () => {
+    const events: string[] = []
+    const setup = memoryServicesIn(tempDir(), {
+      embeddings: countingE5(events),
+      turnProbe: (_thread, mark) => events.push(mark)
+    })
+    const { services } = setup
+    try {
+      await pollUntil(() => services.memoryIndexer.active(), { what: 'the model' })
+      await services.memory.warmedUp()
+      await services.memory.create({ content: MEMORIES[2] as string, category: 'fact' })
+      await services.memoryIndexer.drained()
+      const thread = services.threads.create('Weekends')
+      events.length = 0
+      // No provider: the send stores the message and builds its request all the same.
+      const sent = await services.chat.send(thread.id, 'Where do I go climbing?')
+      const input = events.indexOf('Where do I go climbing?')
+      expect(input).toBeGreaterThanOrEqual(0)
+      expect(input).toBeLessThan(events.indexOf('search_start'))
+      // Embedded once: the search waited for that embedding, and found with it.
+      expect(events.filter((e) => e === 'Where do I go climbing?')).toHaveLength(1)
+      const recalled = sent.build?.context.trace.filter(
+        (t) => t.section === 'retrieved' && t.decision === 'included'
+      )
+      expect(recalled?.map((t) => t.preview)).toEqual([MEMORIES[2]])
+    } finally {
+      await setup.close()
+    }
+  })
+
   it('brings the reply to a recalled question along, after the direct hits', async () => {
     const { services, db } = await withModel()
     const vet = services.threads.create('Biscuit')

@@ -10,6 +10,7 @@ import { openDatabase } from '../../src/main/store/database'
 import type { SearchWorkers } from '../../src/main/workers/search/searchWorkerClient'
 import type { Cipher } from '../../src/main/services/providers/secretStore'
 import { prepareEmbeddings, testEmbeddings, type TestModel } from './embeddings'
+import type { TurnProbe } from '../../src/main/services/chat/turnProbe'
 
 export interface MemoryTestServices {
   db: Database.Database
@@ -34,6 +35,8 @@ export function memoryServicesIn(
     searchWorkers?: SearchWorkers
     /** Stands in for the OS key store, so a provider can be saved (testCipher.ts). */
     cipher?: Cipher
+    /** Told the moments of each turn (services/chat/turnProbe.ts). */
+    turnProbe?: TurnProbe
   } = {}
 ): MemoryTestServices {
   const path = join(dir, options.file ?? 'store.sqlite')
@@ -49,6 +52,7 @@ export function memoryServicesIn(
     fileWorkerPath: options.fileWorkerPath ?? null,
     ...(options.searchWorkers && { searchWorkers: options.searchWorkers }),
     ...(options.cipher && { cipher: options.cipher }),
+    ...(options.turnProbe && { turnProbe: options.turnProbe }),
     log: (message, error) =>
       logged.push(`${message}: ${error instanceof Error ? error.message : String(error)}`),
     publish: (event, payload) => published.push({ event, payload }),

@@ -46,6 +46,11 @@ export interface MemorySearch {
    * input in it, in the background: the send then embeds only its input.
    */
   prepare?(context: string): void
+  /**
+   * Embeds a send's input (`inputQuery`) in the background while the build reads the thread,
+   * so the search finds its vector at hand.
+   */
+  prepareInput?(input: string): void
 }
 
 export interface Recall {

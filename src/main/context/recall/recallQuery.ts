@@ -91,7 +91,12 @@ export function recallQuery(
   messages: readonly Turn[],
   taskState?: ActiveTaskState
 ): RecallQuery {
-  return { text: recallSample(input).trim(), context: conversationQuery(messages, taskState) }
+  return { text: inputQuery(input), context: conversationQuery(messages, taskState) }
+}
+
+/** What the search reads of an input: the first query (`RecallQuery.text`). */
+export function inputQuery(input: string): string {
+  return recallSample(input).trim()
 }
 
 /**

@@ -5,7 +5,7 @@ import { yieldToEventLoop } from '@shared/eventLoop'
 import { firstAtOrAfter } from '@shared/messagePages'
 import { ActiveTaskTracker } from '../../context/sections/activeTaskTracker'
 import { totalBudgetOf } from '../../context/budget'
-import { conversationQuery } from '../../context/recall/recallQuery'
+import { conversationQuery, inputQuery } from '../../context/recall/recallQuery'
 import type { EngineRegistry } from '../../context/engine/engineRegistry'
 import { estimateCounter, tokenCounterFor } from '../../context/tokens/tokenCounter'
 import { countOf } from '../../context/tokens/tokenIndex'
@@ -128,6 +128,9 @@ export class ContextBuildService {
     message: Message,
     options: BuildTurnOptions = {}
   ): Promise<PreparedTurn> {
+    // Embedded while the thread is read (a thread just opened is first read as an outline,
+    // about 100 ms at 100,000 messages), so the search finds the input's vector at hand.
+    this.deps.memory.prepareInput?.(inputQuery(message.content))
     const config = this.deps.config.forThread(
       threadId,
       options.totalBudget === undefined ? {} : { totalBudget: options.totalBudget }

@@ -96,6 +96,7 @@ function scopeQuery(scope: RecallScope): {
 export function memoryRecall(memory: MemoryService): MemorySearch {
   return {
     prepare: (context) => memory.prepareConversation(context),
+    prepareInput: (input) => memory.prepareQuery(input),
     async search(query: string, options: MemorySearchOptions): Promise<MemorySearchOutcome> {
       const scope = scopeQuery(options.scope ?? 'all')
       const fillSpare = options.fillSpare === true

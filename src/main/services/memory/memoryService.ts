@@ -226,21 +226,28 @@ export class MemoryService {
   /**
    * Embeds a conversation (the active task and the newest turns, recallQuery.ts) in the
    * background, so the search that reads the next input in it finds its vector cached and
-   * embeds only the input (issue #21). Nothing to do without a model.
+   * embeds only the input (issue #21). A thread opened while the model still loads (the
+   * last-open one at start-up) has it embedded by the warm-up, once the model is ready.
    */
   prepareConversation(context: string): void {
     const text = context.trim()
     if (!text) return
+    if (this.deps.indexer.active()) this.prepareQuery(text)
+    else this.waitingConversation = text
+  }
+
+  /**
+   * Embeds a text a search will read as a query, in the background, into the query cache: the
+   * search finds it there, or waits for this embedding instead of starting its own. Nothing to
+   * do without a model: the search then reads full text only.
+   */
+  prepareQuery(query: string): void {
+    const text = query.trim()
     const model = this.deps.indexer.active()
-    // A thread opened while the model still loads (the last-open one at start-up): the
-    // warm-up embeds it once the model is ready.
-    if (!model) {
-      this.waitingConversation = text
-      return
-    }
+    if (!text || !model) return
     this.deps.ranker
       .embed(model, text)
-      .catch((error: unknown) => this.deps.log('embedding the conversation ahead failed', error))
+      .catch((error: unknown) => this.deps.log('embedding a query ahead failed', error))
   }
 
   /**
