@@ -5,7 +5,10 @@
  * question costs (docs/EVALUATION.md, "Cost").
  *
  * - `without-evidence`: the question's own history less the threads that hold its evidence
- *   (LongMemEval's haystack without its evidence sessions), and less every memory that is
+ *   (LongMemEval's haystack without its evidence sessions) or a copy of it (LongMemEval reuses
+ *   a session across questions, and the haystack keeps each copy as its own thread: without
+ *   this, two control questions in 60 still had their answer in the store), and less every
+ *   memory that is
  *   evidence of any question of the file (memories are not scoped per question: the dev set's
  *   dialogues against the memories nobody asks about).
  * - `other-history`: asked in a new thread over another question's history, the next one in
@@ -24,14 +27,19 @@ export function controlSet(
   /** Another dataset whose memories replace this one's (one person's memories for another's). */
   memoriesFrom?: EvalDataset
 ): EvalDataset {
-  const threadOf = new Map<string, string>()
+  const contentOf = new Map<string, string>()
+  const threadsWith = new Map<string, string[]>()
   for (const thread of dataset.threads) {
-    for (const message of thread.messages) threadOf.set(message.id, thread.id)
+    for (const message of thread.messages) {
+      contentOf.set(message.id, message.content)
+      threadsWith.set(message.content, [...(threadsWith.get(message.content) ?? []), thread.id])
+    }
   }
   const allThreads = dataset.threads.map((t) => t.id)
   const scopeOf = (q: EvalQuestion): string[] => q.scope_thread_ids ?? allThreads
+  /** Every thread that holds an evidence message's text: its own, and any copy of it. */
   const evidenceThreads = (q: EvalQuestion): Set<string> =>
-    new Set(q.evidence.map((id) => threadOf.get(id)).filter((t): t is string => t !== undefined))
+    new Set(q.evidence.flatMap((id) => threadsWith.get(contentOf.get(id) ?? '') ?? []))
   const everyEvidence = new Set(dataset.questions.flatMap((q) => q.evidence))
 
   const questions = dataset.questions.map((question, index): EvalQuestion => {

@@ -77,6 +77,20 @@ describe('controlSet', () => {
     expect(out.memories?.map((m) => m.id)).toEqual(['m2'])
   })
 
+  it('without-evidence: a copy of an evidence session goes too', () => {
+    // LongMemEval reuses sessions across questions: b2 repeats a1's evidence turn.
+    const [a1, a2, b1, b2, c1, c2] = dataset.threads
+    const copy = { ...b2!, messages: [{ ...b2!.messages[0]!, content: 'a1 turn 0' }] }
+    const haystack = haystackLayout(
+      { ...dataset, threads: [a1!, a2!, b1!, copy, c1!, c2!] },
+      { threads: 4 }
+    )
+    const out = controlSet(haystack, 'without-evidence')
+    expect(out.questions[0]?.scope_thread_ids).toEqual(['a2', 'b1'])
+    // Another question's evidence thread is only dropped from its own control.
+    expect(out.questions[1]?.scope_thread_ids).toEqual(['b2', 'c1', 'c2'])
+  })
+
   it('other-history: asked in a new thread over the next history without its evidence', () => {
     const out = controlSet(dataset, 'other-history')
     expect(out.questions[0]).toMatchObject({
