@@ -5,8 +5,10 @@
  * which is what ../shared/benchdata holds. Pure: dataset in, dataset out.
  *
  * The fillers are the threads of the questions that follow in the file (cyclically), so the
- * layout is deterministic and every question's own evidence stays in its haystack. `asked_at`
- * is left out: the fillers come from other users' timelines, and a question dated before them
+ * layout is deterministic and every question's own evidence stays in its haystack. A filler
+ * that repeats a thread already in the haystack is skipped: LongMemEval reuses a session across
+ * questions, and a copy of a question's evidence would count as noise beside it. `asked_at` is
+ * left out: the fillers come from other users' timelines, and a question dated before them
  * would hide part of its haystack.
  *
  * `inConversation` asks each question in a thread that already holds a short exchange (a
@@ -43,13 +45,19 @@ export function haystackLayout(dataset: EvalDataset, options: HaystackOptions): 
   const questions = dataset.questions.slice(0, options.questions ?? dataset.questions.length)
   const scopeOf = (q: EvalQuestion): string[] =>
     q.scope_thread_ids ?? dataset.threads.map((t) => t.id)
+  const textOf = new Map(
+    dataset.threads.map((t) => [t.id, t.messages.map((m) => m.content).join('\u0000')])
+  )
   const out: EvalQuestion[] = questions.map((question, index) => {
     const scope = new Set(scopeOf(question))
+    const texts = new Set([...scope].map((id) => textOf.get(id)))
     for (let step = 1; step < questions.length && scope.size < options.threads; step++) {
       const other = questions[(index + step) % questions.length] as EvalQuestion
       for (const id of scopeOf(other)) {
         if (scope.size >= options.threads) break
+        if (texts.has(textOf.get(id))) continue
         scope.add(id)
+        texts.add(textOf.get(id))
       }
     }
     if (options.inConversation) scope.add(question.thread_id)

@@ -43,6 +43,19 @@ describe('haystackLayout', () => {
     expect(out.questions[0]?.evidence).toEqual(['a1/0', 'm1'])
   })
 
+  it('skips a filler that repeats a thread already in the haystack', () => {
+    // LongMemEval reuses sessions across questions: b1 is a copy of a1.
+    const copy = {
+      id: 'b1',
+      messages: thread('a1').messages.map((m, i) => ({ ...m, id: `b1/${i}` }))
+    }
+    const threads = dataset.threads.map((t) => (t.id === 'b1' ? copy : t))
+    const out = haystackLayout({ ...dataset, threads }, { threads: 4 })
+    expect(out.questions[0]?.scope_thread_ids).toEqual(['a1', 'a2', 'b2', 'c1'])
+    // A question's own threads are never skipped.
+    expect(out.questions[1]?.scope_thread_ids).toEqual(['b1', 'b2', 'c1', 'c2'])
+  })
+
   it('in conversation: each question asked after a greeting in its own thread, in its scope', () => {
     const out = haystackLayout(dataset, { threads: 4, inConversation: true })
     expect(out.name).toBe('lme/haystack-4-in-conversation')
