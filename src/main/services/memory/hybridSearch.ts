@@ -78,10 +78,10 @@ const DEFAULT_TIMEOUT_MS = 500
  */
 const NEAREST_FLOOR = 0.5
 /**
- * Scores of those items: calibrated similarity (under 0.6) × this, so under 0.012: below any
- * supported hit's fused score (a conversation-only rank of 400 still scores 0.0166).
+ * Scores of those items: calibrated similarity (under 0.6) × this, so under 0.0012: below any
+ * supported hit's fused score (a conversation-only rank of 400 still scores 0.0018).
  */
-const NEAREST_SCORE = 0.02
+const NEAREST_SCORE = 0.002
 /**
  * A build's per-model rank floor (EmbeddingModelSpec.rankFloor) applies while its budget holds
  * at most this many items: there a weak vector-only hit takes the place of a text-supported one
