@@ -6,11 +6,10 @@
  *
  * - `without-evidence`: the question's own history less the threads that hold its evidence
  *   (LongMemEval's haystack without its evidence sessions) or a copy of it (LongMemEval reuses
- *   a session across questions, and the haystack keeps each copy as its own thread: without
- *   this, two control questions in 60 still had their answer in the store), and less every
- *   memory that is
- *   evidence of any question of the file (memories are not scoped per question: the dev set's
- *   dialogues against the memories nobody asks about).
+ *   a session across questions: without this, two control questions in 60 still had their
+ *   answer in the store), and less every memory that is evidence of any question of the file
+ *   (memories are not scoped per question: the dev set's dialogues against the memories nobody
+ *   asks about).
  * - `other-history`: asked in a new thread over another question's history, the next one in
  *   the file whose history holds none of this question's evidence (a LoCoMo question asked of
  *   another conversation; one person's question against another's memories is `devset` with

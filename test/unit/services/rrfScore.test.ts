@@ -15,7 +15,7 @@ describe('reciprocal-rank fusion of the search lists', () => {
     expect(firstOfOne).toBeGreaterThan(tenthOfTwo)
   })
 
-  it('still ranks an item found by both lists above one found by either at the same place', () => {
+  it('still ranks an item found by both lists above one list alone, and a better place first', () => {
     const both = rrfScore([{ rank: 3 }, { rank: 3 }], 2)
     expect(both).toBeGreaterThan(rrfScore([{ rank: 3 }, { rank: undefined }], 2))
     expect(rrfScore([{ rank: 2 }], 2)).toBeGreaterThan(rrfScore([{ rank: 3 }], 2))
