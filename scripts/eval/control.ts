@@ -31,7 +31,9 @@ export function controlSet(
   for (const thread of dataset.threads) {
     for (const message of thread.messages) {
       contentOf.set(message.id, message.content)
-      threadsWith.set(message.content, [...(threadsWith.get(message.content) ?? []), thread.id])
+      const threads = threadsWith.get(message.content) ?? []
+      threads.push(thread.id)
+      threadsWith.set(message.content, threads)
     }
   }
   const allThreads = dataset.threads.map((t) => t.id)

@@ -19,7 +19,14 @@ import {
   type GatheredCandidates,
   type SearchSources
 } from './searchCandidates'
-import { isStrong, textSupport, toHit, withinCaps, withinItems } from './searchHits'
+import {
+  isStrong,
+  textSupport,
+  toHit,
+  WEAKEST_FUSED_SCORE,
+  withinCaps,
+  withinItems
+} from './searchHits'
 import { absentNames, matchedShare, queryNames } from './memoryRanking'
 import {
   applyGate,
@@ -78,10 +85,11 @@ const DEFAULT_TIMEOUT_MS = 500
  */
 const NEAREST_FLOOR = 0.5
 /**
- * Scores of those items: calibrated similarity (under 0.6) × this, so under 0.0012: below any
- * supported hit's fused score (a conversation-only rank of 400 still scores 0.0018).
+ * Scores of those items: calibrated similarity (under 0.6) × this, so below any supported hit's
+ * fused score. Derived, not written out: a constant fixed for RRF's k = 60 would outrank deep
+ * hits at k = 5.
  */
-const NEAREST_SCORE = 0.002
+const NEAREST_SCORE = WEAKEST_FUSED_SCORE / 0.6
 /**
  * A build's per-model rank floor (EmbeddingModelSpec.rankFloor) applies while its budget holds
  * at most this many items: there a weak vector-only hit takes the place of a text-supported one

@@ -3,6 +3,7 @@
  * text alone supports them, and which of them a gated search keeps.
  */
 import type { Memory, MemorySearchHit } from '@shared/domain'
+import { MAX_RECALL_LIMIT } from '../../context/recall/recallRequest'
 import type { RecallMessage } from '../../store/search/recallRepository'
 import { hasStrongTerm, matchedShare, rrfScore } from './memoryRanking'
 import type { GateCalibration, GateKind } from './relevanceGate'
@@ -94,6 +95,15 @@ export function textSupport(
   return share >= TEXT_ONLY_MIN_SHARE || hasStrongTerm(content, terms)
 }
 
+/** The fused score is scaled so that first place in the query's two lists (vector, text) is 1. */
+const FUSED_LISTS = 2
+
+/** The weakest fused score a supported hit can have: a conversation-only rank at the deepest limit. */
+export const WEAKEST_FUSED_SCORE = rrfScore(
+  [{ rank: MAX_RECALL_LIMIT, weight: CONTEXT_WEIGHT }],
+  FUSED_LISTS
+)
+
 export function toHit(
   candidate: Candidate,
   content: string,
@@ -116,7 +126,7 @@ export function toHit(
             { rank: candidate.textRank }
           ]
         : [{ rank: candidate.textRank }],
-      2
+      FUSED_LISTS
     ),
     similarity,
     cosine: candidate.cosine,
