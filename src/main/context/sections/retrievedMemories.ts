@@ -132,11 +132,32 @@ export function memoriesDemand(items: readonly MemoryItem[], meter: TokenMeter):
   )
 }
 
-/** Places candidates in rank order within `budget`; returns the tokens used. */
+/**
+ * Past a typical turn's length an item's claim on the budget falls with the square root of its
+ * length: a 400-token answer is placed as if half as relevant as its score says, since its room
+ * holds four ordinary turns. The user's own facts are mostly short turns beside long replies
+ * (LongMemEval's evidence: a median of 58 tokens, the turns around it 200), and at 2,000 tokens
+ * placing by score alone sent the replies and dropped the facts (docs/EVALUATION.md, "Placed
+ * by what they cost").
+ */
+const TYPICAL_ITEM_TOKENS = 100
+
+function placingClaim(item: MemoryItem): number {
+  return (
+    item.candidate.score * Math.sqrt(Math.min(1, TYPICAL_ITEM_TOKENS / Math.max(1, item.tokens)))
+  )
+}
+
+/**
+ * Places candidates within `budget` by their claim (score per length, above), skipping what does
+ * not fit; returns the tokens used. Only the budget's choice changes: the block still lists
+ * what it placed most relevant first, and with room for all, all are placed.
+ */
 function fitMemories(items: readonly MemoryItem[], budget: number, meter: TokenMeter): number {
   const opened = new Set<RecalledGroup>()
   let used = 0
-  for (const item of items) {
+  // Stable: equal claims keep the score order.
+  for (const item of [...items].sort((a, b) => placingClaim(b) - placingClaim(a))) {
     if (item.decision === 'duplicate') continue
     const cost =
       item.tokens +

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { buildContext } from '../../../../src/main/context/contextBuilder'
-import type { MemoryCandidate, RecallReport } from '@shared/context'
+import type { BuiltContext, MemoryCandidate, RecallReport } from '@shared/context'
 import { chat, config, message, request } from '../threadBuilder'
 
 /**
@@ -133,5 +133,46 @@ describe('retrieved memories', () => {
     expect(built.messages.find((m) => m.content.startsWith('[Memories'))?.content).toBe(
       '[Memories: from earlier conversations, most relevant first]\n- Works in TypeScript.\n- Likes tea.'
     )
+  })
+})
+
+describe('a tight budget', () => {
+  // One long reply that scores best and four short facts after it; the room holds the reply or
+  // the facts, not both.
+  const reply = `Here is a long answer about planning trips. ${'It goes on about hotels, trains and museums in detail. '.repeat(40)}`
+  const facts = [
+    'Mia is allergic to peanuts.',
+    'Our train to Porto leaves at 9:40.',
+    'The hotel in Lisbon is booked for three nights.',
+    'Ana prefers a window seat on long trains.'
+  ]
+  const memories: MemoryCandidate[] = [
+    { id: 'reply', content: reply, score: 0.9 },
+    ...facts.map((content, i) => ({ id: `fact${i + 1}`, content, score: 0.8 - i / 10 }))
+  ]
+  const built = buildContext(request({ memories }), config({ totalBudget: 530 }))
+  const decisions = (of: BuiltContext) =>
+    of.trace.filter((t) => t.kind === 'memory').map((t) => [t.id, t.decision])
+
+  it('places short facts before a long reply that costs as much as all of them', () => {
+    expect(built.trace.find((t) => t.id === 'reply')?.tokens).toBeGreaterThan(400)
+    expect(decisions(built)).toEqual([
+      ['reply', 'dropped_budget'],
+      ['fact1', 'included'],
+      ['fact2', 'included'],
+      ['fact3', 'included'],
+      ['fact4', 'included']
+    ])
+  })
+
+  it('still lists what it placed most relevant first', () => {
+    expect(built.messages.find((m) => m.content.startsWith('[Memories'))?.content).toBe(
+      `[Memories: from earlier conversations, most relevant first]\n- ${facts.join('\n- ')}`
+    )
+  })
+
+  it('places the long reply too when there is room for it', () => {
+    const roomy = buildContext(request({ memories }), config({ totalBudget: 4000 }))
+    expect(decisions(roomy).every(([, decision]) => decision === 'included')).toBe(true)
   })
 })
