@@ -73,12 +73,39 @@ function trimMiddleIndexed(index: TokenIndex, maxTokens: number, counter: TokenC
   const marker = trimMarker(total - head.tokens - tail.tokens)
   return {
     text: `${head.text}${marker}${tail.text}`,
-    tokens: head.tokens + counter.count(marker) + tail.tokens
+    tokens:
+      head.tokens +
+      counter.count(marker) +
+      tail.tokens +
+      seamCorrection(head.text, marker, tail.text, counter)
   }
 }
 
-export function trimMiddle(text: string, maxTokens: number, counter: TokenCounter): string {
-  return trimMiddleIndexed(runSteps(counter.indexSteps(text, null)), maxTokens, counter).text
+/**
+ * Head, marker and tail are counted apart, but the model reads them joined, and a piece of
+ * o200k's pre-tokenizer can cross a seam: a head ending in punctuation takes the marker's
+ * newlines into its piece, and the marker's closing "]\n\n" a tail's leading "/" (one seeded
+ * base64 paste in 60 came out a token over what was sent, and failed a fresh clone's tests
+ * once). Recounting a window on each side of the seams corrects it; the windows' own cut ends
+ * are counted the same way both times, so it is exact unless a piece crossing a seam is longer
+ * than the window.
+ */
+const SEAM_CHARS = 256
+
+function seamCorrection(head: string, marker: string, tail: string, counter: TokenCounter): number {
+  const before = head.slice(-SEAM_CHARS)
+  const after = tail.slice(0, SEAM_CHARS)
+  return (
+    counter.count(before + marker + after) -
+    counter.count(before) -
+    counter.count(marker) -
+    counter.count(after)
+  )
+}
+
+/** `text` with its middle left out to fit `maxTokens`, and what the result costs. */
+export function trimMiddle(text: string, maxTokens: number, counter: TokenCounter): Truncated {
+  return trimMiddleIndexed(runSteps(counter.indexSteps(text, null)), maxTokens, counter)
 }
 
 export interface SafetyNetReport {
