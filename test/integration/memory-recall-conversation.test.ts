@@ -119,7 +119,9 @@ describe('recall that reads the conversation', () => {
     const recalled = sent.build?.context.trace.filter(
       (t) => t.section === 'retrieved' && t.decision === 'included'
     )
-    expect(recalled?.map((t) => t.preview)).toEqual([MEMORIES[0]])
+    // Once under Node 22 on a loaded machine this found nothing: the warnings say why next time.
+    const warnings = JSON.stringify(sent.build?.context.metadata.warnings)
+    expect(recalled?.map((t) => t.preview), warnings).toEqual([MEMORIES[0]])
     await services.chat.settled()
     await setup.close()
 
