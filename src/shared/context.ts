@@ -119,6 +119,12 @@ export interface RecallReport {
    * (services/memory/relevanceGate.ts); absent when there were none, and in older builds.
    */
   absentNames?: string[]
+  /**
+   * In a running conversation, the relevance of this thread's own best message to the input
+   * when it raised other threads' bar to itself (services/memory/relevanceGate.ts); absent
+   * otherwise, and in older builds.
+   */
+  conversationBest?: number
 }
 
 type TaskStatus = 'active' | 'done' | 'replaced'

@@ -431,6 +431,8 @@ export interface MemorySearchResult {
     rejected: { hit: MemorySearchHit; gate: number; overLimit?: number; overTokens?: number }[]
     /** The names the question asks about that no candidate mentions: they raised other threads' bar. */
     absentNames: string[]
+    /** This conversation's best message for the input, when it raised other threads' bar. */
+    conversationBest: number | null
   }
 }
 

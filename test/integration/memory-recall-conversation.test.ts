@@ -121,7 +121,10 @@ describe('recall that reads the conversation', () => {
     )
     // Once under Node 22 on a loaded machine this found nothing: the warnings say why next time.
     const warnings = JSON.stringify(sent.build?.context.metadata.warnings)
-    expect(recalled?.map((t) => t.preview), warnings).toEqual([MEMORIES[0]])
+    expect(
+      recalled?.map((t) => t.preview),
+      warnings
+    ).toEqual([MEMORIES[0]])
     await services.chat.settled()
     await setup.close()
 

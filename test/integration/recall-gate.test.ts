@@ -216,6 +216,41 @@ describe('the relevance gate in a running conversation', () => {
     expect(fromTrip(asked).length).toBeGreaterThan(0)
   })
 
+  it('leaves other chats out when this conversation already holds what the input is about', async () => {
+    const { services } = await setup()
+    await weekOfHistory(services)
+    const evenings = services.threads.create('Evenings')
+    await services.chat.send(evenings.id, 'After work I go for a long run by the river to unwind.')
+    const greeted = services.threads.create('Questions')
+    await services.chat.send(greeted.id, 'Hi! I have a few things to ask you today.')
+    const unwinding = services.threads.create('Unwinding')
+    await services.chat.send(
+      unwinding.id,
+      'To unwind after work, a long run by the river helps me.'
+    )
+    await services.chat.send(unwinding.id, 'I also tried yoga, but it bored me.')
+    await services.memoryIndexer.drained()
+    const question = 'How do I unwind after work?'
+    const fromEvenings = (built: BuiltContext) =>
+      retrieved(built).filter(
+        (t) => t.origin?.kind === 'message' && t.origin.threadTitle === evenings.title
+      )
+    // A conversation that has only said hello: the other chat is what the question needs.
+    const asked = await preview(services, greeted.id, question)
+    expect(fromEvenings(asked).length).toBe(1)
+    expect(asked.recall?.conversationBest).toBeUndefined()
+    // Here the conversation already says it: the other chat would only repeat it, after the
+    // cached history, and the inspector says why it stayed out.
+    const held = await preview(services, unwinding.id, question)
+    expect(fromEvenings(held)).toEqual([])
+    const best = held.recall?.conversationBest ?? 0
+    expect(best).toBeGreaterThan(gateCalibration(E5_MODEL_ID, true).message.gate)
+    expect(held.recall?.gates?.message).toBe(best)
+    const run = held.recall?.rejected.find((r) => r.preview.startsWith('After work I go'))
+    expect(run?.relevance).toBeGreaterThanOrEqual(gateCalibration(E5_MODEL_ID, true).message.gate)
+    expect(run?.gate).toBe(best)
+  })
+
   it('recalls this thread’s older turns however far below the best they score', async () => {
     const { services, db } = await setup()
     const biscuit = services.threads.create('Biscuit')

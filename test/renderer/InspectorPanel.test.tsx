@@ -202,6 +202,29 @@ describe('a name nothing mentions', () => {
     render(<RecallExplain build={{ ...sampleBuild(), recall: recall() }} />)
     expect(screen.getByTestId('recall-summary')).toBeInTheDocument()
     expect(screen.queryByTestId('recall-absent-names')).toBeNull()
+    expect(screen.queryByTestId('recall-conversation-best')).toBeNull()
+  })
+})
+
+describe('a conversation that already holds it', () => {
+  it('says how relevant this conversation’s best was, the bar other threads needed', async () => {
+    const recall = recallOf({
+      gates: { memory: 0.54, thread: 0.54, message: 0.812 },
+      rejected: [{ id: 'message:9', relevance: 0.77, gate: 0.812, preview: 'After work I run' }],
+      conversationBest: 0.812
+    })
+    render(<RecallExplain build={{ ...sampleBuild(), recall }} />)
+    expect(screen.getByTestId('recall-conversation-best')).toHaveTextContent(
+      'This conversation already holds a message of relevance 0.81, so messages from other threads needed as much'
+    )
+    await act(() => i18n.changeLanguage('zh-CN'))
+    try {
+      expect(screen.getByTestId('recall-conversation-best')).toHaveTextContent(
+        '本对话中已有相关度 0.81 的消息，因此其他对话的消息也须达到这一相关度'
+      )
+    } finally {
+      await act(() => i18n.changeLanguage('en'))
+    }
   })
 })
 

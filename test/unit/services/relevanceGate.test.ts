@@ -5,6 +5,7 @@ import {
   gateCalibration,
   relevanceOf,
   withAbsentNames,
+  withConversationBest,
   withMinRelevance,
   type GateCalibration,
   type GateKind
@@ -180,5 +181,15 @@ describe('applyGate', () => {
     // In a running conversation too, whose other-thread bar is its own.
     const talking = withAbsentNames(gateCalibration(E5_MODEL_ID, true), ['Caroline'])
     expect(talking.message.gate).toBeCloseTo(e5.messageInConversation.gate + e5.absentName)
+  })
+
+  it('holds other threads to the best the conversation already has, never lower', () => {
+    const talking = gateCalibration(E5_MODEL_ID, true)
+    const items = [item('memory', 0.55), item('thread', 0.55), item('message', 0.75)]
+    expect(gate(items, withConversationBest(talking, 0.8)).passed).toEqual(items.slice(0, 2))
+    expect(gate(items, withConversationBest(talking, 0.7)).passed).toHaveLength(3)
+    // A conversation that holds nothing as relevant as the bar, or nothing at all, keeps it.
+    expect(withConversationBest(talking, 0.5)).toBe(talking)
+    expect(withConversationBest(talking, null)).toBe(talking)
   })
 })

@@ -12,6 +12,11 @@ export interface MemorySearchOptions {
   /** Messages the caller already sends verbatim, so they are not recalled as well. */
   excludeMessageIds?: readonly (string | number)[]
   /**
+   * The input being answered, once stored, and anything after it: never recalled, and not
+   * part of the conversation other threads are weighed against.
+   */
+  inputMessageIds?: readonly (string | number)[]
+  /**
    * This thread's messages up to this seq are covered by its summary and were cut by the
    * window on purpose: recalling them would resend what the cut dropped (and move the cut).
    */

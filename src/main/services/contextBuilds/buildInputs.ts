@@ -108,7 +108,8 @@ export class BuildInputs {
     const recall = await recallMemories(this.deps.memory, query.text, {
       context: query.context,
       limit: request.limit,
-      excludeMessageIds: [...request.excludeMessageIds, ...turn.notRecalled],
+      excludeMessageIds: request.excludeMessageIds,
+      inputMessageIds: turn.notRecalled,
       timeoutMs: MEMORY_TIMEOUT_MS,
       threadId,
       scope,

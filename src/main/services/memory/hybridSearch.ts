@@ -33,6 +33,7 @@ import {
   gateCalibration,
   relevanceOf,
   withAbsentNames,
+  withConversationBest,
   withMinRelevance,
   type GateCalibration,
   type GateKind,
@@ -49,6 +50,11 @@ export interface MemorySearchOptions {
   scope?: MemorySearchScope
   threadId?: string
   excludeMessageIds?: readonly number[]
+  /**
+   * The input being answered and what follows it, once stored: never recalled, and not part
+   * of the conversation (`conversationBest`).
+   */
+  inputMessageIds?: readonly number[]
   /** Search memories, messages or both. Default both. */
   kinds?: readonly ('memory' | 'message')[]
   /** The query embedding gets at most this long; after it, full text only. Default 500. */
@@ -98,6 +104,8 @@ const NEAREST_SCORE = WEAKEST_FUSED_SCORE / 0.6
  * variants are in docs/EVALUATION.md).
  */
 const RANK_FLOOR_LIMIT = 100
+/** A message that ends by asking (English or Chinese question mark). */
+const QUESTION_END = /[?？]\s*$/u
 /** A neighbour's score as a share of its hit's: just under the hits ranked near it. */
 const NEIGHBOUR_WEIGHT = 0.5
 /** How many of the best candidates under the gate a build reports (the inspector's "why not"). */
@@ -125,12 +133,15 @@ interface SearchPlan extends CandidateQuery {
   minSimilarity: number
   threadId: string | undefined
   exclude: Set<number>
+  input: Set<number>
   summarized: SummarizedThrough | undefined
   fillBudget: boolean
   /** A gated search's bars; null: ungated (an interactive search, or the opt-in fill). */
   calibration: GateCalibration | null
   /** The names the query asks about, when their absence may raise the bars (no user gate). */
   names: string[]
+  /** Other threads are weighed against this conversation (gated, no user gate, has turns). */
+  conversation: boolean
 }
 
 /** The candidates as hits: kept (ungated), or scored for the gate and words-only (gated). */
@@ -138,6 +149,11 @@ interface ScoredHits {
   hits: MemorySearchHit[]
   scored: MemorySearchHit[]
   wordsOnly: MemorySearchHit[]
+  /**
+   * Gated in a running conversation: the relevance to the input of this thread's best
+   * message, the window's included (withConversationBest); null when none was a candidate.
+   */
+  conversationBest: number | null
 }
 
 export class HybridSearch {
@@ -158,7 +174,7 @@ export class HybridSearch {
     // The lists' reads and the candidates' rows with their scoring are each tens of ms in a
     // large store; the event loop turns between them.
     await yieldToEventLoop()
-    const { hits, gate, passed, absent } = this.select(plan, this.score(plan, gathered))
+    const { hits, gate, passed, absent, raisedBy } = this.select(plan, this.score(plan, gathered))
     return {
       hits,
       mode: gathered.vector ? 'hybrid' : 'text_only',
@@ -170,6 +186,7 @@ export class HybridSearch {
           gates: gathered.vector ? gate.gates : null,
           passed,
           absentNames: gathered.vector ? absent : [],
+          conversationBest: gathered.vector ? raisedBy : null,
           rejected: gate.rejected
             .sort((a, b) => (b.item.relevance ?? 0) - (a.item.relevance ?? 0))
             .slice(0, REJECTED_REPORTED)
@@ -194,12 +211,19 @@ export class HybridSearch {
     gate: Gated<MemorySearchHit> | null
     passed: number
     absent: string[]
+    /** This conversation's best, when it raised other threads' bar. */
+    raisedBy: number | null
   } {
     const absent = absentNames(
       plan.names,
       [...scored.scored, ...scored.wordsOnly].map((hit) => hit.content)
     )
-    const calibration = plan.calibration && withAbsentNames(plan.calibration, absent)
+    const named = plan.calibration && withAbsentNames(plan.calibration, absent)
+    const calibration = named && withConversationBest(named, scored.conversationBest)
+    const raisedBy =
+      named && calibration && calibration.message.gate > named.message.gate
+        ? scored.conversationBest
+        : null
     const kindOf = (hit: MemorySearchHit): GateKind =>
       hit.kind === 'memory' ? 'memory' : hit.threadId === plan.threadId ? 'thread' : 'message'
     const gate = calibration
@@ -232,7 +256,8 @@ export class HybridSearch {
           : top,
       gate,
       passed: unique.length,
-      absent
+      absent,
+      raisedBy
     }
   }
 
@@ -265,7 +290,8 @@ export class HybridSearch {
         (fillBudget && limit <= RANK_FLOOR_LIMIT ? model?.spec.rankFloor : undefined) ??
         DEFAULT_MIN_SIMILARITY,
       threadId: options.threadId,
-      exclude: new Set(options.excludeMessageIds ?? []),
+      exclude: new Set([...(options.excludeMessageIds ?? []), ...(options.inputMessageIds ?? [])]),
+      input: new Set(options.inputMessageIds ?? []),
       summarized:
         options.threadId !== undefined && options.summarizedThrough !== undefined
           ? { threadId: options.threadId, seq: options.summarizedThrough }
@@ -274,14 +300,17 @@ export class HybridSearch {
       calibration: gate
         ? withMinRelevance(gateCalibration(model?.spec.id, context !== null), gate.minRelevance)
         : null,
-      names: gate && gate.minRelevance === undefined ? queryNames(text) : []
+      names: gate && gate.minRelevance === undefined ? queryNames(text) : [],
+      conversation: gate !== null && gate.minRelevance === undefined && context !== null
     }
   }
 
   /**
    * Reads the candidates' rows and turns each into a hit. Ungated, an item is kept on vector
    * support or its text (and, filling, as a `nearest` guess); gated, it gets its relevance for
-   * the gate, or waits for the words-only rule when it has no vector.
+   * the gate, or waits for the words-only rule when it has no vector. In a running
+   * conversation it also finds how relevant the conversation's own best message is, the
+   * window's included (`conversationBest`).
    */
   private score(plan: SearchPlan, { candidates, terms }: GatheredCandidates): ScoredHits {
     const memories = this.deps.memories.getMany(
@@ -295,7 +324,7 @@ export class HybridSearch {
       plan.categories && plan.categories.length > 0 ? new Set(plan.categories) : null
     const related = plan.model?.spec.relatedCosine ?? 0.6
     const queryCjk = cjkWeight(plan.text)
-    const out: ScoredHits = { hits: [], scored: [], wordsOnly: [] }
+    const out: ScoredHits = { hits: [], scored: [], wordsOnly: [], conversationBest: null }
     for (const candidate of candidates) {
       const memory = candidate.kind === 'memory' ? memories.get(candidate.id) : undefined
       const message = candidate.kind === 'message' ? messages.get(candidate.id) : undefined
@@ -308,19 +337,30 @@ export class HybridSearch {
       const similarity = cosine === null ? null : calibratedSimilarity(cosine, related)
       const content = memory?.content ?? message?.content
       if (content === undefined) continue
+      const relevanceAt = (calibration: GateCalibration, at: number | null) =>
+        relevanceOf(
+          { similarity: at, textShare: matchedShare(content, terms), queryCjk, itemText: content },
+          calibration
+        )
+      if (
+        plan.calibration &&
+        plan.conversation &&
+        message &&
+        this.ofConversation(plan, message, content)
+      ) {
+        // Weighed as other threads' messages are: on the input alone.
+        const input = candidate.inputCosine
+        const own = relevanceAt(
+          plan.calibration,
+          input === null ? null : calibratedSimilarity(input, related)
+        )
+        if (own !== null) out.conversationBest = Math.max(out.conversationBest ?? 0, own)
+      }
       if (memory && categories && !categories.has(memory.category)) continue
       if (message && !this.recallable(plan, message)) continue
       const inVectorList = candidate.vectorRank !== undefined || candidate.contextRank !== undefined
       if (plan.calibration) {
-        const relevance = relevanceOf(
-          {
-            similarity,
-            textShare: matchedShare(content, terms),
-            queryCjk,
-            itemText: content
-          },
-          plan.calibration
-        )
+        const relevance = relevanceAt(plan.calibration, similarity)
         const matchedBy: MemorySearchHit['matchedBy'] = inVectorList ? ['vector'] : []
         if (candidate.textRank !== undefined) matchedBy.push('text')
         const hit = toHit(candidate, content, similarity, matchedBy, memory, message)
@@ -403,6 +443,21 @@ export class HybridSearch {
       added.push(hit)
     }
     return [...top, ...added].sort((a, b) => b.score - a.score)
+  }
+
+  /**
+   * This thread's message before the input, sent in the window or not, that can hold an
+   * answer: a question asks, so one asked before (the same one again, after a reply that
+   * missed) says nothing about what the thread holds.
+   */
+  private ofConversation(plan: SearchPlan, message: RecallMessage, content: string): boolean {
+    return (
+      message.threadId === plan.threadId &&
+      !plan.input.has(message.id) &&
+      !message.excluded &&
+      RECALLED_ROLES.includes(message.role) &&
+      !QUESTION_END.test(content)
+    )
   }
 
   /** Not excluded, of a recalled role, in the search's scope and not covered by its summary. */

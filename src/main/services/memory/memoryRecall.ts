@@ -70,7 +70,10 @@ function recallReport(
       preview: previewOf(hit.content),
       origin: originOf(hit, options.threadId)
     })),
-    ...(result.gate.absentNames.length > 0 && { absentNames: result.gate.absentNames })
+    ...(result.gate.absentNames.length > 0 && { absentNames: result.gate.absentNames }),
+    ...(result.gate.conversationBest !== null && {
+      conversationBest: result.gate.conversationBest
+    })
   }
 }
 
@@ -90,6 +93,11 @@ function scopeQuery(scope: RecallScope): {
     case 'all':
       return { scope: 'all', kinds: ['memory', 'message'] }
   }
+}
+
+/** The port's message ids (stored ids are integers; anything else names no message). */
+function messageIds(ids: readonly (string | number)[] | undefined): number[] {
+  return (ids ?? []).map(Number).filter((id) => Number.isInteger(id))
 }
 
 /** The `MemorySearch` port over `MemoryService`: a build's recall, gated, in its scope. */
@@ -113,9 +121,8 @@ export function memoryRecall(memory: MemoryService): MemorySearch {
         ...(options.summarizedThrough !== undefined && {
           summarizedThrough: options.summarizedThrough
         }),
-        excludeMessageIds: (options.excludeMessageIds ?? [])
-          .map(Number)
-          .filter((id) => Number.isInteger(id)),
+        excludeMessageIds: messageIds(options.excludeMessageIds),
+        inputMessageIds: messageIds(options.inputMessageIds),
         timeoutMs: SEARCH_TIMEOUT_MS
       })
       const report = recallReport(result, options)

@@ -165,6 +165,22 @@ export function withAbsentNames(
   }
 }
 
+/**
+ * In a running conversation, another thread's message must be more relevant to the input than
+ * the best message this conversation already holds (`best`, its relevance to the input alone,
+ * window included): when the thread is about what the input asks, another chat that resembles
+ * it tells the model nothing new, and sits after the cached history as an uncached cost on
+ * every turn. A conversation that has only said hello leaves the bar where it was.
+ * docs/MEMORY.md, "Other threads in a running conversation".
+ */
+export function withConversationBest(
+  calibration: GateCalibration,
+  best: number | null
+): GateCalibration {
+  if (best === null || best <= calibration.message.gate) return calibration
+  return { ...calibration, message: { ...calibration.message, gate: best } }
+}
+
 /** Which bar a candidate answers to: a memory, this thread's history, another thread's. */
 export type GateKind = 'memory' | 'thread' | 'message'
 

@@ -63,6 +63,13 @@ export function RecallExplain({ build }: { build: BuiltContext }) {
           })}
         </p>
       )}
+      {recall.conversationBest !== undefined && recall.gates !== null && (
+        <p className="recall-explain__line" data-testid="recall-conversation-best">
+          {t('inspector.recall.conversationBest', {
+            best: recall.conversationBest.toFixed(2)
+          })}
+        </p>
+      )}
       <p className="recall-explain__line" data-testid="recall-free">
         {t('inspector.recall.free', { tokens: format(free) })}
         {' · '}

@@ -205,6 +205,8 @@ export const inspector = {
     didNotFit_other: '{{count, number}} more passed the relevance gate but did not fit the budget',
     absentNames:
       'Nothing found mentions {{names}}, so messages from other threads needed relevance {{gate}}',
+    conversationBest:
+      'This conversation already holds a message of relevance {{best}}, so messages from other threads needed as much',
     textOnly: 'Matched by words only: the embedding model is not ready',
     fillSpareOn: 'Fill spare budget is on: items under the relevance gate fill what is left',
     free: '{{tokens}} tokens of the budget left free',
