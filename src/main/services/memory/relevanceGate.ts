@@ -166,12 +166,12 @@ export function withAbsentNames(
 }
 
 /**
- * In a running conversation, another thread's message must be more relevant to the input than
- * the best message this conversation already holds (`best`, its relevance to the input alone,
- * window included): when the thread is about what the input asks, another chat that resembles
- * it tells the model nothing new, and sits after the cached history as an uncached cost on
- * every turn. A conversation that has only said hello leaves the bar where it was.
- * docs/MEMORY.md, "Other threads in a running conversation".
+ * In a running conversation, another thread's message must be at least as relevant to the
+ * input as the best message this conversation already holds (`best`, its relevance to the
+ * input alone, window included): when the thread is about what the input asks, another chat
+ * that resembles it tells the model nothing new, and sits after the cached history as an
+ * uncached cost on every turn. A conversation that has only said hello leaves the bar where it
+ * was. docs/MEMORY.md, "Nothing the conversation already holds".
  */
 export function withConversationBest(
   calibration: GateCalibration,
