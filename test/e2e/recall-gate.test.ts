@@ -23,13 +23,19 @@ const LANGUAGES = {
     memory: 'My daughter Mia is allergic to peanuts.',
     question: 'Can you suggest a snack for my daughter after school?',
     offTopic: 'What is the boiling point of water at sea level?',
-    elsewhere: 'Which neighbourhood in Porto is quiet at night?'
+    elsewhere: 'Which neighbourhood in Porto is quiet at night?',
+    otherChat: 'After work I go for a long run by the river to unwind.',
+    conversation: 'To unwind after work, a long run by the river helps me.',
+    held: 'How do I unwind after work?'
   },
   'zh-CN': {
     memory: '我女儿对花生过敏。',
     question: '给我女儿推荐一个放学后吃的零食吧？',
     offTopic: '海平面上水的沸点是多少度？',
-    elsewhere: 'Porto 哪个街区晚上比较安静？'
+    elsewhere: 'Porto 哪个街区晚上比较安静？',
+    otherChat: '下班后我会沿着河边跑很久的步来放松。',
+    conversation: '下班后我怎么放松：沿着河边跑一大圈最有用。',
+    held: '下班后我怎么放松？'
   }
 } as const
 
@@ -44,6 +50,7 @@ function ui(page: Page) {
     explain: panel.getByTestId('recall-explain'),
     rejected: panel.getByTestId('recall-rejected'),
     absentNames: panel.getByTestId('recall-absent-names'),
+    conversationBest: panel.getByTestId('recall-conversation-best'),
     included: panel.locator(
       '[data-testid="trace-item"][data-section="retrieved"][data-decision="included"]'
     ),
@@ -54,8 +61,11 @@ function ui(page: Page) {
   }
 }
 
-/** History a newcomer has after a week: the memory, and two threads about other things. */
-async function seed(harness: Harness, memory: string) {
+/** History a newcomer has after a week: the memory, and threads about other things. */
+async function seed(
+  harness: Harness,
+  { memory, otherChat }: { memory: string; otherChat: string }
+) {
   const { services } = harness
   await services.memory.create({ content: memory, category: 'fact' })
   const trip = services.threads.create('Trip to Lisbon')
@@ -63,6 +73,8 @@ async function seed(harness: Harness, memory: string) {
   await services.chat.send(trip.id, 'We land at 7 pm, so a hotel near the metro would help.')
   const code = services.threads.create('Rust lifetimes')
   await services.chat.send(code.id, 'Why does the borrow checker reject my struct with a &str?')
+  const evenings = services.threads.create('Evenings')
+  await services.chat.send(evenings.id, otherChat)
   await services.memoryIndexer.drained()
   await services.memory.warmedUp()
 }
@@ -86,7 +98,7 @@ describe('a focused request in a new thread (issue #17)', () => {
     it(`sends only the relevant memory, says what it left free, and follows the scope (${locale})`, async () => {
       const { harness, page, window } = await session.start(
         { databasePath: join(tempDir(), 'store.sqlite'), embeddings: true },
-        { seed: (h) => seed(h, words.memory), locale }
+        { seed: (h) => seed(h, words), locale }
       )
       const app = ui(page)
       await eventually(() => app.status.getAttribute('data-state'), 60_000).toBe('ready')
@@ -188,6 +200,40 @@ describe('a focused request in a new thread (issue #17)', () => {
           path: join(SCREENSHOTS, `recall-settings-1024-${colorScheme}-${locale}.png`)
         })
       }
+      await page.emulateMedia({ colorScheme: null })
+
+      // Mid-conversation, in a thread already about what the draft asks: the Evenings chat
+      // stays out, and the inspector says other threads needed this conversation's best.
+      await app.newThread.click()
+      await app.composer.fill(words.conversation)
+      await page.getByTestId('send-button').click()
+      await eventually(() => app.composer.inputValue()).toBe('')
+      await harness.services.memoryIndexer.drained()
+      await app.itemsTab.click()
+      await preview(harness, app, words.held)
+      await eventually(() => app.conversationBest.isVisible(), 30_000).toBe(true)
+      const held = (await app.conversationBest.textContent()) ?? ''
+      expect(held).toMatch(
+        locale === 'zh-CN' ? HAN : /already holds a message of relevance 0\.\d\d/u
+      )
+      const sent = await app.included.evaluateAll((items) => items.map((i) => i.textContent ?? ''))
+      expect(sent.join('\n')).not.toContain(words.otherChat.slice(0, 12))
+      for (const [width, height] of [
+        [1280, 800],
+        [1024, 700]
+      ] as const) {
+        await page.setViewportSize({ width, height })
+        await expect(
+          isInView(app.conversationBest, page.getByTestId('inspector-panel'))
+        ).resolves.toBe(true)
+        for (const theme of ['light', 'dark'] as const) {
+          await chooseTheme(page, theme)
+          await page.screenshot({
+            path: join(SCREENSHOTS, `recall-conversation-best-${width}-${theme}-${locale}.png`)
+          })
+        }
+      }
+      await page.getByTestId('theme-select').selectOption('system')
 
       window.assertHealthy()
       expect(harness.unexpectedErrors).toEqual([])
