@@ -15,6 +15,16 @@ import { i18n } from '@renderer/i18n'
 import { installFakeBackend, type FakeBackend } from './support/fakeApi'
 import { sampleBuild } from './support/sampleBuild'
 
+/** Runs `check` with the interface in Chinese, and puts English back whatever it finds. */
+async function inChinese(check: () => void): Promise<void> {
+  await act(() => i18n.changeLanguage('zh-CN'))
+  try {
+    check()
+  } finally {
+    await act(() => i18n.changeLanguage('en'))
+  }
+}
+
 let backend: FakeBackend
 
 beforeEach(async () => {
@@ -57,12 +67,9 @@ describe('budget bar and section rows', () => {
         '128,000-token window · 16,384 kept for the reply · budget capped at 85 % by the safety net'
       )
     ).toBeInTheDocument()
-    await act(() => i18n.changeLanguage('zh-CN'))
-    try {
+    await inChinese(() => {
       expect(screen.getByText(/预算以安全网的 85 % 为上限/)).toBeInTheDocument()
-    } finally {
-      await act(() => i18n.changeLanguage('en'))
-    }
+    })
   })
 
   it('draws file chunks and tool schemas in their own colours', () => {
@@ -162,16 +169,13 @@ describe('what recall left out', () => {
     )
     expect(under).toHaveTextContent('relevance 0.58 < gate 0.62')
     expect(screen.getByText('The 3 best candidates left out')).toBeInTheDocument()
-    await act(() => i18n.changeLanguage('zh-CN'))
-    try {
+    await inChinese(() => {
       const [pastZh, spentZh] = screen.getAllByTestId('recall-rejected')
       expect(pastZh).toHaveTextContent('相关度 0.63 ≥ 门槛 0.62，但超出本次检索的 2 条上限')
       expect(spentZh).toHaveTextContent(
         '相关度 0.63 ≥ 门槛 0.62，但超出本次检索的 1,240 个 token 额度'
       )
-    } finally {
-      await act(() => i18n.changeLanguage('en'))
-    }
+    })
   })
 })
 
@@ -188,14 +192,11 @@ describe('a name nothing mentions', () => {
     expect(screen.getByTestId('recall-absent-names')).toHaveTextContent(
       'Nothing found mentions “Caroline”, so messages from other threads needed relevance 0.70'
     )
-    await act(() => i18n.changeLanguage('zh-CN'))
-    try {
+    await inChinese(() => {
       expect(screen.getByTestId('recall-absent-names')).toHaveTextContent(
         '找到的内容都没有提到 “Caroline”，因此其他对话的消息须达到相关度 0.70'
       )
-    } finally {
-      await act(() => i18n.changeLanguage('en'))
-    }
+    })
   })
 
   it('says nothing of names when the question had none that were missing', () => {
@@ -217,14 +218,11 @@ describe('a conversation that already holds it', () => {
     expect(screen.getByTestId('recall-conversation-best')).toHaveTextContent(
       'This conversation already holds a message of relevance 0.81, so messages from other threads needed as much'
     )
-    await act(() => i18n.changeLanguage('zh-CN'))
-    try {
+    await inChinese(() => {
       expect(screen.getByTestId('recall-conversation-best')).toHaveTextContent(
         '本对话中已有相关度 0.81 的消息，因此其他对话的消息也须达到这一相关度'
       )
-    } finally {
-      await act(() => i18n.changeLanguage('en'))
-    }
+    })
   })
 })
 
