@@ -24,8 +24,8 @@ export type SectionPercentages = Record<BudgetedSection, number>
 export const DEFAULT_PERCENTAGES: SectionPercentages = {
   system: 15,
   summary: 10,
-  retrieved: 10,
-  recent: 45,
+  retrieved: 15,
+  recent: 40,
   input: 5,
   attachments: 10,
   tools: 5

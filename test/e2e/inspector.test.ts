@@ -191,7 +191,7 @@ describe('token-budget inspector, end to end in Chromium', () => {
       await app.reset.click()
       expect(await app.configError.count()).toBe(0)
       expect(await app.totalBudget.inputValue()).toBe('')
-      expect(await app.percentage('recent').inputValue()).toBe('45')
+      expect(await app.percentage('recent').inputValue()).toBe('40')
     })
     await eventually(() => app.messageItems('included').count()).toBe(8)
     expect(await app.messageItems('dropped_budget').count()).toBe(0)

@@ -100,7 +100,7 @@ describe('building the request for a send', () => {
     )
     const outcome = await services.chat.send(thread.id, 'this must not be lost')
     expect(outcome.build).toBeNull()
-    expect(outcome.buildError).toMatch(/add up to 180 %/)
+    expect(outcome.buildError).toMatch(/add up to 185 %/)
     expect(services.messages.list(thread.id).at(-1)?.content).toBe('this must not be lost')
     expect(logged).toEqual([`context build for message ${outcome.message.id} failed`])
   })
@@ -113,7 +113,7 @@ describe('previews and configuration', () => {
     expect(normal.trace.find((t) => t.kind === 'input')?.tokens).toBeGreaterThan(0)
     const tight = await services.context.preview(thread.id, 'draft text', {
       totalBudget: 200,
-      percentages: { recent: 10 }
+      percentages: { recent: 5 }
     })
     expect(tight.tokenStats.budget).toBe(200)
     const dropped = tight.trace.filter((t) => t.decision === 'dropped_budget')
@@ -146,7 +146,7 @@ describe('previews and configuration', () => {
     const { services, thread } = await threadWithHistory()
     expect(() =>
       services.contextConfig.update('thread', { percentages: { recent: 80 } }, thread.id)
-    ).toThrow(/add up to 135 %/)
+    ).toThrow(/add up to 140 %/)
     expect(services.contextConfig.get(thread.id).thread).toEqual({})
   })
 })
@@ -154,21 +154,21 @@ describe('previews and configuration', () => {
 describe('resetting and protecting overrides', () => {
   it('drops a single share of a thread override with null, falling back to the default', async () => {
     const { services, thread } = await threadWithHistory()
-    services.contextConfig.update('thread', { percentages: { recent: 50, summary: 5 } }, thread.id)
+    services.contextConfig.update('thread', { percentages: { recent: 45, summary: 5 } }, thread.id)
     const view = services.contextConfig.update(
       'thread',
       { percentages: { recent: null } },
       thread.id
     )
     expect(view.thread).toEqual({ percentages: { summary: 5 } })
-    expect(view.effective.percentages).toMatchObject({ recent: 45, summary: 5 })
+    expect(view.effective.percentages).toMatchObject({ recent: 40, summary: 5 })
   })
 
   it('refuses a new default that would push a thread override over 100 %, naming the thread', async () => {
     const { services, thread } = await threadWithHistory()
-    services.contextConfig.update('thread', { percentages: { recent: 50, summary: 5 } }, thread.id)
+    services.contextConfig.update('thread', { percentages: { recent: 45, summary: 5 } }, thread.id)
     // Valid on its own (100 %), but the thread's own shares would then add up to 105 %.
-    const change = { percentages: { retrieved: 15, recent: 40 } }
+    const change = { percentages: { retrieved: 20, recent: 35 } }
     expect(() => services.contextConfig.update('global', change)).toThrow(
       /would break the thread "Trip".*105 %/
     )

@@ -48,8 +48,8 @@ describe('the recall request of a build', () => {
 
     const small = await services.context.preview(thread.id, 'Which hotel?', { totalBudget: 2000 })
     const asked = search.asked.at(-1)!
-    // Everything but the window's 900-token share (45 %), 30 tokens per candidate, rounded up.
-    expect(asked.limit).toBe(37)
+    // Everything but the window's 800-token share (40 %), 30 tokens per candidate.
+    expect(asked.limit).toBe(40)
     // The query is the input; the conversation it follows goes along as the second query.
     expect(asked.context).toBe(`${sentence(39)}\n${sentence(40)}`)
     const excluded = new Set((asked.excludeMessageIds ?? []).map(Number))

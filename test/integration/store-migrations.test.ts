@@ -24,6 +24,13 @@ function storeWith(version: number, fill: (old: Database.Database) => void): str
   return path
 }
 
+/** A thread row with these settings, in a store of any version that has `threads.settings`. */
+function insertThread(db: Database.Database, id: string, settings: object): void {
+  db.prepare(
+    'INSERT INTO threads (id, title, created_at, updated_at, settings) VALUES (?, ?, 1, 1, ?)'
+  ).run(id, id, JSON.stringify(settings))
+}
+
 /** A store file at an old schema version holding one thread with these messages. */
 function storeAt(version: number, title: string, contents: readonly string[]): string {
   return storeWith(version, (old) => {
@@ -156,12 +163,7 @@ describe('migration 7: empty model replies', () => {
     const path = join(tempDir(), 'store.sqlite')
     const old = new Database(path)
     migrate(old, 9)
-    const thread = (id: string, settings: object) =>
-      old
-        .prepare(
-          'INSERT INTO threads (id, title, created_at, updated_at, settings) VALUES (?, ?, 1, 1, ?)'
-        )
-        .run(id, id, JSON.stringify(settings))
+    const thread = (id: string, settings: object) => insertThread(old, id, settings)
     old
       .prepare("INSERT INTO settings (key, value) VALUES ('context', ?)")
       .run(JSON.stringify({ totalBudget: 8000, percentages: { recent: 50 } }))
@@ -176,7 +178,8 @@ describe('migration 7: empty model replies', () => {
     )
     expect(global).toEqual({
       totalBudget: 8000,
-      percentages: { recent: 50, attachments: 10, tools: 0 }
+      // retrieved: migration 21's, for a layer that sets the recent share.
+      percentages: { recent: 50, attachments: 10, tools: 0, retrieved: 10 }
     })
     const settings = (id: string) =>
       JSON.parse(db.prepare('SELECT settings FROM threads WHERE id = ?').pluck().get(id) as string)
@@ -287,6 +290,54 @@ describe('migration 20: the outline index', () => {
       )
       .all('t1', 0, 10) as { detail: string }[]
     expect(plan.map((row) => row.detail).join('; ')).toMatch(/COVERING INDEX messages_outline/)
+    db.close()
+  })
+})
+
+describe('migration 21: the retrieved share a saved budget was checked against', () => {
+  it('keeps budgets that set the recent share valid and as they resolved, and leaves the rest to the new defaults', () => {
+    const path = storeWith(20, (old) => {
+      const thread = (id: string, settings: object) => insertThread(old, id, settings)
+      // 45 % recent added up to exactly 100 % beside retrieved's old 10 %.
+      old
+        .prepare("INSERT INTO settings (key, value) VALUES ('context', ?)")
+        .run(JSON.stringify({ totalBudget: 8000, percentages: { recent: 45, summary: 10 } }))
+      thread('recent', { context: { percentages: { recent: 45 } } })
+      thread('both', { context: { percentages: { recent: 30, retrieved: 25 } } })
+      thread('summary', { context: { percentages: { summary: 5 } } })
+      thread('plain', { taskState: { goals: [] } })
+    })
+
+    const db = openDatabase(path)
+    const global = JSON.parse(
+      db.prepare("SELECT value FROM settings WHERE key = 'context'").pluck().get() as string
+    )
+    expect(global.percentages).toEqual({ recent: 45, summary: 10, retrieved: 10 })
+    const settings = (id: string) =>
+      JSON.parse(db.prepare('SELECT settings FROM threads WHERE id = ?').pluck().get(id) as string)
+    // Resolved over the global layer, which now holds retrieved's 10 %: nothing to add.
+    expect(settings('recent').context.percentages).toEqual({ recent: 45 })
+    expect(settings('both').context.percentages).toEqual({ recent: 30, retrieved: 25 })
+    expect(settings('summary').context.percentages).toEqual({ summary: 5 })
+    expect(settings('plain')).toEqual({ taskState: { goals: [] } })
+    for (const id of ['recent', 'both', 'summary']) {
+      const resolved = resolveContextConfig(global, settings(id).context)
+      expect(resolved.ok).toBe(true)
+    }
+    db.close()
+  })
+
+  it('gives a thread that sets the recent share its old retrieved share when no global layer does', () => {
+    const path = storeWith(20, (old) =>
+      insertThread(old, 't', { context: { percentages: { recent: 45 } } })
+    )
+    const db = openDatabase(path)
+    const context = JSON.parse(
+      db.prepare("SELECT settings FROM threads WHERE id = 't'").pluck().get() as string
+    ).context
+    expect(context.percentages).toEqual({ recent: 45, retrieved: 10 })
+    const resolved = resolveContextConfig({}, context)
+    expect(resolved.ok && resolved.config.percentages.retrieved).toBe(10)
     db.close()
   })
 })

@@ -451,7 +451,7 @@ describe('inspector panel', () => {
 
     fireEvent.change(share('attachments'), { target: { value: '25' } })
     expect(screen.getByTestId('percentage-sum')).toHaveTextContent('Sum 115 %: at most 100 %')
-    fireEvent.change(share('recent'), { target: { value: '30' } })
+    fireEvent.change(share('recent'), { target: { value: '25' } })
     expect(screen.getByTestId('percentage-sum')).toHaveTextContent('Sum 100 %')
 
     const toggle = screen.getByTestId('chunked-window-toggle')
@@ -461,14 +461,14 @@ describe('inspector panel', () => {
     await vi.waitFor(() => {
       const previews = backend.calls.filter((call) => call.channel === 'context:preview')
       expect(previews.at(-1)?.input).toMatchObject({
-        whatIf: { percentages: { attachments: 25, recent: 30 }, window: { policy: 'sliding' } }
+        whatIf: { percentages: { attachments: 25, recent: 25 }, window: { policy: 'sliding' } }
       })
     })
     await user.click(toggle)
     await vi.waitFor(() => {
       const previews = backend.calls.filter((call) => call.channel === 'context:preview')
       expect(previews.at(-1)?.input).toMatchObject({
-        whatIf: { percentages: { attachments: 25, recent: 30 } }
+        whatIf: { percentages: { attachments: 25, recent: 25 } }
       })
       expect((previews.at(-1)?.input as { whatIf: object }).whatIf).not.toHaveProperty('window')
     })
@@ -480,7 +480,7 @@ describe('inspector panel', () => {
     const recent = screen
       .getAllByTestId('percentage-input')
       .find((input) => input.dataset.section === 'recent')!
-    expect(recent).toHaveValue(45)
+    expect(recent).toHaveValue(40)
     expect(screen.getByTestId('percentage-sum')).toHaveTextContent('Sum 100 %')
     expect(screen.queryByTestId('whatif-reset')).toBeNull()
     expect(screen.getByTestId('save-thread-config')).toBeDisabled()
@@ -488,13 +488,13 @@ describe('inspector panel', () => {
     fireEvent.change(recent, { target: { value: '90' } })
 
     expect(screen.getByTestId('percentage-sum')).toHaveAttribute('data-invalid', 'true')
-    expect(screen.getByTestId('percentage-sum')).toHaveTextContent('Sum 145 %: at most 100 %')
+    expect(screen.getByTestId('percentage-sum')).toHaveTextContent('Sum 150 %: at most 100 %')
     expect(await screen.findByTestId('config-error')).toHaveTextContent('at most 100 %')
     expect(screen.getByTestId('inspector-source')).toHaveTextContent(
       'Live preview with unsaved budget settings'
     )
 
-    fireEvent.change(recent, { target: { value: '40' } })
+    fireEvent.change(recent, { target: { value: '35' } })
     fireEvent.change(screen.getByTestId('total-budget-input'), { target: { value: '2000' } })
     await vi.waitFor(() => expect(screen.queryByTestId('config-error')).toBeNull())
     await vi.waitFor(() =>
@@ -504,7 +504,7 @@ describe('inspector panel', () => {
 
     await user.click(screen.getByTestId('whatif-reset'))
 
-    expect(recent).toHaveValue(45)
+    expect(recent).toHaveValue(40)
     expect(screen.getByTestId('total-budget-input')).toHaveValue(null)
     // The default model's window (gpt-4o: 128,000) less what it keeps for the reply (16,384),
     // at most the safety net's 85 %: what the placeholder says is what the build uses.

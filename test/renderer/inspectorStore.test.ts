@@ -40,7 +40,7 @@ describe('inspector store: live preview', () => {
     const { thread } = await openedThread(['hello'])
 
     expect(previewCalls()).toEqual([{ threadId: thread.id, draft: '' }])
-    expect(inspector().config?.effective.percentages.recent).toBe(45)
+    expect(inspector().config?.effective.percentages.recent).toBe(40)
     expect(inspector().builds).toEqual([])
     expect(inspector().preview?.trace.map((entry) => entry.kind)).toEqual([
       'system',
@@ -140,13 +140,13 @@ describe('inspector store: what-if settings', () => {
     vi.useFakeTimers()
     await openedThread()
 
-    inspector().changeWhatIf({ totalBudget: 300, percentages: { recent: 40 } })
+    inspector().changeWhatIf({ totalBudget: 300, percentages: { recent: 35 } })
     await vi.advanceTimersByTimeAsync(PREVIEW_DELAY_MS)
     await backend.settled()
 
-    expect(lastPreviewCall()?.whatIf).toEqual({ totalBudget: 300, percentages: { recent: 40 } })
+    expect(lastPreviewCall()?.whatIf).toEqual({ totalBudget: 300, percentages: { recent: 35 } })
     expect(inspector().preview?.tokenStats.budget).toBe(300)
-    expect(inspector().preview?.tokenStats.sections.recent.share).toBe(120)
+    expect(inspector().preview?.tokenStats.sections.recent.share).toBe(105)
 
     inspector().resetWhatIf()
     await settle()
@@ -163,7 +163,7 @@ describe('inspector store: what-if settings', () => {
     await openedThread()
 
     inspector().changeWhatIf({ percentages: { recent: 30 }, pinning: false })
-    inspector().changeWhatIf({ percentages: { recent: 45 } })
+    inspector().changeWhatIf({ percentages: { recent: 40 } })
     inspector().changeWhatIf({ pinning: true })
 
     expect(inspector().whatIf).toEqual({})
@@ -178,17 +178,17 @@ describe('inspector store: what-if settings', () => {
     await vi.advanceTimersByTimeAsync(PREVIEW_DELAY_MS)
     await backend.settled()
 
-    expect(inspector().configError).toMatch(/add up to 145 %, at most 100 %/)
+    expect(inspector().configError).toMatch(/add up to 150 %, at most 100 %/)
     expect(inspector().preview).toBe(good)
     expect(inspector().error).toBeNull()
 
-    inspector().changeWhatIf({ percentages: { recent: 40 } })
+    inspector().changeWhatIf({ percentages: { recent: 35 } })
     await vi.advanceTimersByTimeAsync(PREVIEW_DELAY_MS)
     await backend.settled()
 
     expect(inspector().configError).toBeNull()
-    // 40 % of the default 108,800-token budget.
-    expect(inspector().preview?.tokenStats.sections.recent.share).toBe(43_520)
+    // 35 % of the default 108,800-token budget.
+    expect(inspector().preview?.tokenStats.sections.recent.share).toBe(38_080)
   })
 
   it('names the setting when main rejects a value in the what-if itself', async () => {

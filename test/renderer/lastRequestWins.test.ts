@@ -185,14 +185,14 @@ describe('inspector', () => {
     await firstHandled()
     useInspectorStore.getState().openThread(other.id, '')
     // Saved elsewhere (another window, the default for every thread) between the visits.
-    backend.setThreadConfig(notes.id, { percentages: { summary: 5, recent: 50 } })
+    backend.setThreadConfig(notes.id, { percentages: { summary: 5, recent: 45 } })
     useInspectorStore.getState().openThread(notes.id, '')
     const recent = () => useInspectorStore.getState().config?.thread?.percentages?.recent
-    await vi.waitFor(() => expect(recent()).toBe(50))
+    await vi.waitFor(() => expect(recent()).toBe(45))
 
     releaseOld()
     await allAnswered(backend, 'context:getConfig')
-    expect(recent()).toBe(50)
+    expect(recent()).toBe(45)
   })
 })
 

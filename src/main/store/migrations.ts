@@ -3,6 +3,7 @@ import { BUDGETS_AND_COUNTS } from './schema/budgetsAndCounts'
 import { CORE_TABLES } from './schema/coreTables'
 import { FEATURE_TABLES } from './schema/featureTables'
 import { MESSAGE_OUTLINE_INDEX } from './schema/messageOutlineIndex'
+import { RECALL_SHARES } from './schema/recallShares'
 import { SEARCH_INDEX_BOUNDS } from './schema/searchIndexBounds'
 
 export interface Migration {
@@ -22,7 +23,8 @@ const MIGRATIONS: readonly Migration[] = [
   ...FEATURE_TABLES,
   ...BUDGETS_AND_COUNTS,
   ...SEARCH_INDEX_BOUNDS,
-  ...MESSAGE_OUTLINE_INDEX
+  ...MESSAGE_OUTLINE_INDEX,
+  ...RECALL_SHARES
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0

@@ -25,8 +25,8 @@ describe('percentages', () => {
     expect(sectionShares(10_000, DEFAULT_PERCENTAGES)).toEqual({
       system: 1500,
       summary: 1000,
-      retrieved: 1000,
-      recent: 4500,
+      retrieved: 1500,
+      recent: 4000,
       input: 500,
       pinning: 0,
       attachments: 1000,
@@ -50,7 +50,7 @@ describe('percentages', () => {
   })
 
   it('rejects shares that add up to more than 100, with the sum', () => {
-    const result = resolveContextConfig({ percentages: { recent: 60 } })
+    const result = resolveContextConfig({ percentages: { recent: 55 } })
     expect(result).toEqual({
       ok: false,
       issues: ['percentages: the sections add up to 115 %, at most 100 %']
@@ -67,7 +67,7 @@ describe('percentages', () => {
       percentages: {
         system: 10,
         summary: 15,
-        retrieved: 10,
+        retrieved: 15,
         recent: 40,
         input: 5,
         attachments: 10,
@@ -203,7 +203,7 @@ describe('redistribution in builds', () => {
     }))
     const built = buildContext(request({ memories }), config({ totalBudget: 2000 }))
     const retrieved = built.tokenStats.sections.retrieved
-    expect(retrieved.share).toBe(200)
+    expect(retrieved.share).toBe(300)
     expect(retrieved.used).toBeGreaterThan(1000)
     expect(retrieved.budget).toBe(retrieved.used)
     expect(built.metadata.retrievedMemoryCount).toBeGreaterThan(30)

@@ -123,7 +123,7 @@ describe('npm run ctx -- build', () => {
       '--input',
       file('sum.json', JSON.stringify({ input: 'x', config: bad.config }))
     )
-    expect(sum.stderr).toContain('config.percentages: the sections add up to 145 %, at most 100 %')
+    expect(sum.stderr).toContain('config.percentages: the sections add up to 150 %, at most 100 %')
   })
 
   it('explains its usage on a bad command line', () => {

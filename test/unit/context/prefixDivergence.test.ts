@@ -61,17 +61,17 @@ describe('prefixDivergence', () => {
   })
 
   it('with the chunked window: between cuts the kept history repeats; at a cut it breaks', () => {
-    const [t37, t39, t41] = [37, 39, 41].map((seq) => turn(seq, null, chunked))
-    const between = prefixDivergence(t37!, t39!)
-    expect(t39!.window.firstKeptSeq).toBe(t37!.window.firstKeptSeq)
+    const [t35, t37, t39] = [35, 37, 39].map((seq) => turn(seq, null, chunked))
+    const between = prefixDivergence(t35!, t37!)
+    expect(t37!.window.firstKeptSeq).toBe(t35!.window.firstKeptSeq)
     // Everything but the previous input repeats: it is history now, followed by its reply.
-    expect(between.sharedMessages).toBe(t37!.messages.length - 1)
+    expect(between.sharedMessages).toBe(t35!.messages.length - 1)
     expect(between.previous).toMatchObject({ section: 'input' })
-    expect(between.first).toMatchObject({ section: 'recent', seq: 37 })
-    const cut = prefixDivergence(t39!, t41!)
-    expect(t41!.window.firstKeptSeq).toBeGreaterThan(t39!.window.firstKeptSeq!)
+    expect(between.first).toMatchObject({ section: 'recent', seq: 35 })
+    const cut = prefixDivergence(t37!, t39!)
+    expect(t39!.window.firstKeptSeq).toBeGreaterThan(t37!.window.firstKeptSeq!)
     expect(cut.sharedMessages).toBe(1)
-    expect(cut.previous).toMatchObject({ section: 'recent', seq: t39!.window.firstKeptSeq })
+    expect(cut.previous).toMatchObject({ section: 'recent', seq: t37!.window.firstKeptSeq })
   })
 
   it('when a new summary replaced history, the summary is where the prefix broke', () => {

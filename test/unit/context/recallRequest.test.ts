@@ -19,13 +19,13 @@ const thread = (count: number, tokens = 100) =>
 
 describe('the recall limit', () => {
   it('asks for as many candidates as the retrieved section could place', () => {
-    // A long thread at 4,000: everything but the window's 1,800-token share, 30 tokens each.
-    expect(recallLimit(4000, DEFAULT_PERCENTAGES, 100_000)).toBe(74)
+    // A long thread at 4,000: everything but the window's 1,600-token share, 30 tokens each.
+    expect(recallLimit(4000, DEFAULT_PERCENTAGES, 100_000)).toBe(80)
     // A thread shorter than its recent share leaves the rest to recall too.
     expect(recallLimit(4000, DEFAULT_PERCENTAGES, 1_000)).toBe(100)
     expect(recallLimit(8000, DEFAULT_PERCENTAGES, 0)).toBe(267)
     expect(recallLimit(16_000, DEFAULT_PERCENTAGES, 0)).toBe(MAX_RECALL_LIMIT)
-    expect(recallLimit(2000, DEFAULT_PERCENTAGES, 100_000)).toBe(37)
+    expect(recallLimit(2000, DEFAULT_PERCENTAGES, 100_000)).toBe(40)
     expect(recallLimit(300, DEFAULT_PERCENTAGES, 100_000)).toBe(MIN_RECALL_LIMIT)
     expect(recallLimit(128_000, DEFAULT_PERCENTAGES, 0)).toBe(MAX_RECALL_LIMIT)
   })
@@ -51,9 +51,9 @@ describe('messages the window certainly sends', () => {
     const resolved = resolveContextConfig({ totalBudget: 4000 })
     if (!resolved.ok) throw new Error('config')
     const request = recallRequest(resolved.config, thread(500, 30))
-    expect(request.limit).toBe(74)
-    // The 1,800-token recent share: 60 messages of 30 tokens.
-    expect(request.excludeMessageIds).toHaveLength(60)
+    expect(request.limit).toBe(80)
+    // The 1,600-token recent share: 53 messages of 30 tokens.
+    expect(request.excludeMessageIds).toHaveLength(53)
     expect(request.excludeMessageIds[0]).toBe(500)
     expect(recallRequest(resolved.config, []).excludeMessageIds).toEqual([])
   })

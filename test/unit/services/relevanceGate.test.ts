@@ -50,6 +50,21 @@ describe('relevanceOf', () => {
     expect(gateCalibration('someone/unknown-model').memory.gate).toBe(0.6)
   })
 
+  it('holds this thread’s older turns to the lowest bar: the window left them out for room', () => {
+    expect(e5.thread.gate).toBeLessThan(e5.memory.gate)
+    expect(e5.memory.gate).toBeLessThan(e5.message.gate)
+    // A turn of relevance 0.5 comes back from this thread, not as a memory or another thread's.
+    const kinds: GateKind[] = ['thread', 'memory', 'message']
+    const gated = applyGate(
+      kinds.map((kind) => ({ kind, relevance: 0.5, tokens: 20 })),
+      (c) => c.kind,
+      (c) => c.relevance,
+      (c) => c.tokens,
+      e5
+    )
+    expect(gated.passed.map((c) => c.kind)).toEqual(['thread'])
+  })
+
   it('admits fewer of other threads’ messages once the thread has a conversation', () => {
     const fresh = gateCalibration(E5_MODEL_ID)
     const running = gateCalibration(E5_MODEL_ID, true)
