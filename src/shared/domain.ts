@@ -385,7 +385,10 @@ export interface MemorySearchHit {
   content: string
   /** A long message's characters after `content`, which search did not read. */
   omittedChars?: number
-  /** Reciprocal-rank fusion of the vector and full-text ranks, scaled so 1 = first in both. */
+  /**
+   * Reciprocal-rank fusion of the vector and full-text ranks, scaled so 1 = first in both. A
+   * gated search's memories take their kind's scores in order of relevance (searchHits.ts).
+   */
   score: number
   /** Calibrated similarity (what `minSimilarity` is compared with); null without a vector. */
   similarity: number | null

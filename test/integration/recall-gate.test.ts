@@ -276,3 +276,35 @@ describe('the relevance gate in a running conversation', () => {
     expect(found.hits.map((h) => h.id)).toContain(answer.id)
   })
 })
+
+describe('the order of recalled memories', () => {
+  it('lists the memories that pass by relevance, whatever order the fused ranks gave them', async () => {
+    const { services } = await setup()
+    for (const content of [
+      'I prefer tea in the morning; coffee on an empty stomach makes me feel sick.',
+      'I started learning to climb at the bouldering wall on Kirkstall Road in September.',
+      'I work nights as an A&E nurse at Leeds General Infirmary, usually four on, four off.',
+      'My dog Biscuit is a nine-year-old beagle with arthritis in his back legs.',
+      "I've been vegetarian for six years, though I still eat eggs and cheese.",
+      'My sister Ellie runs a breakfast café in Whitby.',
+      "I can't stand horror films. Give me a slow British crime drama any day.",
+      "I'm training for the Yorkshire Three Peaks challenge in May.",
+      'I have mild asthma that flares up in cold air.',
+      "I hate loud, packed pubs. I'd much rather have a few people round for dinner.",
+      'I play the fiddle at the folk session in the Grove Inn on Sunday nights.',
+      'I really struggle to sleep during the day after a night shift.'
+    ]) {
+      await services.memory.create({ content, category: 'fact' })
+    }
+    await services.memoryIndexer.drained()
+    await services.memory.warmedUp()
+    const result = await services.memory.search(
+      "I've got four days off in a row. Any ideas for the weekend?",
+      { gate: {}, timeoutMs: 30_000 }
+    )
+    const memories = result.hits.filter((hit) => hit.kind === 'memory')
+    expect(memories.length).toBeGreaterThan(2)
+    const relevance = memories.map((hit) => hit.relevance ?? 0)
+    expect(relevance).toEqual([...relevance].sort((a, b) => b - a))
+  })
+})

@@ -24,6 +24,7 @@ import {
   textSupport,
   toHit,
   WEAKEST_FUSED_SCORE,
+  memoriesByRelevance,
   withinCaps,
   withinItems
 } from './searchHits'
@@ -237,7 +238,10 @@ export class HybridSearch {
       : null
     const hits = [...scored.hits]
     if (gate && calibration) {
-      hits.push(...gate.passed, ...withinCaps(scored.wordsOnly, kindOf, calibration))
+      hits.push(
+        ...memoriesByRelevance(gate.passed),
+        ...withinCaps(scored.wordsOnly, kindOf, calibration)
+      )
     }
     hits.sort((a, b) => b.score - a.score || (b.similarity ?? 0) - (a.similarity ?? 0))
     // A message that a returned memory was made from adds nothing the memory does not say.

@@ -47,12 +47,33 @@ export function withinCaps(
 }
 
 /**
+ * Memories that passed the gate, placed by relevance among themselves: the most relevant takes
+ * the best fused score any of them earned, the next the second, and so on, so messages keep
+ * their places and the list (and the retrieved section, which places by score) reads memories
+ * best first. Fusing ranks suits whole turns, where the words' list finds names and details a
+ * cosine blurs (see isStrong). A memory is one short sentence whose relevance already counts
+ * the query's words, and a rank from either list alone discards how far ahead it is: on the
+ * dev set a memory the question implies sat behind ones that shared a common word (recall@5
+ * 0.452 → 0.574, docs/EVALUATION.md, "Memories by relevance").
+ */
+export function memoriesByRelevance(hits: readonly MemorySearchHit[]): MemorySearchHit[] {
+  const memories = hits.filter((hit) => hit.kind === 'memory' && hit.relevance !== undefined)
+  const scores = memories.map((hit) => hit.score).sort((a, b) => b - a)
+  const placed = new Map(
+    [...memories]
+      .sort((a, b) => (b.relevance ?? 0) - (a.relevance ?? 0))
+      .map((hit, i) => [hit, { ...hit, score: scores[i] as number }] as const)
+  )
+  return hits.map((hit) => placed.get(hit) ?? hit)
+}
+
+/**
  * A message far enough over its own kind's gate (this thread's history, or other threads')
  * that the turns around it are worth sending too. This thread's hits once answered to other
  * threads' bar, so raising that bar in a running conversation took LoCoMo's neighbours with it
- * (docs/EVALUATION.md). (The gate decides what is sent; what passes is still ordered by the
- * fused ranks: ranking by relevance instead cost LoCoMo's single thread 0.06 of recall at
- * 4,000 tokens.)
+ * (docs/EVALUATION.md). (The gate decides what is sent; messages that pass are still ordered
+ * by the fused ranks: ranking them by relevance instead cost LoCoMo's single thread 0.06 of
+ * recall at 4,000 tokens. Memories are not: memoriesByRelevance.)
  */
 export function isStrong(
   hit: MemorySearchHit,
