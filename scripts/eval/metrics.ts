@@ -118,6 +118,8 @@ interface CategoryFigures {
   questions: number
   evidence_recall: number
   all_evidence_rate: number
+  /** As the row's recall_at_k: issue #17's recall@5 target holds per language. */
+  recall_at_k: Record<string, number>
 }
 
 export type Budget = number | 'default'
@@ -179,7 +181,7 @@ const round = (value: number, digits: number): number => {
 const mean = (values: readonly number[]): number =>
   values.length === 0 ? 0 : values.reduce((sum, v) => sum + v, 0) / values.length
 
-function figures(records: readonly BuildRecord[]): CategoryFigures & {
+function figures(records: readonly BuildRecord[]): Omit<CategoryFigures, 'recall_at_k'> & {
   pooled: number
   candidate: number
   retrievedShare: number
@@ -195,6 +197,17 @@ function figures(records: readonly BuildRecord[]): CategoryFigures & {
     candidate: mean(scored.map((r) => r.candidates / r.evidence)),
     retrievedShare: found === 0 ? 0 : scored.reduce((sum, r) => sum + r.viaRetrieved, 0) / found
   }
+}
+
+/** Per k, the mean over questions with evidence of the share of it among the first k. */
+function recallAtK(records: readonly BuildRecord[]): Record<string, number> {
+  const scored = records.filter((r) => r.evidence > 0)
+  return Object.fromEntries(
+    RECALL_AT.map((k) => [
+      String(k),
+      round(mean(scored.map((r) => (r.atK[k] ?? 0) / r.evidence)), 4)
+    ])
+  )
 }
 
 /** One row per strategy and budget, in the order they first appear in `records`. */
@@ -214,11 +227,13 @@ export function aggregate(records: readonly BuildRecord[]): ResultRow[] {
     const categories = [...new Set(cell.map((r) => r.category))].sort()
     const byCategory: Record<string, CategoryFigures> = {}
     for (const category of categories) {
-      const f = figures(cell.filter((r) => r.category === category))
+      const inCategory = cell.filter((r) => r.category === category)
+      const f = figures(inCategory)
       byCategory[category] = {
         questions: f.questions,
         evidence_recall: round(f.evidence_recall, 4),
-        all_evidence_rate: round(f.all_evidence_rate, 4)
+        all_evidence_rate: round(f.all_evidence_rate, 4),
+        recall_at_k: recallAtK(inCategory)
       }
     }
     const build = cell.map((r) => r.buildMs)
@@ -242,12 +257,7 @@ export function aggregate(records: readonly BuildRecord[]): ResultRow[] {
       by_category: byCategory,
       mean_context_tokens: round(mean(scored.map((r) => r.contextTokens)), 1),
       mean_retrieved_tokens: round(mean(scored.map((r) => r.retrievedTokens)), 1),
-      recall_at_k: Object.fromEntries(
-        RECALL_AT.map((k) => [
-          String(k),
-          round(mean(scored.map((r) => (r.atK[k] ?? 0) / r.evidence)), 4)
-        ])
-      ),
+      recall_at_k: recallAtK(cell),
       p50_build_ms: round(percentile(build, 50), 2),
       p95_build_ms: round(percentile(build, 95), 2),
       p50_search_ms: round(percentile(search, 50), 2),

@@ -102,7 +102,7 @@ export function formatReport(result: EvaluationResult): string {
     .sort()
   if (categories.length > 1) {
     lines.push('')
-    lines.push('evidence recall / all-evidence rate by category (questions with evidence):')
+    lines.push('evidence recall / all-evidence rate / r@5 by category (questions with evidence):')
     lines.push(
       table(
         [
@@ -115,7 +115,9 @@ export function formatReport(result: EvaluationResult): string {
           String(r.budget),
           ...categories.map((c) => {
             const f = r.by_category[c]
-            return f ? `${fixed(f.evidence_recall)} / ${fixed(f.all_evidence_rate)}` : '-'
+            return f
+              ? `${fixed(f.evidence_recall)} / ${fixed(f.all_evidence_rate)} / ${fixed(f.recall_at_k['5'] ?? 0)}`
+              : '-'
           })
         ])
       )

@@ -154,7 +154,7 @@ describe('npm run eval on a tiny dataset', () => {
     // q-last 1/1, q-old 0/1, q-new 0/1, q-late 0/1 (unreachable), q-mem 0/1
     expect(window.evidence_recall).toBe(0.2)
     expect(window.all_evidence_rate).toBe(0.2)
-    expect(window.by_category).toEqual({
+    expect(window.by_category).toMatchObject({
       memory: { questions: 1, evidence_recall: 0, all_evidence_rate: 0 },
       old: { questions: 2, evidence_recall: 0, all_evidence_rate: 0 },
       recent: { questions: 2, evidence_recall: 0.5, all_evidence_rate: 0.5 }

@@ -147,9 +147,10 @@ describe('aggregate', () => {
 
   it('reports the same figures per category', () => {
     const [row] = aggregate(records)
+    const none = { '5': 0, '10': 0, '25': 0 }
     expect(row?.by_category).toEqual({
-      A: { questions: 2, evidence_recall: 0.75, all_evidence_rate: 0.5 },
-      B: { questions: 2, evidence_recall: 0.5, all_evidence_rate: 0.5 }
+      A: { questions: 2, evidence_recall: 0.75, all_evidence_rate: 0.5, recall_at_k: none },
+      B: { questions: 2, evidence_recall: 0.5, all_evidence_rate: 0.5, recall_at_k: none }
     })
   })
 
@@ -183,6 +184,35 @@ describe('aggregate', () => {
       })
     ])
     expect(row?.recall_at_k).toEqual({ '5': 0.25, '10': 0.5, '25': 1 })
+  })
+
+  it('reports recall@k per category, as issue #17 asks it per language', () => {
+    const [row] = aggregate([
+      record({
+        questionId: 'z1',
+        category: 'zh',
+        evidence: 2,
+        found: 2,
+        atK: { 5: 2, 10: 2, 25: 2 }
+      }),
+      record({
+        questionId: 'e1',
+        category: 'en',
+        evidence: 2,
+        found: 1,
+        atK: { 5: 0, 10: 1, 25: 1 }
+      }),
+      record({
+        questionId: 'e2',
+        category: 'en',
+        evidence: 1,
+        found: 1,
+        atK: { 5: 1, 10: 1, 25: 1 }
+      })
+    ])
+    expect(row?.by_category['zh']?.recall_at_k).toEqual({ '5': 1, '10': 1, '25': 1 })
+    expect(row?.by_category['en']?.recall_at_k).toEqual({ '5': 0.5, '10': 0.75, '25': 0.75 })
+    expect(row?.recall_at_k['5']).toBe(0.6667)
   })
 
   it('takes tokens over the questions with evidence, latency over every build', () => {

@@ -21,10 +21,10 @@ import {
 } from './searchCandidates'
 import {
   isStrong,
+  memoriesByRelevance,
   textSupport,
   toHit,
   WEAKEST_FUSED_SCORE,
-  memoriesByRelevance,
   withinCaps,
   withinItems
 } from './searchHits'
