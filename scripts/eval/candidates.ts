@@ -36,6 +36,8 @@ export interface CandidateRow {
   itemCjk: number
   /** The item sits in the thread the question is asked in. */
   sameThread: boolean
+  /** The thread the item was said or saved in (null: a memory saved outside any). */
+  threadId: string | null
   tokens: number
 }
 
@@ -76,6 +78,7 @@ export async function candidateRows(
     queryCjk: Math.round(cjkWeight(question.text) * 100) / 100,
     itemCjk: Math.round(cjkWeight(hit.content) * 100) / 100,
     sameThread: hit.threadId === question.threadId,
+    threadId: hit.threadId,
     tokens: tokensOf(hit.content)
   }))
 }

@@ -2,11 +2,14 @@ import { createReadStream, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
+import { DEFAULT_PERCENTAGES } from '@shared/contextConfig'
 import type { Message, ThreadListItem } from '@shared/domain'
+import { ContextConfigService } from '../../src/main/services/contextBuilds/contextConfigService'
 import { importHistory } from '../../src/main/workers/import/importHistory'
 import { openDatabase } from '../../src/main/store/database'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { SearchRepository } from '../../src/main/store/search/searchRepository'
+import { SettingsRepository } from '../../src/main/store/settingsRepository'
 import { ThreadRepository } from '../../src/main/store/threadRepository'
 import { useTempDir } from '../support/tempDir'
 
@@ -251,5 +254,49 @@ describe('malformed input', () => {
     const summary = await importFile(db, file)
     expect(summary.error).toMatch(/conversation 1: the format is not one this app reads/)
     expect(threadsOf(db)).toEqual([])
+  })
+})
+
+describe('importing our own export', () => {
+  const exportFile = (version: number, percentages: Record<string, number>) => {
+    const file = join(tempDir(), `own-v${version}.json`)
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { format: 'context-lens', version },
+        {
+          type: 'thread',
+          id: '00000000-0000-4000-8000-00000000000a',
+          title: 'Budgeted',
+          createdAt: T,
+          updatedAt: T,
+          settings: { context: { percentages } },
+          forkedFrom: null,
+          summary: null,
+          messages: []
+        }
+      ])
+    )
+    return file
+  }
+  const budgetOf = (db: Database.Database) =>
+    new ContextConfigService({
+      threads: new ThreadRepository(db),
+      settings: new SettingsRepository(db)
+    }).get('00000000-0000-4000-8000-00000000000a').effective.percentages
+
+  it('reads a version-1 thread budget as it was saved: its own recent share beside the 10 % retrieved share it was checked against', async () => {
+    const db = store()
+    // Saved when the defaults were retrieved 10 / recent 45; under today's 15 it would add up
+    // to 105 % and refuse every build of the thread.
+    const summary = await importFile(db, exportFile(1, { recent: 45 }))
+    expect(summary).toMatchObject({ threads: 1, error: null })
+    expect(budgetOf(db)).toMatchObject({ retrieved: 10, recent: 45 })
+  })
+
+  it('reads a version-2 thread budget under the defaults it was saved with', async () => {
+    const db = store()
+    await importFile(db, exportFile(2, { recent: 35 }))
+    expect(budgetOf(db)).toMatchObject({ retrieved: DEFAULT_PERCENTAGES.retrieved, recent: 35 })
   })
 })

@@ -1,7 +1,10 @@
 import type { Migration } from '../migrations'
 
-/** The retrieved share's default before version 21, copied: a released migration never moves. */
-const RETRIEVED_BEFORE = 10
+/**
+ * The retrieved share's default before version 21, copied: a released migration never moves.
+ * Our export format's version 1 was written under it too (ownFormat.ts).
+ */
+export const RETRIEVED_BEFORE = 10
 
 /** json_type of a share that is set (a stored null restores the default, like an absent one). */
 const NUMBER = "('integer', 'real')"

@@ -22,7 +22,8 @@ import {
   conversationLabel,
   ImportInputError,
   type ImportedRecord,
-  type ImportFormat
+  type ImportFormat,
+  type MapOptions
 } from './importTypes'
 import { JsonArrayError, readJsonArray } from './jsonArrayReader'
 import { ownFormat } from './ownFormat'
@@ -89,6 +90,7 @@ export async function importHistory(
   const keyToThread = new Map<string, string>()
   const messageIds = new Map<number, number>()
   let format: ImportFormat | null = null
+  const mapOptions: MapOptions = { withBranches: !!options.withBranches }
   let conversations = 0
   let deadline = performance.now() + sliceMs
 
@@ -163,7 +165,8 @@ export async function importHistory(
       }
       format ??= detectFormat(value)
       summary.format = format.name as ImportFormatName
-      const record = format.map(value, element.index, { withBranches: !!options.withBranches })
+      const record = format.map(value, element.index, mapOptions)
+      mapOptions.formatVersion = record.formatVersion ?? mapOptions.formatVersion
       for (const [reason, count] of Object.entries(record.skipped))
         addSkip(summary.skipped, reason as keyof ImportSummary['skipped'], count)
       const { threads, memories } = rowsOf(record)

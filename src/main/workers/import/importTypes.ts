@@ -60,10 +60,14 @@ export interface ImportedRecord {
   threads: ImportedThread[]
   memories: ImportedMemory[]
   skipped: Partial<Record<SkipReason, number>>
+  /** Set by a file's header: the version of the format the elements after it are read under. */
+  formatVersion?: number
 }
 
 export interface MapOptions {
   withBranches: boolean
+  /** The version the file's header declared, once it has been read. */
+  formatVersion?: number
 }
 
 export interface ImportFormat {

@@ -1,15 +1,19 @@
 /**
  * Our own JSON export, read back: a JSON array whose first element is the header
- * `{format: 'context-lens', version: 1}`, then one element per thread (origins before their
+ * `{format: 'context-lens', version: 2}`, then one element per thread (origins before their
  * forks), then one per memory. Lossless: seq, flags, replies, summaries and fork lineage are
  * kept, and thread ids too, so importing into the database it came from adds nothing.
+ *
+ * Version 2 differs only in what a thread's budget means: version 1 was written when the
+ * default shares were retrieved 10 / recent 45, and is read as such (v1ThreadSettings).
  */
 import { z } from 'zod'
 import { MEMORY_CATEGORIES } from '@shared/domain'
+import { RETRIEVED_BEFORE } from '../../store/schema/recallShares'
 import { conversationLabel, ImportInputError, type ImportFormat } from './importTypes'
 
 export const OWN_FORMAT = 'context-lens'
-export const OWN_FORMAT_VERSION = 1
+export const OWN_FORMAT_VERSION = 2
 
 const time = z.number().int().nonnegative()
 const ReplySchema = z.object({
@@ -111,7 +115,7 @@ export const ownFormat: ImportFormat = {
     typeof first === 'object' &&
     first !== null &&
     (first as Record<string, unknown>).format === OWN_FORMAT,
-  map(element, position) {
+  map(element, position, options) {
     const type = (element as { type?: unknown } | null)?.type
     if (position === 0) {
       const header = parse(HeaderSchema, element, 'the header')
@@ -121,7 +125,7 @@ export const ownFormat: ImportFormat = {
           'version',
           `is ${header.version}; this app reads version ${OWN_FORMAT_VERSION}. Update the app to import this file.`
         )
-      return { threads: [], memories: [], skipped: {} }
+      return { threads: [], memories: [], skipped: {}, formatVersion: header.version }
     }
     if (type === 'memory') {
       const memory = parse(MemorySchema, element, `memory ${position}`)
@@ -138,7 +142,8 @@ export const ownFormat: ImportFormat = {
           title: thread.title,
           createdAt: thread.createdAt,
           updatedAt: thread.updatedAt,
-          settings: thread.settings,
+          settings:
+            options.formatVersion === 1 ? v1ThreadSettings(thread.settings) : thread.settings,
           forkOf: thread.forkedFrom
             ? { key: ownKey(thread.forkedFrom.threadId), seq: thread.forkedFrom.seq }
             : null,
@@ -161,5 +166,23 @@ export const ownFormat: ImportFormat = {
       memories: [],
       skipped: {}
     }
+  }
+}
+
+/**
+ * A version-1 thread budget that sets its own recent share was checked against the retrieved
+ * share's default of the day, 10 %; under today's 15 % it could add up to over 100 % and refuse
+ * every build of the thread. So it keeps 10 %, as migration 21 does for a stored thread
+ * (store/schema/recallShares.ts). A budget that sets retrieved itself, or not recent, follows
+ * today's defaults.
+ */
+function v1ThreadSettings(settings: Record<string, unknown>): Record<string, unknown> {
+  const context = settings.context as { percentages?: Record<string, unknown> } | undefined
+  const percentages = context?.percentages
+  if (typeof percentages?.recent !== 'number' || typeof percentages.retrieved === 'number')
+    return settings
+  return {
+    ...settings,
+    context: { ...context, percentages: { ...percentages, retrieved: RETRIEVED_BEFORE } }
   }
 }
