@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/main/store/database'
+import { LATEST_VERSION } from '../../src/main/store/migrations'
 import { SearchRepository } from '../../src/main/store/search/searchRepository'
 import { useTempDir } from '../support/tempDir'
 
@@ -51,6 +52,12 @@ describe('npm run history', () => {
     const exported = history('export', '--db', db, '--format', 'json', '--out', out)
     expect(exported.code, exported.stderr).toBe(0)
     expect(JSON.parse(exported.stdout)).toEqual({ path: out, threads: 2, messages: 6 })
+    // The header names the schema the budgets were saved at, so a later app reads them as meant.
+    expect(JSON.parse(readFileSync(out, 'utf8'))[0]).toMatchObject({
+      format: 'context-lens',
+      version: 1,
+      schema: LATEST_VERSION
+    })
     const fresh = join(dir, 'b.sqlite')
     const back = history('import', out, '--db', fresh)
     expect(JSON.parse(back.stdout)).toEqual({

@@ -7,6 +7,7 @@ import type { Message, ThreadListItem } from '@shared/domain'
 import { ContextConfigService } from '../../src/main/services/contextBuilds/contextConfigService'
 import { importHistory } from '../../src/main/workers/import/importHistory'
 import { openDatabase } from '../../src/main/store/database'
+import { LATEST_VERSION } from '../../src/main/store/migrations'
 import { MessageRepository } from '../../src/main/store/messageRepository'
 import { SearchRepository } from '../../src/main/store/search/searchRepository'
 import { SettingsRepository } from '../../src/main/store/settingsRepository'
@@ -258,15 +259,16 @@ describe('malformed input', () => {
 })
 
 describe('importing our own export', () => {
-  const exportFile = (version: number, percentages: Record<string, number>) => {
-    const file = join(tempDir(), `own-v${version}.json`)
+  const THREAD_ID = '00000000-0000-4000-8000-00000000000a'
+  const exportFile = (header: object, percentages: Record<string, number>) => {
+    const file = join(tempDir(), 'own.json')
     writeFileSync(
       file,
       JSON.stringify([
-        { format: 'context-lens', version },
+        { format: 'context-lens', version: 1, ...header },
         {
           type: 'thread',
-          id: '00000000-0000-4000-8000-00000000000a',
+          id: THREAD_ID,
           title: 'Budgeted',
           createdAt: T,
           updatedAt: T,
@@ -283,20 +285,27 @@ describe('importing our own export', () => {
     new ContextConfigService({
       threads: new ThreadRepository(db),
       settings: new SettingsRepository(db)
-    }).get('00000000-0000-4000-8000-00000000000a').effective.percentages
+    }).get(THREAD_ID).effective.percentages
 
-  it('reads a version-1 thread budget as it was saved: its own recent share beside the 10 % retrieved share it was checked against', async () => {
+  it('reads a thread budget saved before the 15/40 split with the 10 % retrieved share it was checked against', async () => {
     const db = store()
     // Saved when the defaults were retrieved 10 / recent 45; under today's 15 it would add up
     // to 105 % and refuse every build of the thread.
-    const summary = await importFile(db, exportFile(1, { recent: 45 }))
+    const summary = await importFile(db, exportFile({ schema: 20 }, { recent: 45 }))
     expect(summary).toMatchObject({ threads: 1, error: null })
     expect(budgetOf(db)).toMatchObject({ retrieved: 10, recent: 45 })
   })
 
-  it('reads a version-2 thread budget under the defaults it was saved with', async () => {
+  it('reads a budget from before the header named its schema as the oldest: one saved before the attachments and tools sections gives them what its shares leave', async () => {
     const db = store()
-    await importFile(db, exportFile(2, { recent: 35 }))
+    const shares = { system: 15, summary: 10, retrieved: 10, recent: 60, input: 5 }
+    await importFile(db, exportFile({}, shares))
+    expect(budgetOf(db)).toEqual({ ...shares, attachments: 0, tools: 0 })
+  })
+
+  it("reads a budget saved at this app's schema as it is", async () => {
+    const db = store()
+    await importFile(db, exportFile({ schema: LATEST_VERSION }, { recent: 35 }))
     expect(budgetOf(db)).toMatchObject({ retrieved: DEFAULT_PERCENTAGES.retrieved, recent: 35 })
   })
 })

@@ -4,6 +4,7 @@ import type { Memory, MemoryHistoryEntry, Message, ReplyInfo } from '@shared/dom
 import { BuildRepository } from './buildRepository'
 import { contentHash, MemoryRepository } from './memoryRepository'
 import { MessageRepository } from './messageRepository'
+import { upgradeThreadBudget } from './schema/threadBudgetUpgrades'
 import { SummaryRepository } from './summaryRepository'
 
 /** A message ready to insert: its seq and token count are already decided. */
@@ -20,6 +21,8 @@ export interface ImportThreadRow {
   createdAt: number
   updatedAt: number
   settings: Record<string, unknown>
+  /** The store schema `settings` were saved at; undefined: this app's. */
+  settingsSchema?: number
   forkedFrom: { threadId: string; seq: number } | null
   messages: ImportMessageRow[]
   summary: {
@@ -130,6 +133,8 @@ export class HistoryRepository {
       forkedFromThreadId: thread.forkedFrom?.threadId ?? null,
       forkedFromSeq: thread.forkedFrom?.seq ?? null
     })
+    if (thread.settingsSchema !== undefined)
+      upgradeThreadBudget(this.db, thread.id, thread.settingsSchema)
     const replies: { id: number; reply: ReplyInfo }[] = []
     for (const message of thread.messages) {
       const id = Number(

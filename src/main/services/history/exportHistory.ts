@@ -8,6 +8,7 @@ import { open, rename, rm } from 'node:fs/promises'
 import type Database from 'better-sqlite3'
 import type { ExportFormat, ExportResult } from '@shared/history'
 import { HistoryRepository } from '../../store/historyRepository'
+import { schemaVersion } from '../../store/migrations'
 import { markdownThread, type MarkdownLocale } from './markdownExport'
 import {
   OWN_FORMAT,
@@ -43,7 +44,7 @@ export async function exportHistory(
     const exportedAt = (options.now ?? Date.now)()
     if (options.format === 'json') {
       await file.write(
-        `[\n${JSON.stringify({ format: OWN_FORMAT, version: OWN_FORMAT_VERSION, exportedAt, withRequests: !!options.withRequests })}`
+        `[\n${JSON.stringify({ format: OWN_FORMAT, version: OWN_FORMAT_VERSION, schema: schemaVersion(db), exportedAt, withRequests: !!options.withRequests })}`
       )
     }
     for (const thread of threads) {

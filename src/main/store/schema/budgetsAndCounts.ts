@@ -48,6 +48,18 @@ function fitted(layer: string, section: 'attachments' | 'tools'): string {
     : `min(${shareOf(layer, 'tools')}, max(0, 100 - (${oldFive(layer)}) - ${attachments}))`
 }
 
+/**
+ * Migration 17 on thread overrides, as they resolve over the global one. A single UPDATE ending
+ * in its WHERE: an import narrows it to one thread (threadBudgetUpgrades.ts).
+ */
+export const FIT_THREAD_SECTIONS = `
+      UPDATE threads
+         SET settings = json_set(settings,
+               '$.context.percentages.attachments', ${fitted(THREAD, 'attachments')},
+               '$.context.percentages.tools', ${fitted(THREAD, 'tools')})
+       WHERE json_type(settings, '$.context.percentages') = 'object'
+         AND ${legacyOver(THREAD)}`
+
 export const BUDGETS_AND_COUNTS: readonly Migration[] = [
   {
     version: 17,
@@ -65,12 +77,7 @@ export const BUDGETS_AND_COUNTS: readonly Migration[] = [
          AND json_type(value, '$.percentages') = 'object'
          AND ${legacyOver('value')};
 
-      UPDATE threads
-         SET settings = json_set(settings,
-               '$.context.percentages.attachments', ${fitted(THREAD, 'attachments')},
-               '$.context.percentages.tools', ${fitted(THREAD, 'tools')})
-       WHERE json_type(settings, '$.context.percentages') = 'object'
-         AND ${legacyOver(THREAD)};
+      ${FIT_THREAD_SECTIONS};
     `
   },
   {

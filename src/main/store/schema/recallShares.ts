@@ -1,14 +1,22 @@
 import type { Migration } from '../migrations'
 
-/**
- * The retrieved share's default before version 21, copied: a released migration never moves.
- * Our export format's version 1 was written under it too (ownFormat.ts).
- */
-export const RETRIEVED_BEFORE = 10
+/** The retrieved share's default before version 21, copied: a released migration never moves. */
+const RETRIEVED_BEFORE = 10
 
 /** json_type of a share that is set (a stored null restores the default, like an absent one). */
 const NUMBER = "('integer', 'real')"
 const GLOBAL_CONTEXT = "(SELECT value FROM settings WHERE key = 'context')"
+
+/**
+ * Migration 21 on thread overrides that would still resolve the retrieved share from the default.
+ * A single UPDATE ending in its WHERE: an import narrows it to one thread (threadBudgetUpgrades.ts).
+ */
+export const PIN_THREAD_RETRIEVED = `
+      UPDATE threads
+         SET settings = json_set(settings, '$.context.percentages.retrieved', ${RETRIEVED_BEFORE})
+       WHERE json_type(settings, '$.context.percentages.recent') IN ${NUMBER}
+         AND coalesce(json_type(settings, '$.context.percentages.retrieved') NOT IN ${NUMBER}, 1)
+         AND coalesce(json_type(${GLOBAL_CONTEXT}, '$.percentages.retrieved') NOT IN ${NUMBER}, 1)`
 
 export const RECALL_SHARES: readonly Migration[] = [
   {
@@ -27,11 +35,7 @@ export const RECALL_SHARES: readonly Migration[] = [
          AND json_type(value, '$.percentages.recent') IN ${NUMBER}
          AND coalesce(json_type(value, '$.percentages.retrieved') NOT IN ${NUMBER}, 1);
 
-      UPDATE threads
-         SET settings = json_set(settings, '$.context.percentages.retrieved', ${RETRIEVED_BEFORE})
-       WHERE json_type(settings, '$.context.percentages.recent') IN ${NUMBER}
-         AND coalesce(json_type(settings, '$.context.percentages.retrieved') NOT IN ${NUMBER}, 1)
-         AND coalesce(json_type(${GLOBAL_CONTEXT}, '$.percentages.retrieved') NOT IN ${NUMBER}, 1);
+      ${PIN_THREAD_RETRIEVED};
     `
   }
 ]

@@ -122,6 +122,7 @@ export async function importHistory(
         createdAt: thread.createdAt,
         updatedAt: thread.updatedAt,
         settings: thread.settings ?? {},
+        settingsSchema: thread.settingsSchema,
         forkedFrom: origin && thread.forkOf ? { threadId: origin, seq: thread.forkOf.seq } : null,
         summary: thread.summary ?? null,
         messages: thread.messages.map((message, i) => ({
@@ -166,7 +167,7 @@ export async function importHistory(
       format ??= detectFormat(value)
       summary.format = format.name as ImportFormatName
       const record = format.map(value, element.index, mapOptions)
-      mapOptions.formatVersion = record.formatVersion ?? mapOptions.formatVersion
+      mapOptions.settingsSchema = record.settingsSchema ?? mapOptions.settingsSchema
       for (const [reason, count] of Object.entries(record.skipped))
         addSkip(summary.skipped, reason as keyof ImportSummary['skipped'], count)
       const { threads, memories } = rowsOf(record)

@@ -37,6 +37,8 @@ export interface ImportedThread {
   createdAt: number
   updatedAt: number
   settings?: Record<string, unknown>
+  /** The store schema `settings` were saved at (our own export); undefined: this app's. */
+  settingsSchema?: number
   messages: ImportedMessage[]
   /** An abandoned branch (or a fork in our export): which thread, after which message. */
   forkOf?: { key: string; seq: number } | null
@@ -60,14 +62,14 @@ export interface ImportedRecord {
   threads: ImportedThread[]
   memories: ImportedMemory[]
   skipped: Partial<Record<SkipReason, number>>
-  /** Set by a file's header: the version of the format the elements after it are read under. */
-  formatVersion?: number
+  /** Set by our own export's header: the store schema the threads after it were saved at. */
+  settingsSchema?: number
 }
 
 export interface MapOptions {
   withBranches: boolean
-  /** The version the file's header declared, once it has been read. */
-  formatVersion?: number
+  /** The store schema the file's header declared, once it has been read. */
+  settingsSchema?: number
 }
 
 export interface ImportFormat {

@@ -1,19 +1,19 @@
 /**
  * Our own JSON export, read back: a JSON array whose first element is the header
- * `{format: 'context-lens', version: 2}`, then one element per thread (origins before their
- * forks), then one per memory. Lossless: seq, flags, replies, summaries and fork lineage are
- * kept, and thread ids too, so importing into the database it came from adds nothing.
+ * `{format: 'context-lens', version: 1, schema}`, then one element per thread (origins before
+ * their forks), then one per memory. Lossless: seq, flags, replies, summaries and fork lineage
+ * are kept, and thread ids too, so importing into the database it came from adds nothing.
  *
- * Version 2 differs only in what a thread's budget means: version 1 was written when the
- * default shares were retrieved 10 / recent 45, and is read as such (v1ThreadSettings).
+ * `schema` is the store's schema version the file was written at: a thread's saved budget is
+ * read as it was meant then (store/schema/threadBudgetUpgrades.ts). Files from before it was
+ * written are read as of schema 0, since every upgrade leaves a budget valid then still valid.
  */
 import { z } from 'zod'
 import { MEMORY_CATEGORIES } from '@shared/domain'
-import { RETRIEVED_BEFORE } from '../../store/schema/recallShares'
 import { conversationLabel, ImportInputError, type ImportFormat } from './importTypes'
 
 export const OWN_FORMAT = 'context-lens'
-export const OWN_FORMAT_VERSION = 2
+export const OWN_FORMAT_VERSION = 1
 
 const time = z.number().int().nonnegative()
 const ReplySchema = z.object({
@@ -93,7 +93,8 @@ const MemorySchema = z.object({
 })
 const HeaderSchema = z.object({
   format: z.literal(OWN_FORMAT),
-  version: z.number().int().positive()
+  version: z.number().int().positive(),
+  schema: z.number().int().nonnegative().optional()
 })
 
 export type ExportedThread = z.infer<typeof ThreadSchema>
@@ -125,7 +126,7 @@ export const ownFormat: ImportFormat = {
           'version',
           `is ${header.version}; this app reads version ${OWN_FORMAT_VERSION}. Update the app to import this file.`
         )
-      return { threads: [], memories: [], skipped: {}, formatVersion: header.version }
+      return { threads: [], memories: [], skipped: {}, settingsSchema: header.schema ?? 0 }
     }
     if (type === 'memory') {
       const memory = parse(MemorySchema, element, `memory ${position}`)
@@ -142,8 +143,8 @@ export const ownFormat: ImportFormat = {
           title: thread.title,
           createdAt: thread.createdAt,
           updatedAt: thread.updatedAt,
-          settings:
-            options.formatVersion === 1 ? v1ThreadSettings(thread.settings) : thread.settings,
+          settings: thread.settings,
+          settingsSchema: options.settingsSchema,
           forkOf: thread.forkedFrom
             ? { key: ownKey(thread.forkedFrom.threadId), seq: thread.forkedFrom.seq }
             : null,
@@ -166,23 +167,5 @@ export const ownFormat: ImportFormat = {
       memories: [],
       skipped: {}
     }
-  }
-}
-
-/**
- * A version-1 thread budget that sets its own recent share was checked against the retrieved
- * share's default of the day, 10 %; under today's 15 % it could add up to over 100 % and refuse
- * every build of the thread. So it keeps 10 %, as migration 21 does for a stored thread
- * (store/schema/recallShares.ts). A budget that sets retrieved itself, or not recent, follows
- * today's defaults.
- */
-function v1ThreadSettings(settings: Record<string, unknown>): Record<string, unknown> {
-  const context = settings.context as { percentages?: Record<string, unknown> } | undefined
-  const percentages = context?.percentages
-  if (typeof percentages?.recent !== 'number' || typeof percentages.retrieved === 'number')
-    return settings
-  return {
-    ...settings,
-    context: { ...context, percentages: { ...percentages, retrieved: RETRIEVED_BEFORE } }
   }
 }
