@@ -38,6 +38,9 @@ export interface CandidateRow {
   sameThread: boolean
   /** The thread the item was said or saved in (null: a memory saved outside any). */
   threadId: string | null
+  /** A message's role and place in its thread (null for a memory). */
+  role: string | null
+  seq: number | null
   tokens: number
 }
 
@@ -79,6 +82,8 @@ export async function candidateRows(
     itemCjk: Math.round(cjkWeight(hit.content) * 100) / 100,
     sameThread: hit.threadId === question.threadId,
     threadId: hit.threadId,
+    role: hit.role,
+    seq: hit.seq,
     tokens: tokensOf(hit.content)
   }))
 }

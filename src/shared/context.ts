@@ -125,6 +125,13 @@ export interface RecallReport {
    * otherwise, and in older builds.
    */
   conversationBest?: number
+  /**
+   * The question asks about the user, so other threads' messages counted by who wrote them:
+   * the user's own `own` more relevant, assistant replies `reply` less, and replies did not come
+   * along with the user's turns (services/memory/relevanceGate.ts); absent when no other
+   * thread's message was a candidate, and in older builds.
+   */
+  aboutTheUser?: { own: number; reply: number }
 }
 
 type TaskStatus = 'active' | 'done' | 'replaced'

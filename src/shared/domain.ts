@@ -436,6 +436,12 @@ export interface MemorySearchResult {
     absentNames: string[]
     /** This conversation's best message for the input, when it raised other threads' bar. */
     conversationBest: number | null
+    /**
+     * The question asks about the user, so another thread's message counted by who wrote it:
+     * the user's own turns `own` more relevant, assistant replies `reply` less (relevanceGate.ts);
+     * null when no other thread's message was a candidate.
+     */
+    aboutTheUser: { own: number; reply: number } | null
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Issue #17 end to end, in real Chromium over the real model and a real store: a new thread
+ * Issue #17 end to end, in real Chromium over the app's default model (e5) and a real store: a new thread
  * with unrelated history shows a short request, the inspector says what recall found, what it
  * turned away and how much budget was left free, and the scope setting changes where it looks.
  * English and Chinese; screenshots in test-results/screenshots/.
@@ -26,7 +26,8 @@ const LANGUAGES = {
     elsewhere: 'Which neighbourhood in Porto is quiet at night?',
     otherChat: 'After work I go for a long run by the river to unwind.',
     conversation: 'To unwind after work, a long run by the river helps me.',
-    held: 'How do I unwind after work?'
+    held: 'How do I unwind after work?',
+    mine: 'What do I do to unwind after work?'
   },
   'zh-CN': {
     memory: '我女儿对花生过敏。',
@@ -35,7 +36,8 @@ const LANGUAGES = {
     elsewhere: 'Porto 哪个街区晚上比较安静？',
     otherChat: '下班后我会沿着河边跑很久的步来放松。',
     conversation: '下班后我怎么放松：沿着河边跑一大圈最有用。',
-    held: '下班后我怎么放松？'
+    held: '下班后我怎么放松？',
+    mine: '我下班后一般做什么来放松？'
   }
 } as const
 
@@ -51,6 +53,7 @@ function ui(page: Page) {
     rejected: panel.getByTestId('recall-rejected'),
     absentNames: panel.getByTestId('recall-absent-names'),
     conversationBest: panel.getByTestId('recall-conversation-best'),
+    aboutTheUser: panel.getByTestId('recall-about-the-user'),
     included: panel.locator(
       '[data-testid="trace-item"][data-section="retrieved"][data-decision="included"]'
     ),
@@ -97,7 +100,7 @@ describe('a focused request in a new thread (issue #17)', () => {
 
     it(`sends only the relevant memory, says what it left free, and follows the scope (${locale})`, async () => {
       const { harness, page, window } = await session.start(
-        { databasePath: join(tempDir(), 'store.sqlite'), embeddings: true },
+        { databasePath: join(tempDir(), 'store.sqlite'), embeddings: 'e5' },
         { seed: (h) => seed(h, words), locale }
       )
       const app = ui(page)
@@ -156,6 +159,22 @@ describe('a focused request in a new thread (issue #17)', () => {
       }
       await page.getByTestId('theme-select').selectOption('system')
       await page.setViewportSize({ width: 1280, height: 800 })
+
+      // A question about the user: the other chat where they said it is found, and the
+      // inspector says that other threads' messages were weighed by who wrote them.
+      await preview(harness, app, words.mine)
+      await eventually(() => app.aboutTheUser.isVisible(), 30_000).toBe(true)
+      const about = (await app.aboutTheUser.textContent()) ?? ''
+      expect(about).toMatch(locale === 'zh-CN' ? HAN : /own messages counted 0\.02 more relevant/u)
+      const ids = await app.included.evaluateAll((items) =>
+        items.map((item) => item.getAttribute('data-id') ?? '')
+      )
+      expect(ids.some((id) => id.startsWith('message:'))).toBe(true)
+      await expect(isInView(app.aboutTheUser, page.getByTestId('inspector-panel'))).resolves.toBe(
+        true
+      )
+      await animationsDone(page)
+      await page.screenshot({ path: join(SCREENSHOTS, `recall-about-the-user-${locale}.png`) })
 
       // "This thread only": the memory is no longer searched, for this thread.
       await preview(harness, app, words.question)

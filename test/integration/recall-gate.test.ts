@@ -156,6 +156,49 @@ describe('the relevance gate in a new thread', () => {
     expect(block).toContain('“Trip to Lisbon”')
   })
 
+  it('answers a question about the user from what the user wrote, not the replies around it, and says so', async () => {
+    const { services, db } = await setup()
+    const messages = new MessageRepository(db)
+    const say = (threadId: string, role: 'user' | 'assistant', content: string) =>
+      messages.append({ threadId, role, content, tokenCount: 20, createdAt: 0 })
+    const shoes = services.threads.create('New shoes')
+    say(shoes.id, 'user', 'I finally bought the Brooks Ghost 15 for my half-marathon training.')
+    say(shoes.id, 'assistant', 'Nice! How do they feel so far?')
+    const gear = services.threads.create('Running gear')
+    say(gear.id, 'user', 'What should a beginner look for in running shoes?')
+    const advice =
+      'Look for cushioned, neutral trainers that fit your feet well; many people buy two pairs and rotate them.'
+    say(gear.id, 'assistant', advice)
+    await services.memoryIndexer.drained()
+    await services.memory.warmedUp()
+    const fresh = services.threads.create()
+    const sent = (built: BuiltContext, text: string) =>
+      built.messages.some((m) => m.content.includes(text))
+
+    const mine = await preview(
+      services,
+      fresh.id,
+      'Which running shoes did I buy for my half-marathon training?'
+    )
+    expect(sent(mine, 'Brooks Ghost 15')).toBe(true)
+    // The advice resembles the question as much as the purchase does, and says nothing of it;
+    // nor does the reply the purchase got. Neither is sent, as a hit or as a neighbour.
+    expect(sent(mine, advice)).toBe(false)
+    expect(sent(mine, 'How do they feel')).toBe(false)
+    expect(mine.recall?.aboutTheUser).toEqual(gateCalibration(E5_MODEL_ID).aboutTheUser)
+    const turnedAway = mine.recall?.rejected.find((r) => r.preview.startsWith('Look for'))
+    expect(turnedAway?.relevance).toBeLessThan(turnedAway?.gate ?? 0)
+
+    // Asked about what the assistant said, its reply is what the question needs.
+    const theirs = await preview(
+      services,
+      fresh.id,
+      'Can you remind me what you said to look for in running shoes?'
+    )
+    expect(sent(theirs, advice)).toBe(true)
+    expect(theirs.recall?.aboutTheUser).toBeUndefined()
+  })
+
   it('searches only where the scope says', async () => {
     const { services } = await setup()
     await weekOfHistory(services)

@@ -136,6 +136,14 @@ describe('metadata and warnings', () => {
 })
 
 /** A gated build's recall with nothing placed, as the inspector receives it. */
+/** The inspector's line `testId` reads `en`, and `zh` once the UI is in Chinese. */
+async function expectLine(testId: string, en: string, zh: string): Promise<void> {
+  expect(screen.getByTestId(testId)).toHaveTextContent(en)
+  await inChinese(() => {
+    expect(screen.getByTestId(testId)).toHaveTextContent(zh)
+  })
+}
+
 function recallOf(overrides: Partial<RecallSummary>): RecallSummary {
   return {
     scope: 'all',
@@ -179,6 +187,18 @@ describe('what recall left out', () => {
   })
 })
 
+describe('a relevance just under its gate', () => {
+  it('shows a third decimal rather than "0.66 < gate 0.66"', () => {
+    const recall = recallOf({
+      rejected: [
+        { id: 'message:3', relevance: 0.657, gate: 0.66, preview: 'Why the borrow checker' }
+      ]
+    })
+    render(<RecallExplain build={{ ...sampleBuild(), recall }} />)
+    expect(screen.getByTestId('recall-rejected')).toHaveTextContent('relevance 0.657 < gate 0.660')
+  })
+})
+
 describe('a name nothing mentions', () => {
   const recall = (absentNames?: string[]) =>
     recallOf({
@@ -189,14 +209,11 @@ describe('a name nothing mentions', () => {
 
   it('says which names no candidate mentions and the bar other threads needed', async () => {
     render(<RecallExplain build={{ ...sampleBuild(), recall: recall(['Caroline']) }} />)
-    expect(screen.getByTestId('recall-absent-names')).toHaveTextContent(
-      'Nothing found mentions “Caroline”, so messages from other threads needed relevance 0.70'
+    await expectLine(
+      'recall-absent-names',
+      'Nothing found mentions “Caroline”, so messages from other threads needed relevance 0.70',
+      '找到的内容都没有提到 “Caroline”，因此其他对话的消息须达到相关度 0.70'
     )
-    await inChinese(() => {
-      expect(screen.getByTestId('recall-absent-names')).toHaveTextContent(
-        '找到的内容都没有提到 “Caroline”，因此其他对话的消息须达到相关度 0.70'
-      )
-    })
   })
 
   it('says nothing of names when the question had none that were missing', () => {
@@ -215,14 +232,32 @@ describe('a conversation that already holds it', () => {
       conversationBest: 0.812
     })
     render(<RecallExplain build={{ ...sampleBuild(), recall }} />)
-    expect(screen.getByTestId('recall-conversation-best')).toHaveTextContent(
-      'This conversation already holds a message of relevance 0.81, so messages from other threads needed as much'
+    await expectLine(
+      'recall-conversation-best',
+      'This conversation already holds a message of relevance 0.81, so messages from other threads needed as much',
+      '本对话中已有相关度 0.81 的消息，因此其他对话的消息也须达到这一相关度'
     )
-    await inChinese(() => {
-      expect(screen.getByTestId('recall-conversation-best')).toHaveTextContent(
-        '本对话中已有相关度 0.81 的消息，因此其他对话的消息也须达到这一相关度'
-      )
+  })
+})
+
+describe('a question about the user', () => {
+  it('says how other threads’ messages were weighed by who wrote them', async () => {
+    const recall = recallOf({
+      rejected: [{ id: 'message:4', relevance: 0.544, gate: 0.62, preview: 'Look for cushioned' }],
+      aboutTheUser: { own: 0.02, reply: 0.14 }
     })
+    render(<RecallExplain build={{ ...sampleBuild(), recall }} />)
+    await expectLine(
+      'recall-about-the-user',
+      'You asked about yourself: in other threads your own messages counted 0.02 more relevant and the assistant’s replies 0.14 less, and replies did not come along with your messages',
+      '你问的是你自己的事：其他对话中你自己的消息相关度加 0.02，助手的回复减 0.14，回复也不随你的消息一起带上'
+    )
+  })
+
+  it('says nothing of it for a question that is not about the user', () => {
+    render(<RecallExplain build={{ ...sampleBuild(), recall: recallOf({}) }} />)
+    expect(screen.getByTestId('recall-summary')).toBeInTheDocument()
+    expect(screen.queryByTestId('recall-about-the-user')).toBeNull()
   })
 })
 

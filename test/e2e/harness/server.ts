@@ -23,7 +23,7 @@ import {
   startSearchWorkers,
   type SearchWorkers
 } from '../../../src/main/workers/search/searchWorkerClient'
-import { prepareEmbeddings, testEmbeddings } from '../../support/embeddings'
+import { defaultModel, e5Model, prepareEmbeddings, testEmbeddings } from '../../support/embeddings'
 import { aesCipher } from '../../support/testCipher'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
@@ -85,10 +85,12 @@ export interface HarnessOptions {
   /** What `app.info` reports as the OS locale. */
   systemLocale?: string
   /**
-   * Runs the real embedding model (bge-small-zh-v1.5 from .cache/models, in the real worker)
-   * and background indexing, as the app does. Without it memory recall is full text only.
+   * Runs a real embedding model from .cache/models in the real worker, with background
+   * indexing, as the app does: `true` bge-small-zh-v1.5 (what most tests were written
+   * against), `'e5'` multilingual-e5-small (the app's default, whose relevance gate is
+   * calibrated). Without it memory recall is full text only.
    */
-  embeddings?: boolean
+  embeddings?: boolean | 'e5'
   /** Replaces Ollama detection on 127.0.0.1:11434 (point it at a scripted server). */
   detectOllama?: ServiceOptions['detectOllama']
   /** Stands in for main's file dialogs (and may run imports elsewhere). */
@@ -124,7 +126,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   }
   const bridge = await bridgeScript()
   const { databasePath } = options
-  const embeddings = options.embeddings ? testEmbeddings(await prepareEmbeddings()) : null
+  const embeddings = options.embeddings
+    ? testEmbeddings(
+        await prepareEmbeddings(),
+        options.embeddings === 'e5' ? e5Model() : defaultModel()
+      )
+    : null
   const sseClients = new Set<ServerResponse>()
   const published: Harness['published'] = []
   const unexpectedErrors: Harness['unexpectedErrors'] = []

@@ -9,6 +9,7 @@ import {
 import { previewOf } from '../../../src/main/context/sections/retrievedMemories'
 import {
   absentNames,
+  asksAboutTheUser,
   queryNames,
   recallTerms
 } from '../../../src/main/services/memory/memoryRanking'
@@ -179,5 +180,28 @@ describe('the names a question is about', () => {
     expect(absentNames(['Caroline', 'Melanie'], contents)).toEqual(['Melanie'])
     expect(absentNames(['Caroline'], contents)).toEqual([])
     expect(absentNames([], contents)).toEqual([])
+  })
+})
+
+describe('a question about the user', () => {
+  it('speaks of the user in the first person, in English or Chinese', () => {
+    expect(asksAboutTheUser('What did I name my cat?')).toBe(true)
+    expect(asksAboutTheUser("Where do I keep the sneakers I'm giving away?")).toBe(true)
+    expect(asksAboutTheUser('Remind me of the gym I joined.')).toBe(true)
+    expect(asksAboutTheUser('我上次说要买什么？')).toBe(true)
+  })
+
+  it('never addresses the assistant: what it said is in its replies', () => {
+    expect(asksAboutTheUser('Can you remind me what you suggested for my trip?')).toBe(false)
+    expect(asksAboutTheUser('What was the 7th job in the list you gave me?')).toBe(false)
+    expect(asksAboutTheUser('你上次给我推荐的书叫什么？')).toBe(false)
+    expect(asksAboutTheUser('您还记得我的生日吗？')).toBe(false)
+  })
+
+  it('is not a question in the third person or none', () => {
+    expect(asksAboutTheUser('What did Caroline research?')).toBe(false)
+    expect(asksAboutTheUser('How many days passed between the two services?')).toBe(false)
+    // Whole words only: "Iris", "mine" inside "determined" and "mean" say nothing.
+    expect(asksAboutTheUser('Iris determined the meaning of the mural.')).toBe(false)
   })
 })

@@ -19,6 +19,7 @@ const calibration: GateCalibration = {
   message: { gate: 0.6, belowBest: 0.1, cap: 2 },
   messageInConversation: { gate: 0.6, belowBest: 0.1, cap: 1 },
   offsets: { chinese: 0.15, crossLingual: -0.05 },
+  aboutTheUser: { own: 0.03, reply: 0.12 },
   strongMargin: 0.1,
   absentName: 0.08
 }
@@ -35,6 +36,12 @@ describe('relevanceOf', () => {
       0.55
     )
     expect(relevanceOf({ ...signals, queryCjk: 1 }, calibration)).toBe(0.75)
+  })
+
+  it('weighs another thread’s message by who wrote it when the question asks about the user', () => {
+    expect(relevanceOf({ ...signals, speaker: 'user' }, calibration)).toBe(0.73)
+    expect(relevanceOf({ ...signals, speaker: 'assistant' }, calibration)).toBe(0.58)
+    expect(relevanceOf(signals, calibration)).toBe(0.7)
   })
 
   it('adds agreement on the query’s words', () => {

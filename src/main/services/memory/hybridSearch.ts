@@ -28,7 +28,7 @@ import {
   withinCaps,
   withinItems
 } from './searchHits'
-import { absentNames, matchedShare, queryNames } from './memoryRanking'
+import { absentNames, asksAboutTheUser, matchedShare, queryNames } from './memoryRanking'
 import {
   applyGate,
   gateCalibration,
@@ -141,6 +141,12 @@ interface SearchPlan extends CandidateQuery {
   calibration: GateCalibration | null
   /** The names the query asks about, when their absence may raise the bars (no user gate). */
   names: string[]
+  /**
+   * Gated, the model calibrated for it, and the question asks about the user: another thread's
+   * message gets its speaker's offset (relevanceGate.ts), and replies do not come as neighbours
+   * of the user's turns (they hold what the assistant said, not what the user did).
+   */
+  aboutTheUser: boolean
   /** Other threads are weighed against this conversation (gated, no user gate, has turns). */
   conversation: boolean
 }
@@ -155,6 +161,8 @@ interface ScoredHits {
    * message, the window's included (withConversationBest); null when none was a candidate.
    */
   conversationBest: number | null
+  /** Gated, about the user: another thread's message was a candidate, so the rule applied. */
+  aboutTheUser: boolean
 }
 
 export class HybridSearch {
@@ -175,7 +183,8 @@ export class HybridSearch {
     // The lists' reads and the candidates' rows with their scoring are each tens of ms in a
     // large store; the event loop turns between them.
     await yieldToEventLoop()
-    const { hits, gate, passed, absent, raisedBy } = this.select(plan, this.score(plan, gathered))
+    const scored = this.score(plan, gathered)
+    const { hits, gate, passed, absent, raisedBy } = this.select(plan, scored)
     return {
       hits,
       mode: gathered.vector ? 'hybrid' : 'text_only',
@@ -188,6 +197,10 @@ export class HybridSearch {
           passed,
           absentNames: gathered.vector ? absent : [],
           conversationBest: gathered.vector ? raisedBy : null,
+          aboutTheUser:
+            gathered.vector && scored.aboutTheUser && plan.calibration
+              ? plan.calibration.aboutTheUser
+              : null,
           rejected: gate.rejected
             .sort((a, b) => (b.item.relevance ?? 0) - (a.item.relevance ?? 0))
             .slice(0, REJECTED_REPORTED)
@@ -277,6 +290,9 @@ export class HybridSearch {
     const context = options.context?.trim() || null
     const fillBudget = options.fillBudget === true
     const gate = options.gate && !fillBudget ? options.gate : null
+    const calibration = gate
+      ? withMinRelevance(gateCalibration(model?.spec.id, context !== null), gate.minRelevance)
+      : null
     return {
       text,
       context,
@@ -301,10 +317,10 @@ export class HybridSearch {
           ? { threadId: options.threadId, seq: options.summarizedThrough }
           : undefined,
       fillBudget,
-      calibration: gate
-        ? withMinRelevance(gateCalibration(model?.spec.id, context !== null), gate.minRelevance)
-        : null,
+      calibration,
       names: gate && gate.minRelevance === undefined ? queryNames(text) : [],
+      aboutTheUser:
+        calibration !== null && calibration.aboutTheUser.reply > 0 && asksAboutTheUser(text),
       conversation: gate !== null && gate.minRelevance === undefined && context !== null
     }
   }
@@ -328,7 +344,13 @@ export class HybridSearch {
       plan.categories && plan.categories.length > 0 ? new Set(plan.categories) : null
     const related = plan.model?.spec.relatedCosine ?? 0.6
     const queryCjk = cjkWeight(plan.text)
-    const out: ScoredHits = { hits: [], scored: [], wordsOnly: [], conversationBest: null }
+    const out: ScoredHits = {
+      hits: [],
+      scored: [],
+      wordsOnly: [],
+      conversationBest: null,
+      aboutTheUser: false
+    }
     for (const candidate of candidates) {
       const memory = candidate.kind === 'memory' ? memories.get(candidate.id) : undefined
       const message = candidate.kind === 'message' ? messages.get(candidate.id) : undefined
@@ -341,9 +363,23 @@ export class HybridSearch {
       const similarity = cosine === null ? null : calibratedSimilarity(cosine, related)
       const content = memory?.content ?? message?.content
       if (content === undefined) continue
+      const speaker =
+        plan.aboutTheUser &&
+        message &&
+        message.threadId !== plan.threadId &&
+        (message.role === 'user' || message.role === 'assistant')
+          ? message.role
+          : undefined
+      out.aboutTheUser ||= speaker !== undefined
       const relevanceAt = (calibration: GateCalibration, at: number | null) =>
         relevanceOf(
-          { similarity: at, textShare: matchedShare(content, terms), queryCjk, itemText: content },
+          {
+            similarity: at,
+            textShare: matchedShare(content, terms),
+            queryCjk,
+            itemText: content,
+            speaker
+          },
           calibration
         )
       if (
@@ -419,6 +455,8 @@ export class HybridSearch {
     for (const message of this.deps.recall.neighbours(parents, RECALL_SAMPLE_CHARS)) {
       if (sources.has(message.id)) continue
       if (!this.recallable(plan, message)) continue
+      if (plan.aboutTheUser && message.role === 'assistant' && message.threadId !== plan.threadId)
+        continue
       const around = [message.seq + 1, message.seq - 1]
         .map((seq) => bySeat.get(`${message.threadId}\u0000${seq}`)?.score ?? 0)
         .filter((score) => score > 0)

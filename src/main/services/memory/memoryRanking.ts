@@ -176,3 +176,19 @@ export function absentNames(names: readonly string[], contents: Iterable<string>
   }
   return [...missing.values()]
 }
+
+/** The user speaking of themself, in English or Chinese. */
+const FIRST_PERSON = /\b(?:i|me|my|mine|myself)\b|我/iu
+/** The user addressing the assistant: "can you", "what you said", 你, 您. */
+const SECOND_PERSON = /\b(?:you|your|yours|yourself)\b|[你您]/iu
+
+/**
+ * The question speaks of the user in the first person and never addresses the assistant:
+ * "What did I name my cat?", "我上次说要买什么？", but not "Can you remind me what you
+ * suggested?" nor "What did Caroline research?". What the user said or did is in what the user
+ * wrote; another conversation's replies only talk around it (relevanceGate.ts, `reply`).
+ */
+export function asksAboutTheUser(query: string): boolean {
+  const text = recallSample(query).normalize('NFKC')
+  return FIRST_PERSON.test(text) && !SECOND_PERSON.test(text)
+}

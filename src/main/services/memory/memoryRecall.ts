@@ -73,7 +73,8 @@ function recallReport(
     ...(result.gate.absentNames.length > 0 && { absentNames: result.gate.absentNames }),
     ...(result.gate.conversationBest !== null && {
       conversationBest: result.gate.conversationBest
-    })
+    }),
+    ...(result.gate.aboutTheUser !== null && { aboutTheUser: result.gate.aboutTheUser })
   }
 }
 

@@ -6,7 +6,8 @@
  * Relevance is one number per candidate, on the calibrated similarity scale (0.6 "related",
  * 1 identical), so the inspector can say "relevance 0.71 < gate 0.76" in any language:
  *
- *   relevance = similarity − language offset + TEXT_WEIGHT × (share of the query's terms it holds)
+ *   relevance = similarity − language offset ± speaker offset
+ *               + TEXT_WEIGHT × (share of the query's terms it holds)
  *
  * The language offset exists because a multilingual model scores pairs of Chinese sentences
  * higher than pairs of English ones whatever they say (e5: unrelated Chinese pairs at cosine
@@ -65,6 +66,14 @@ export interface GateCalibration {
   messageInConversation: KindGate
   /** Subtracted from the similarity of a Chinese/Chinese pair, and of a cross-lingual one. */
   offsets: { chinese: number; crossLingual: number }
+  /**
+   * When the question asks about the user (asksAboutTheUser), the speaker offsets of another
+   * thread's message: the user's own turn gains `own`, an assistant's reply loses `reply`.
+   * What the user said or did is in what the user wrote; replies on the same subject (advice,
+   * explanations, long lists) resemble the question as much and hold none of it. Zero: the
+   * rule does not apply to the model (replies also come as neighbours then).
+   */
+  aboutTheUser: { own: number; reply: number }
   /** A message this far above its gate is strong: only strong hits bring their neighbours. */
   strongMargin: number
   /**
@@ -106,6 +115,11 @@ const CALIBRATIONS: Record<string, GateCalibration> = {
       maxTokens: 3000
     },
     offsets: { chinese: 0.16, crossLingual: -0.02 },
+    // Replies 0.10-0.18 below gave the LongMemEval haystack and oracle the same recall; 0.14
+    // sent the fewest tokens for it. The user's own +0.02 brought the oracle at 2,000 tokens
+    // from 0.936 to 0.950 for 137 more recalled tokens on its control (docs/EVALUATION.md,
+    // "A question about the user").
+    aboutTheUser: { own: 0.02, reply: 0.14 },
     strongMargin: 0.1,
     absentName: 0.08
   }
@@ -116,6 +130,7 @@ const FALLBACK: GateCalibration = {
   message: { gate: 0.6, belowBest: Infinity, cap: 30 },
   messageInConversation: { gate: 0.6, belowBest: Infinity, cap: 8 },
   offsets: { chinese: 0, crossLingual: 0 },
+  aboutTheUser: { own: 0, reply: 0 },
   strongMargin: 0.1,
   absentName: 0.08
 }
@@ -266,6 +281,8 @@ export interface RelevanceSignals {
   /** How Chinese the query and the item are (cjkWeight, 0-1). */
   queryCjk: number
   itemText: string
+  /** Who wrote another thread's message, when the question asks about the user. */
+  speaker?: 'user' | 'assistant'
 }
 
 /** The language offset of a pair, blended by how Chinese each side is. */
@@ -289,6 +306,8 @@ export function relevanceOf(
     cjkWeight(signalText(signals.itemText)),
     calibration
   )
-  const value = signals.similarity - offset + TEXT_WEIGHT * signals.textShare
+  const { own, reply } = calibration.aboutTheUser
+  const speaker = signals.speaker === 'user' ? own : signals.speaker === 'assistant' ? -reply : 0
+  const value = signals.similarity - offset + speaker + TEXT_WEIGHT * signals.textShare
   return Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000
 }

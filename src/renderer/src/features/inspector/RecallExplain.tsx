@@ -70,6 +70,14 @@ export function RecallExplain({ build }: { build: BuiltContext }) {
           })}
         </p>
       )}
+      {recall.aboutTheUser !== undefined && recall.gates !== null && (
+        <p className="recall-explain__line" data-testid="recall-about-the-user">
+          {t('inspector.recall.aboutTheUser', {
+            own: recall.aboutTheUser.own.toFixed(2),
+            reply: recall.aboutTheUser.reply.toFixed(2)
+          })}
+        </p>
+      )}
       <p className="recall-explain__line" data-testid="recall-free">
         {t('inspector.recall.free', { tokens: format(free) })}
         {' · '}
@@ -123,7 +131,7 @@ function Rejected({ item }: { item: RejectedCandidate }) {
         ? t('inspector.recall.fromThread', { title: origin.threadTitle ?? '—' })
         : t('inspector.recall.fromThisThread')
       : t('inspector.recall.fromMemories')
-  const scores = { relevance: item.relevance.toFixed(2), gate: item.gate.toFixed(2) }
+  const scores = scoresOf(item)
   return (
     <li className="recall-explain__item" data-testid="recall-rejected" data-ref={item.id}>
       <span className="recall-explain__score">
@@ -137,6 +145,15 @@ function Rejected({ item }: { item: RejectedCandidate }) {
       <span className="recall-explain__preview">{item.preview}</span>
     </li>
   )
+}
+
+/**
+ * Relevance and gate with two decimals, or three where two would print a relevance that missed
+ * its gate as equal to it ("0.66 < 0.66").
+ */
+function scoresOf({ relevance, gate }: RejectedCandidate): { relevance: string; gate: string } {
+  const digits = relevance.toFixed(2) === gate.toFixed(2) ? 3 : 2
+  return { relevance: relevance.toFixed(digits), gate: gate.toFixed(digits) }
 }
 
 /** "2 memories, 1 from another thread": what the placed items are, by where they came from. */

@@ -207,6 +207,8 @@ export const inspector = {
       'Nothing found mentions {{names}}, so messages from other threads needed relevance {{gate}}',
     conversationBest:
       'This conversation already holds a message of relevance {{best}}, so messages from other threads needed as much',
+    aboutTheUser:
+      'You asked about yourself: in other threads your own messages counted {{own}} more relevant and the assistant’s replies {{reply}} less, and replies did not come along with your messages',
     textOnly: 'Matched by words only: the embedding model is not ready',
     fillSpareOn: 'Fill spare budget is on: items under the relevance gate fill what is left',
     free: '{{tokens}} tokens of the budget left free',

@@ -195,6 +195,8 @@ export const inspector: Translation['inspector'] = {
     didNotFit_other: '另有 {{count, number}} 项达到相关度门槛，但预算放不下',
     absentNames: '找到的内容都没有提到 {{names}}，因此其他对话的消息须达到相关度 {{gate}}',
     conversationBest: '本对话中已有相关度 {{best}} 的消息，因此其他对话的消息也须达到这一相关度',
+    aboutTheUser:
+      '你问的是你自己的事：其他对话中你自己的消息相关度加 {{own}}，助手的回复减 {{reply}}，回复也不随你的消息一起带上',
     textOnly: '仅按文字匹配：嵌入模型尚未就绪',
     fillSpareOn: '已开启“填满剩余预算”：低于相关度门槛的内容也会填入剩余预算',
     free: '预算中有 {{tokens}} 个 token 未使用',
