@@ -363,13 +363,7 @@ export class HybridSearch {
       const similarity = cosine === null ? null : calibratedSimilarity(cosine, related)
       const content = memory?.content ?? message?.content
       if (content === undefined) continue
-      const speaker =
-        plan.aboutTheUser &&
-        message &&
-        message.threadId !== plan.threadId &&
-        (message.role === 'user' || message.role === 'assistant')
-          ? message.role
-          : undefined
+      const speaker = message && this.speakerOf(plan, message)
       out.aboutTheUser ||= speaker !== undefined
       const relevanceAt = (calibration: GateCalibration, at: number | null) =>
         relevanceOf(
@@ -455,8 +449,7 @@ export class HybridSearch {
     for (const message of this.deps.recall.neighbours(parents, RECALL_SAMPLE_CHARS)) {
       if (sources.has(message.id)) continue
       if (!this.recallable(plan, message)) continue
-      if (plan.aboutTheUser && message.role === 'assistant' && message.threadId !== plan.threadId)
-        continue
+      if (this.speakerOf(plan, message) === 'assistant') continue
       const around = [message.seq + 1, message.seq - 1]
         .map((seq) => bySeat.get(`${message.threadId}\u0000${seq}`)?.score ?? 0)
         .filter((score) => score > 0)
@@ -500,6 +493,12 @@ export class HybridSearch {
       RECALLED_ROLES.includes(message.role) &&
       !QUESTION_END.test(content)
     )
+  }
+
+  /** Who wrote another thread's message, when the question asks about the user (SearchPlan). */
+  private speakerOf(plan: SearchPlan, message: RecallMessage): 'user' | 'assistant' | undefined {
+    if (!plan.aboutTheUser || message.threadId === plan.threadId) return undefined
+    return message.role === 'user' || message.role === 'assistant' ? message.role : undefined
   }
 
   /** Not excluded, of a recalled role, in the search's scope and not covered by its summary. */

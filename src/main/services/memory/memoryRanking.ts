@@ -186,7 +186,7 @@ const SECOND_PERSON = /\b(?:you|your|yours|yourself)\b|[你您]/iu
  * The question speaks of the user in the first person and never addresses the assistant:
  * "What did I name my cat?", "我上次说要买什么？", but not "Can you remind me what you
  * suggested?" nor "What did Caroline research?". What the user said or did is in what the user
- * wrote; another conversation's replies only talk around it (relevanceGate.ts, `reply`).
+ * wrote; another conversation's replies only talk around it (relevanceGate.ts, `aboutTheUser`).
  */
 export function asksAboutTheUser(query: string): boolean {
   const text = recallSample(query).normalize('NFKC')
