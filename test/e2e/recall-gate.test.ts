@@ -5,7 +5,7 @@
  * English and Chinese; screenshots in test-results/screenshots/.
  */
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../support/tempDir'
 import { animationsDone, isInView } from './harness/page'
@@ -82,6 +82,26 @@ async function seed(
   await services.memory.warmedUp()
 }
 
+/**
+ * The inspector's line is in view at both supported window sizes, in both themes, with a
+ * screenshot of each (`<name>-<width>-<theme>-<locale>.png`); leaves 1280×800 and the system theme.
+ */
+async function readableEverywhere(page: Page, line: Locator, name: string, locale: string) {
+  for (const [width, height] of [
+    [1280, 800],
+    [1024, 700]
+  ] as const) {
+    await page.setViewportSize({ width, height })
+    await expect(isInView(line, page.getByTestId('inspector-panel'))).resolves.toBe(true)
+    for (const theme of ['light', 'dark'] as const) {
+      await chooseTheme(page, theme)
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}-${theme}-${locale}.png`) })
+    }
+  }
+  await page.getByTestId('theme-select').selectOption('system')
+  await page.setViewportSize({ width: 1280, height: 800 })
+}
+
 /** Types a draft and waits for the inspector's preview of exactly it. */
 async function preview(harness: Harness, app: ReturnType<typeof ui>, text: string) {
   // Embedded once ahead, as typing it would: a loaded CI machine cannot push the query past
@@ -141,24 +161,7 @@ describe('a focused request in a new thread (issue #17)', () => {
       const absent = (await app.absentNames.textContent()) ?? ''
       expect(absent).toContain('“Porto”')
       expect(absent).toMatch(locale === 'zh-CN' ? HAN : /needed relevance 0\.\d\d/u)
-      // Readable at both supported window sizes, in both themes.
-      for (const [width, height] of [
-        [1280, 800],
-        [1024, 700]
-      ] as const) {
-        await page.setViewportSize({ width, height })
-        await expect(isInView(app.absentNames, page.getByTestId('inspector-panel'))).resolves.toBe(
-          true
-        )
-        for (const theme of ['light', 'dark'] as const) {
-          await chooseTheme(page, theme)
-          await page.screenshot({
-            path: join(SCREENSHOTS, `recall-absent-name-${width}-${theme}-${locale}.png`)
-          })
-        }
-      }
-      await page.getByTestId('theme-select').selectOption('system')
-      await page.setViewportSize({ width: 1280, height: 800 })
+      await readableEverywhere(page, app.absentNames, 'recall-absent-name', locale)
 
       // A question about the user: the other chat where they said it is found, and the
       // inspector says that other threads' messages were weighed by who wrote them.
@@ -170,11 +173,7 @@ describe('a focused request in a new thread (issue #17)', () => {
         items.map((item) => item.getAttribute('data-id') ?? '')
       )
       expect(ids.some((id) => id.startsWith('message:'))).toBe(true)
-      await expect(isInView(app.aboutTheUser, page.getByTestId('inspector-panel'))).resolves.toBe(
-        true
-      )
-      await animationsDone(page)
-      await page.screenshot({ path: join(SCREENSHOTS, `recall-about-the-user-${locale}.png`) })
+      await readableEverywhere(page, app.aboutTheUser, 'recall-about-the-user', locale)
 
       // "This thread only": the memory is no longer searched, for this thread.
       await preview(harness, app, words.question)
@@ -237,22 +236,7 @@ describe('a focused request in a new thread (issue #17)', () => {
       )
       const sent = await app.included.evaluateAll((items) => items.map((i) => i.textContent ?? ''))
       expect(sent.join('\n')).not.toContain(words.otherChat.slice(0, 12))
-      for (const [width, height] of [
-        [1280, 800],
-        [1024, 700]
-      ] as const) {
-        await page.setViewportSize({ width, height })
-        await expect(
-          isInView(app.conversationBest, page.getByTestId('inspector-panel'))
-        ).resolves.toBe(true)
-        for (const theme of ['light', 'dark'] as const) {
-          await chooseTheme(page, theme)
-          await page.screenshot({
-            path: join(SCREENSHOTS, `recall-conversation-best-${width}-${theme}-${locale}.png`)
-          })
-        }
-      }
-      await page.getByTestId('theme-select').selectOption('system')
+      await readableEverywhere(page, app.conversationBest, 'recall-conversation-best', locale)
 
       window.assertHealthy()
       expect(harness.unexpectedErrors).toEqual([])
