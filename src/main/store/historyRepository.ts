@@ -4,7 +4,7 @@ import type { Memory, MemoryHistoryEntry, Message, ReplyInfo } from '@shared/dom
 import { BuildRepository } from './buildRepository'
 import { contentHash, MemoryRepository } from './memoryRepository'
 import { MessageRepository } from './messageRepository'
-import { upgradeThreadBudget } from './schema/threadBudgetUpgrades'
+import { threadBudgetUpgrader } from './schema/threadBudgetUpgrades'
 import { SummaryRepository } from './summaryRepository'
 
 /** A message ready to insert: its seq and token count are already decided. */
@@ -65,6 +65,8 @@ export class HistoryRepository {
   private readonly insertKey: Database.Statement
   private readonly messages: MessageRepository
   private readonly memories: MemoryRepository
+  /** Prepared on the first imported thread that needs it: exports never do. */
+  private upgrader: ReturnType<typeof threadBudgetUpgrader> | undefined
 
   constructor(private readonly db: Database.Database) {
     this.insertThread = db.prepare(
@@ -123,6 +125,12 @@ export class HistoryRepository {
     })()
   }
 
+  /** A budget saved at an older store schema is upgraded as the migrations since did (docs/HISTORY.md). */
+  private upgradeBudget(threadId: string, schema: number): void {
+    this.upgrader ??= threadBudgetUpgrader(this.db)
+    this.upgrader(threadId, schema)
+  }
+
   private writeThread(thread: ImportThreadRow, messageIds: Map<number, number>, now: number) {
     this.insertThread.run({
       id: thread.id,
@@ -133,8 +141,7 @@ export class HistoryRepository {
       forkedFromThreadId: thread.forkedFrom?.threadId ?? null,
       forkedFromSeq: thread.forkedFrom?.seq ?? null
     })
-    if (thread.settingsSchema !== undefined)
-      upgradeThreadBudget(this.db, thread.id, thread.settingsSchema)
+    if (thread.settingsSchema !== undefined) this.upgradeBudget(thread.id, thread.settingsSchema)
     const replies: { id: number; reply: ReplyInfo }[] = []
     for (const message of thread.messages) {
       const id = Number(

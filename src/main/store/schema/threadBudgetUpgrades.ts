@@ -14,8 +14,18 @@ const UPGRADES: readonly { version: number; update: string }[] = [
   { version: 21, update: PIN_THREAD_RETRIEVED }
 ]
 
-/** Runs on one thread, in order, every upgrade newer than `schema`, the store it was saved in. */
-export function upgradeThreadBudget(db: Database.Database, threadId: string, schema: number): void {
-  for (const { version, update } of UPGRADES)
-    if (version > schema) db.prepare(`${update} AND id = ?`).run(threadId)
+/**
+ * Prepared once per connection: a function that runs on one thread, in order, every upgrade
+ * newer than `schema`, the store it was saved in.
+ */
+export function threadBudgetUpgrader(
+  db: Database.Database
+): (threadId: string, schema: number) => void {
+  const statements = UPGRADES.map(({ version, update }) => ({
+    version,
+    statement: db.prepare(`${update} AND id = ?`)
+  }))
+  return (threadId, schema) => {
+    for (const { version, statement } of statements) if (version > schema) statement.run(threadId)
+  }
 }

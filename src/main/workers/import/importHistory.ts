@@ -22,8 +22,7 @@ import {
   conversationLabel,
   ImportInputError,
   type ImportedRecord,
-  type ImportFormat,
-  type MapOptions
+  type ImportFormat
 } from './importTypes'
 import { JsonArrayError, readJsonArray } from './jsonArrayReader'
 import { ownFormat } from './ownFormat'
@@ -90,7 +89,8 @@ export async function importHistory(
   const keyToThread = new Map<string, string>()
   const messageIds = new Map<number, number>()
   let format: ImportFormat | null = null
-  const mapOptions: MapOptions = { withBranches: !!options.withBranches }
+  // Our own export's header: the store schema its threads' settings were saved at.
+  let settingsSchema: number | undefined
   let conversations = 0
   let deadline = performance.now() + sliceMs
 
@@ -122,7 +122,7 @@ export async function importHistory(
         createdAt: thread.createdAt,
         updatedAt: thread.updatedAt,
         settings: thread.settings ?? {},
-        settingsSchema: thread.settingsSchema,
+        settingsSchema,
         forkedFrom: origin && thread.forkOf ? { threadId: origin, seq: thread.forkOf.seq } : null,
         summary: thread.summary ?? null,
         messages: thread.messages.map((message, i) => ({
@@ -166,8 +166,8 @@ export async function importHistory(
       }
       format ??= detectFormat(value)
       summary.format = format.name as ImportFormatName
-      const record = format.map(value, element.index, mapOptions)
-      mapOptions.settingsSchema = record.settingsSchema ?? mapOptions.settingsSchema
+      const record = format.map(value, element.index, { withBranches: !!options.withBranches })
+      settingsSchema = record.settingsSchema ?? settingsSchema
       for (const [reason, count] of Object.entries(record.skipped))
         addSkip(summary.skipped, reason as keyof ImportSummary['skipped'], count)
       const { threads, memories } = rowsOf(record)

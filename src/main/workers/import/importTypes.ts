@@ -37,8 +37,6 @@ export interface ImportedThread {
   createdAt: number
   updatedAt: number
   settings?: Record<string, unknown>
-  /** The store schema `settings` were saved at (our own export); undefined: this app's. */
-  settingsSchema?: number
   messages: ImportedMessage[]
   /** An abandoned branch (or a fork in our export): which thread, after which message. */
   forkOf?: { key: string; seq: number } | null
@@ -68,8 +66,6 @@ export interface ImportedRecord {
 
 export interface MapOptions {
   withBranches: boolean
-  /** The store schema the file's header declared, once it has been read. */
-  settingsSchema?: number
 }
 
 export interface ImportFormat {

@@ -116,7 +116,7 @@ export const ownFormat: ImportFormat = {
     typeof first === 'object' &&
     first !== null &&
     (first as Record<string, unknown>).format === OWN_FORMAT,
-  map(element, position, options) {
+  map(element, position) {
     const type = (element as { type?: unknown } | null)?.type
     if (position === 0) {
       const header = parse(HeaderSchema, element, 'the header')
@@ -144,7 +144,6 @@ export const ownFormat: ImportFormat = {
           createdAt: thread.createdAt,
           updatedAt: thread.updatedAt,
           settings: thread.settings,
-          settingsSchema: options.settingsSchema,
           forkOf: thread.forkedFrom
             ? { key: ownKey(thread.forkedFrom.threadId), seq: thread.forkedFrom.seq }
             : null,
